@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"cardpay/handlers"
+	"cardpay/views"
+)
+
+// Config is read from the environment (documented in the README).
+type Config struct {
+	Port         int
+	DatabaseURL  string
+	BaseURL      string
+	Env          string // development or production
+	ServiceName  string
+	SMTPURL      string
+	SecretKey    string
+	DemoPassword string
+	Links        views.Links
+	// CollectionExclusions: comma-separated corporate numbers that may not request
+	// card payments (SPEC.md §4).
+	CollectionExclusions map[string]bool
+}
+
+const (
+	defaultServiceName = "請求書カード払い"
+	devSecretKey       = "development-only-secret-key-do-not-use"
+)
+
+// Production says whether the app runs for real customers.
+func (c Config) Production() bool { return c.Env == "production" }
+
+// LoadConfig reads the configuration through getenv and refuses a production start
+// with development defaults.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	c := Config{
+		DatabaseURL:  getenv("DATABASE_URL"),
+		BaseURL:      strings.TrimRight(getenv("BASE_URL"), "/"),
+		Env:          getenv("APP_ENV"),
+		ServiceName:  getenv("SERVICE_NAME"),
+		SMTPURL:      getenv("SMTP_URL"),
+		SecretKey:    getenv("SECRET_KEY"),
+		DemoPassword: getenv("DEMO_PASSWORD"),
+		Links:        handlers.DefaultLinks,
+	}
+	var errs []error
+	port := getenv("PORT")
+	if port == "" {
+		port = "8080"
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil || p < 0 || p > 65535 {
+		errs = append(errs, fmt.Errorf("PORT must be a port number (0-65535), got %q", port))
+	}
+	c.Port = p
+	switch c.Env {
+	case "":
+		c.Env = "development"
+	case "development", "production":
+	default:
+		errs = append(errs, fmt.Errorf("APP_ENV must be development or production, got %q", c.Env))
+	}
+	if c.ServiceName == "" {
+		c.ServiceName = defaultServiceName
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = fmt.Sprintf("http://localhost:%d", c.Port)
+	} else if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("BASE_URL must be an absolute http(s) URL, got %q", c.BaseURL))
+	}
+	for env, dst := range map[string]*string{
+		"LINK_MANUAL": &c.Links.Manual, "LINK_FAQ": &c.Links.FAQ, "LINK_INQUIRY": &c.Links.Inquiry,
+		"LINK_TERMS": &c.Links.Terms, "LINK_PRIVACY": &c.Links.Privacy,
+		"LINK_PERSONAL_INFO": &c.Links.PersonalInfo, "LINK_SUPPLIER_SERVICE": &c.Links.SupplierService,
+	} {
+		if v := getenv(env); v != "" {
+			*dst = v
+		}
+	}
+	c.CollectionExclusions = map[string]bool{}
+	for _, n := range strings.Split(getenv("COLLECTION_EXCLUDED_CORPORATE_NUMBERS"), ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			c.CollectionExclusions[n] = true
+		}
+	}
+	if c.SecretKey == "" && !c.Production() {
+		c.SecretKey = devSecretKey
+	}
+	if c.Production() {
+		if c.SecretKey == "" || c.SecretKey == devSecretKey || len(c.SecretKey) < 32 {
+			errs = append(errs, errors.New("production needs SECRET_KEY: at least 32 random characters"))
+		}
+		if c.DatabaseURL == "" {
+			errs = append(errs, errors.New("production needs DATABASE_URL (no local database is started in production)"))
+		}
+		if !strings.HasPrefix(c.BaseURL, "https://") {
+			errs = append(errs, errors.New("production needs BASE_URL with https://"))
+		}
+		if c.SMTPURL == "" {
+			errs = append(errs, errors.New("production needs SMTP_URL"))
+		}
+		if c.DemoPassword != "" {
+			errs = append(errs, errors.New("DEMO_PASSWORD is for development: demo accounts are never created in production"))
+		}
+	}
+	return c, errors.Join(errs...)
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadConfigDefaults(t *testing.T) {
+	c, err := LoadConfig(envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, 8080, c.Port)
+	assert.Equal(t, "development", c.Env)
+	assert.False(t, c.Production())
+	assert.Equal(t, "請求書カード払い", c.ServiceName)
+	assert.Equal(t, "http://localhost:8080", c.BaseURL)
+	assert.Equal(t, "/help/faq", c.Links.FAQ)
+	assert.NotEmpty(t, c.SecretKey)
+}
+
+func TestLoadConfig(t *testing.T) {
+	prod := map[string]string{
+		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
+		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp/",
+		"SMTP_URL": "smtp://mail.example.jp:587",
+	}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{}
+		for a, b := range prod {
+			m[a] = b
+		}
+		m[k] = v
+		return m
+	}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string
+	}{
+		{"complete production", prod, ""},
+		{"production without secret", with("SECRET_KEY", ""), "SECRET_KEY"},
+		{"production with the development secret", with("SECRET_KEY", devSecretKey), "SECRET_KEY"},
+		{"production with a short secret", with("SECRET_KEY", "short"), "SECRET_KEY"},
+		{"production without database", with("DATABASE_URL", ""), "DATABASE_URL"},
+		{"production over http", with("BASE_URL", "http://pay.example.jp"), "https://"},
+		{"production without SMTP", with("SMTP_URL", ""), "SMTP_URL"},
+		{"production with a demo password", with("DEMO_PASSWORD", "x"), "DEMO_PASSWORD"},
+		{"unknown environment", map[string]string{"APP_ENV": "staging"}, "APP_ENV"},
+		{"bad port", map[string]string{"PORT": "eighty"}, "PORT"},
+		{"port out of range", map[string]string{"PORT": "70000"}, "PORT"},
+		{"relative base URL", map[string]string{"BASE_URL": "pay.example.jp"}, "BASE_URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadConfig(envOf(tt.env))
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
+}
+
+func TestLoadConfigReadsOptions(t *testing.T) {
+	c, err := LoadConfig(envOf(map[string]string{
+		"PORT": "0", "SERVICE_NAME": "カード払いサービス", "LINK_FAQ": "https://example.jp/faq",
+		"COLLECTION_EXCLUDED_CORPORATE_NUMBERS": " 7000012050002, ,1234567890123",
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, 0, c.Port)
+	assert.Equal(t, "カード払いサービス", c.ServiceName)
+	assert.Equal(t, "https://example.jp/faq", c.Links.FAQ)
+	assert.Equal(t, map[string]bool{"7000012050002": true, "1234567890123": true}, c.CollectionExclusions)
+}

@@ -1,0 +1,124 @@
+// Command server runs 請求書カード払い: it reads the configuration, finds or starts
+// PostgreSQL, migrates it, seeds the demo buyers in development and serves HTTP.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/alexedwards/scs/postgresstore"
+	"github.com/alexedwards/scs/v2"
+
+	"cardpay/handlers"
+	"cardpay/store"
+)
+
+func main() {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := run(logger); err != nil {
+		logger.Error("server stopped", "error", err)
+		os.Exit(1)
+	}
+}
+
+func run(logger *slog.Logger) error {
+	cfg, err := LoadConfig(os.Getenv)
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	st, err := openStore(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	if !cfg.Production() {
+		if err := seedDemo(ctx, st, cfg, logger); err != nil {
+			return err
+		}
+	}
+
+	sessions := scs.New()
+	sessions.Store = postgresstore.New(st.DB.DB)
+	sessions.Lifetime = 12 * time.Hour
+	sessions.Cookie.Name = "cardpay_session"
+	sessions.Cookie.HttpOnly = true
+	sessions.Cookie.SameSite = http.SameSiteLaxMode
+	sessions.Cookie.Secure = cfg.Production()
+	sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		logger.Error("session", "path", r.URL.Path, "error", err)
+		http.Error(w, "システムエラーが発生しました。時間をおいてもう一度お試しください。", http.StatusInternalServerError)
+	}
+
+	app := handlers.New(handlers.Options{
+		Store:                st,
+		Sessions:             sessions,
+		Logger:               logger,
+		ServiceName:          cfg.ServiceName,
+		BaseURL:              cfg.BaseURL,
+		Links:                cfg.Links,
+		CollectionExclusions: cfg.CollectionExclusions,
+	})
+
+	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
+	if err != nil {
+		return fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
+	}
+	srv := &http.Server{
+		Handler:           app,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	// The first line a script can wait for: where the app listens.
+	fmt.Printf("listening on http://localhost:%d (%s)\n", ln.Addr().(*net.TCPAddr).Port, cfg.Env)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return srv.Shutdown(shutdown)
+	}
+	return nil
+}
+
+// openStore connects to DATABASE_URL, or in development finds or starts a server
+// (DESIGN.md §3) and creates the app's database on it.
+func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (*store.Store, error) {
+	if cfg.Production() {
+		return store.Open(ctx, cfg.DatabaseURL)
+	}
+	srv, err := store.Locate(ctx, store.LocateOptions{Log: func(f string, a ...any) { logger.Info(fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		return nil, err
+	}
+	name := srv.Database("cardpay_dev")
+	if srv.Origin != "DATABASE_URL" {
+		if err := srv.EnsureDatabase(ctx, name); err != nil {
+			return nil, err
+		}
+	}
+	logger.Info("database", "server", srv.Origin, "database", name)
+	return store.Open(ctx, srv.DSN(name))
+}

@@ -1,0 +1,62 @@
+// Package handlers holds the echo handlers: routes.go lists every route, and each page or
+// action has its own file. Handlers return errors; errors.go turns them into pages.
+package handlers
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v5"
+	"github.com/labstack/echo/v5/middleware"
+
+	"cardpay/store"
+	"cardpay/views"
+)
+
+// Options is everything the handlers depend on.
+type Options struct {
+	Store       *store.Store
+	Sessions    *scs.SessionManager
+	Logger      *slog.Logger
+	ServiceName string
+	// BaseURL is the public origin (https://… in production); HSTS is sent when it is https.
+	BaseURL string
+	Links   views.Links
+	// CollectionExclusions are corporate numbers that may not request card payments
+	// even though they are corporations (SPEC.md §4).
+	CollectionExclusions map[string]bool
+}
+
+// App is the web application.
+type App struct {
+	Options
+	echo *echo.Echo
+}
+
+// New builds the application's http.Handler. The order of the wrappers matters:
+// security headers reach every response, cross-origin unsafe requests are refused
+// before a session is even loaded, and scs wraps echo as a whole because echo's own
+// middleware wrapper loses the session cookie (scs issue #5).
+func New(o Options) http.Handler {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	a := &App{Options: o}
+	e := echo.NewWithConfig(echo.Config{
+		Logger:           o.Logger,
+		HTTPErrorHandler: a.handleError,
+		// Groups must not add catch-all routes of their own: an unknown path is a 404
+		// page for everyone, not a sign-in redirect.
+		NoGroupAutoRegister404Routes: true,
+	})
+	e.Use(middleware.Recover())
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 512}))
+	e.Use(a.loadUser)
+	a.echo = e
+	a.routes()
+
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(a.denyCrossOrigin))
+	return a.securityHeaders(cop.Handler(o.Sessions.LoadAndSave(e)))
+}

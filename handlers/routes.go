@@ -1,0 +1,103 @@
+package handlers
+
+import (
+	"github.com/labstack/echo/v5"
+
+	"cardpay/static"
+)
+
+// page is a screen that a later issue builds out; until then it renders the honest
+// placeholder view under its real route and title.
+type page struct {
+	path, title string
+}
+
+// Screens still waiting for their issues (SPEC.md §2). Each moves to a handler file of
+// its own, and out of these lists, when its capability lands.
+var (
+	publicPlaceholders = []page{
+		{"/signup", "新規登録"},
+		{"/signup/code", "認証コードの入力"},
+		{"/onetime-password", "ワンタイムパスワードの入力"},
+		{"/password/sendemail", "パスワード再設定メールの送信"},
+		{"/password/reset", "パスワードの再設定"},
+		{"/password/reregistration", "登録のやり直し"},
+		{"/registration", "利用者情報の登録"},
+		{"/registration/confirm", "登録内容の確認"},
+		{"/registration/result", "登録完了"},
+		{"/myaccount/edit-email-complete", "メールアドレスの変更完了"},
+	}
+	signedInPlaceholders = []page{
+		{"/notifications", "お知らせ"},
+		{"/termsofservice", "利用規約"},
+		{"/myaccount", "ログイン情報"},
+		{"/myaccount/edit-email-address", "メールアドレスの変更"},
+		{"/myaccount/edit-email-auth", "メールアドレス変更の認証"},
+		{"/myaccount/edit-password", "パスワードの変更"},
+		{"/myaccount/company", "会社情報"},
+		{"/myaccount/creditcards", "お支払い方法"},
+		{"/myaccount/security", "セキュリティ設定"},
+		{"/suppliers", "登録取引先"},
+		{"/suppliers/add/company", "取引先の追加：取引先情報"},
+		{"/suppliers/add/bank", "取引先の追加：振込先口座"},
+		{"/suppliers/add/confirm", "取引先の追加：確認"},
+		{"/payments/draft", "下書き"},
+		{"/payments/review", "審査中"},
+		{"/payments/reserved", "支払予約"},
+		{"/payments/history", "支払履歴"},
+		{"/payments/waiting", "支払待ち"},
+		{"/payments/create", "請求書の支払いを作成"},
+		{"/payments/add/invoiceinfo", "請求書情報の入力"},
+		{"/payments/add/confirm", "支払内容の確認"},
+		{"/payments/complete", "支払申請の完了"},
+	}
+	collectionPlaceholders = []page{
+		{"/collections/draft", "下書き"},
+		{"/collections/request", "依頼中"},
+		{"/collections/decided", "支払確定"},
+		{"/collections/history", "依頼履歴"},
+		{"/collections/create", "カード払い依頼を作成"},
+		{"/collections/add/invoice", "請求書情報の入力"},
+		{"/collections/add/bank", "入金先口座の選択"},
+		{"/collections/add/confirm", "依頼内容の確認"},
+		{"/collections/complete", "依頼の完了"},
+	}
+)
+
+// routes is the one route table (DESIGN.md §2), grouped by area.
+func (a *App) routes() {
+	e := a.echo
+	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
+
+	// Public (simple layout).
+	e.GET("/", redirectTo("/signin"))
+	e.GET("/signin", a.showSignInPage)
+	e.POST("/signin", a.signIn)
+	e.POST("/signout", a.signOut)
+	e.GET("/error/:title/:message", a.showErrorPage)
+	for _, p := range publicPlaceholders {
+		e.GET(p.path, a.showPlaceholderPage(p.title, false))
+	}
+	for _, p := range infoPages {
+		e.GET(p.path, a.showInfoPage(p))
+	}
+
+	// Signed in.
+	signed := e.Group("", a.requireSignIn)
+	signed.GET("/toppage", a.showTopPage)
+	for _, p := range signedInPlaceholders {
+		signed.GET(p.path, a.showPlaceholderPage(p.title, true))
+	}
+
+	// Collections: corporations only, unless excluded (SPEC.md §4, §6).
+	collections := e.Group("/collections", a.requireSignIn, a.requireCollections)
+	for _, p := range collectionPlaceholders {
+		collections.GET(p.path[len("/collections"):], a.showPlaceholderPage(p.title, true))
+	}
+
+	e.RouteNotFound("/*", a.showNotFoundPage)
+}
+
+func redirectTo(path string) echo.HandlerFunc {
+	return func(c *echo.Context) error { return c.Redirect(303, path) }
+}

@@ -1,0 +1,122 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/views"
+)
+
+// Session keys. The session holds both ids so that loading the user is itself scoped
+// by buyer.
+const (
+	sessionUserID  = "user_id"
+	sessionBuyerID = "buyer_id"
+	sessionFlash   = "flash"
+)
+
+const contextUser = "user"
+
+// loadUser puts the signed-in user, if any, on the context. A session whose user no
+// longer exists is destroyed.
+func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		ctx := c.Request().Context()
+		uid := a.Sessions.GetInt64(ctx, sessionUserID)
+		bid := a.Sessions.GetInt64(ctx, sessionBuyerID)
+		if uid != 0 && bid != 0 {
+			u, err := a.Store.User(ctx, bid, uid)
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+				if err := a.Sessions.Destroy(ctx); err != nil {
+					return err
+				}
+			case err != nil:
+				return err
+			default:
+				c.Set(contextUser, &u)
+			}
+		}
+		return next(c)
+	}
+}
+
+func currentUser(c *echo.Context) *store.User {
+	u, _ := c.Get(contextUser).(*store.User)
+	return u
+}
+
+// requireSignIn sends anonymous visitors to /signin, remembering where they wanted to go.
+func (a *App) requireSignIn(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if currentUser(c) == nil {
+			target := "/signin"
+			if c.Request().Method == http.MethodGet {
+				target += "?redirect=" + url.QueryEscape(c.Request().URL.RequestURI())
+			}
+			return c.Redirect(http.StatusSeeOther, target)
+		}
+		return next(c)
+	}
+}
+
+func (a *App) collectionsEnabled(u *store.User) bool {
+	return pay.CollectionModeFor(u.BusinessForm, u.CorporateNumber, a.CollectionExclusions) == pay.CollectionEnabled
+}
+
+// requireCollections refuses the collection screens to buyers who may not request
+// card payments: sole proprietors and excluded corporations.
+func (a *App) requireCollections(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if !a.collectionsEnabled(currentUser(c)) {
+			return errForbidden("カード払い依頼はご利用いただけません", "カード払い依頼は法人のお客さまがご利用いただける機能です。")
+		}
+		return next(c)
+	}
+}
+
+// safeRedirect accepts only same-site relative paths, so that ?redirect= can never
+// send someone to another site ("//evil.example", "/\evil.example", "https://…").
+func safeRedirect(target string) (string, bool) {
+	if target == "" || !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") || strings.HasPrefix(target, "/\\") {
+		return "", false
+	}
+	if strings.ContainsAny(target, "\\\r\n\t") {
+		return "", false
+	}
+	u, err := url.Parse(target)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
+		return "", false
+	}
+	// Sending someone back to the sign-in or sign-out would undo what they just did.
+	if u.Path == "/signin" || u.Path == "/signout" {
+		return "", false
+	}
+	return target, true
+}
+
+// setFlash stores a one-time notice for the next page.
+func (a *App) setFlash(c *echo.Context, f views.Flash) {
+	b, _ := json.Marshal(f)
+	a.Sessions.Put(c.Request().Context(), sessionFlash, string(b))
+}
+
+// popFlash takes the notice out of the session: it is shown once.
+func (a *App) popFlash(c *echo.Context) *views.Flash {
+	s := a.Sessions.PopString(c.Request().Context(), sessionFlash)
+	if s == "" {
+		return nil
+	}
+	var f views.Flash
+	if json.Unmarshal([]byte(s), &f) != nil {
+		return nil
+	}
+	return &f
+}

@@ -1,0 +1,67 @@
+package pay
+
+// AccountType is a bank account's deposit type in our API and database
+// (SPEC §3: 2 ordinary, 1 current, 0 default). These are not the zengin
+// codes; see ZenginCode.
+type AccountType int
+
+const (
+	AccountDefault  AccountType = 0
+	AccountCurrent  AccountType = 1
+	AccountOrdinary AccountType = 2
+)
+
+var accountTypeLabels = map[AccountType]string{
+	AccountDefault:  "未選択",
+	AccountCurrent:  "当座",
+	AccountOrdinary: "普通",
+}
+
+// Valid reports whether t may be stored on an account: the default 0 only
+// means the user has not chosen yet.
+func (t AccountType) Valid() bool { return t == AccountCurrent || t == AccountOrdinary }
+
+// Label is the type as shown on forms and account lists.
+func (t AccountType) Label() string { return labelOf(accountTypeLabels, t) }
+
+// Banks' own deposit-type codes, used in zengin 総合振込 files. They are the
+// reverse of ours for 普通 and 当座, so mixing them up would send money to
+// the wrong kind of account.
+const (
+	zenginOrdinary = 1
+	zenginCurrent  = 2
+)
+
+// ZenginCode converts t to the banks' code for the transfer file (DESIGN §4:
+// convert at the file boundary only). It returns 0 for a type that is not
+// Valid, which no bank accepts, so the caller must check Valid first.
+func (t AccountType) ZenginCode() int {
+	switch t {
+	case AccountOrdinary:
+		return zenginOrdinary
+	case AccountCurrent:
+		return zenginCurrent
+	}
+	return 0
+}
+
+// AccountTypeFromZengin is the reverse of ZenginCode, for reading bank
+// files back; false for codes other than 普通 and 当座.
+func AccountTypeFromZengin(code int) (AccountType, bool) {
+	switch code {
+	case zenginOrdinary:
+		return AccountOrdinary, true
+	case zenginCurrent:
+		return AccountCurrent, true
+	}
+	return AccountDefault, false
+}
+
+// HolderCheckKind selects how POST /api/v1/accounts/holder_kana checks a
+// deposit-account holder's name (SPEC §3).
+type HolderCheckKind int
+
+const (
+	HolderCheckNormal   HolderCheckKind = 2
+	HolderCheckPersonal HolderCheckKind = 4
+)

@@ -1,0 +1,86 @@
+package pay_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"cardpay/pay"
+)
+
+func TestAccountType(t *testing.T) {
+	tests := []struct {
+		typ   pay.AccountType
+		code  int
+		valid bool
+		label string
+	}{
+		{pay.AccountDefault, 0, false, "未選択"},
+		{pay.AccountCurrent, 1, true, "当座"},
+		{pay.AccountOrdinary, 2, true, "普通"},
+		{pay.AccountType(3), 3, false, "不明"},
+		{pay.AccountType(-1), -1, false, "不明"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.label, func(t *testing.T) {
+			assert.Equal(t, tt.code, int(tt.typ), "API and database code must not change")
+			assert.Equal(t, tt.valid, tt.typ.Valid())
+			assert.Equal(t, tt.label, tt.typ.Label())
+		})
+	}
+}
+
+// The zengin file swaps our codes for 普通 and 当座; a mistake here sends a
+// transfer to the wrong kind of account, so both directions are pinned.
+func TestAccountTypeZenginCode(t *testing.T) {
+	tests := []struct {
+		name   string
+		typ    pay.AccountType
+		zengin int
+	}{
+		{"普通 is 2 here, 1 in zengin", pay.AccountOrdinary, 1},
+		{"当座 is 1 here, 2 in zengin", pay.AccountCurrent, 2},
+		{"default has no zengin code", pay.AccountDefault, 0},
+		{"unknown has no zengin code", pay.AccountType(9), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.zengin, tt.typ.ZenginCode())
+		})
+	}
+}
+
+func TestAccountTypeFromZengin(t *testing.T) {
+	tests := []struct {
+		zengin int
+		want   pay.AccountType
+		wantOK bool
+	}{
+		{1, pay.AccountOrdinary, true},
+		{2, pay.AccountCurrent, true},
+		{0, pay.AccountDefault, false},
+		{4, pay.AccountDefault, false}, // 貯蓄 exists in zengin but not in this product
+		{9, pay.AccountDefault, false},
+	}
+	for _, tt := range tests {
+		got, ok := pay.AccountTypeFromZengin(tt.zengin)
+		assert.Equal(t, tt.wantOK, ok, "code %d", tt.zengin)
+		assert.Equal(t, tt.want, got, "code %d", tt.zengin)
+		if ok {
+			assert.Equal(t, tt.zengin, got.ZenginCode(), "round trip of code %d", tt.zengin)
+		}
+	}
+}
+
+func TestHolderCheckKinds(t *testing.T) {
+	tests := []struct {
+		kind pay.HolderCheckKind
+		code int
+	}{
+		{pay.HolderCheckNormal, 2},
+		{pay.HolderCheckPersonal, 4},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.code, int(tt.kind))
+	}
+}

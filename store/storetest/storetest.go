@@ -1,0 +1,95 @@
+// Package storetest gives a test package its own freshly migrated database on the
+// server that store.Locate finds, and drops it afterwards, so packages run in parallel
+// without seeing each other's rows.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"cardpay/store"
+)
+
+// DB is one test package's database.
+type DB struct {
+	Store  *store.Store
+	Server store.Server
+	Name   string
+}
+
+// Run is for TestMain: it creates and migrates a database, runs the tests, then drops
+// the database. It exits the process with the tests' code.
+func Run(m *testing.M, db **DB) {
+	d, err := New(context.Background())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "storetest:", err)
+		os.Exit(1)
+	}
+	*db = d
+	code := m.Run()
+	d.Close()
+	os.Exit(code)
+}
+
+// New creates a uniquely named, migrated database.
+func New(ctx context.Context) (*DB, error) {
+	srv, err := store.Locate(ctx, store.LocateOptions{DataDir: dataDir()})
+	if err != nil {
+		return nil, err
+	}
+	name := "cardpay_test_" + callerPackage() + "_" + randomSuffix()
+	if err := srv.EnsureDatabase(ctx, name); err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, srv.DSN(name))
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Migrate(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &DB{Store: st, Server: srv, Name: name}, nil
+}
+
+// Close drops the database.
+func (d *DB) Close() {
+	d.Store.Close()
+	_ = d.Server.DropDatabase(context.Background(), d.Name)
+}
+
+// dataDir puts the project-local cluster (used only when nothing else is reachable) in
+// the module root's .data, wherever the test binary runs from.
+func dataDir() string {
+	dir, _ := os.Getwd()
+	for d := dir; d != "/"; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return filepath.Join(d, ".data", "postgres")
+		}
+	}
+	return filepath.Join(dir, ".data", "postgres")
+}
+
+var unsafeChars = regexp.MustCompile(`[^a-z0-9]+`)
+
+func callerPackage() string {
+	dir, _ := os.Getwd()
+	name := unsafeChars.ReplaceAllString(strings.ToLower(filepath.Base(dir)), "_")
+	if len(name) > 20 {
+		name = name[:20]
+	}
+	return name
+}
+
+func randomSuffix() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

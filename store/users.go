@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"cardpay/pay"
+)
+
+// User is a person who signs in for a buyer, with the buyer's business fields that the
+// header and the collection rules need.
+type User struct {
+	ID              int64            `db:"id"`
+	BuyerID         int64            `db:"buyer_id"`
+	EmailAddress    string           `db:"email_address"`
+	PasswordHash    string           `db:"password_hash"`
+	LastName        string           `db:"user_last_name"`
+	FirstName       string           `db:"user_first_name"`
+	PhoneNumber     string           `db:"phone_number"`
+	BusinessForm    pay.BusinessForm `db:"business_form"`
+	CorporateName   string           `db:"corporate_name"`
+	CorporateNumber string           `db:"corporate_number"`
+	BusinessName    string           `db:"business_name"`
+}
+
+// DisplayName is the business name shown in the header: the corporate name for a
+// corporation, the trade name for a sole proprietor.
+func (u User) DisplayName() string {
+	if u.BusinessForm == pay.Corporation {
+		return u.CorporateName
+	}
+	return u.BusinessName
+}
+
+const userColumns = `u.id, u.buyer_id, u.email_address, u.password_hash, u.user_last_name,
+	u.user_first_name, u.phone_number, b.business_form, b.corporate_name,
+	b.corporate_number, b.business_name`
+
+// UserByEmail finds the user who signs in with email (case-insensitive). It is the one
+// lookup not scoped by buyer, because at sign-in the buyer is not known yet.
+func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
+	var u User
+	err := s.DB.GetContext(ctx, &u, `SELECT `+userColumns+`
+		FROM users u JOIN buyers b ON b.id = u.buyer_id
+		WHERE lower(u.email_address) = lower($1)`, strings.TrimSpace(email))
+	if notFound(err) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("store: user by email: %w", err)
+	}
+	return u, nil
+}
+
+// User loads the signed-in user: the session holds both ids, and both must match.
+func (s *Store) User(ctx context.Context, buyerID, userID int64) (User, error) {
+	var u User
+	err := s.DB.GetContext(ctx, &u, `SELECT `+userColumns+`
+		FROM users u JOIN buyers b ON b.id = u.buyer_id
+		WHERE u.buyer_id = $1 AND u.id = $2`, buyerID, userID)
+	if notFound(err) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("store: user %d: %w", userID, err)
+	}
+	return u, nil
+}
+
+// NewBuyer is what creating a buyer with its first user needs.
+type NewBuyer struct {
+	BusinessForm    pay.BusinessForm
+	CorporateName   string
+	CorporateNumber string
+	BusinessName    string
+	EmailAddress    string
+	PasswordHash    string
+	LastName        string
+	FirstName       string
+	PhoneNumber     string
+}
+
+// CreateBuyer inserts a buyer and its first user in one transaction.
+func (s *Store) CreateBuyer(ctx context.Context, nb NewBuyer) (User, error) {
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return User{}, err
+	}
+	defer tx.Rollback()
+	var buyerID, userID int64
+	if err := tx.GetContext(ctx, &buyerID, `INSERT INTO buyers (business_form, corporate_name, corporate_number, business_name)
+		VALUES ($1, $2, $3, $4) RETURNING id`, nb.BusinessForm, nb.CorporateName, nb.CorporateNumber, nb.BusinessName); err != nil {
+		return User{}, fmt.Errorf("store: create buyer: %w", err)
+	}
+	if err := tx.GetContext(ctx, &userID, `INSERT INTO users (buyer_id, email_address, password_hash, user_last_name, user_first_name, phone_number)
+		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, buyerID, strings.TrimSpace(nb.EmailAddress), nb.PasswordHash, nb.LastName, nb.FirstName, nb.PhoneNumber); err != nil {
+		return User{}, fmt.Errorf("store: create user: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return User{}, err
+	}
+	return s.User(ctx, buyerID, userID)
+}
+
+// SetPasswordHash replaces a user's password hash.
+func (s *Store) SetPasswordHash(ctx context.Context, buyerID, userID int64, hash string) error {
+	res, err := s.DB.ExecContext(ctx, `UPDATE users SET password_hash = $3 WHERE buyer_id = $1 AND id = $2`, buyerID, userID, hash)
+	if err != nil {
+		return fmt.Errorf("store: set password of user %d: %w", userID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
