@@ -42,6 +42,10 @@ func New(o Options) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+	return newApp(o).handler()
+}
+
+func newApp(o Options) *App {
 	a := &App{Options: o}
 	e := echo.NewWithConfig(echo.Config{
 		Logger:           o.Logger,
@@ -55,8 +59,11 @@ func New(o Options) http.Handler {
 	e.Use(a.loadUser)
 	a.echo = e
 	a.routes()
+	return a
+}
 
+func (a *App) handler() http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(a.denyCrossOrigin))
-	return a.securityHeaders(cop.Handler(o.Sessions.LoadAndSave(e)))
+	return a.securityHeaders(cop.Handler(a.Sessions.LoadAndSave(a.echo)))
 }

@@ -36,8 +36,11 @@ func TestLocateStartsLocalCluster(t *testing.T) {
 			t.Fatal("PostgreSQL binaries are required for this test (apt-get install postgresql)")
 		}
 	}
-	dir := t.TempDir()
-	// The postgres OS user must reach the directory when we run as root.
+	// Not t.TempDir: its parent is private to us, and as root the cluster runs as the
+	// postgres OS user, who must reach the directory.
+	dir, err := os.MkdirTemp("", "cardpay-pg-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	require.NoError(t, os.Chmod(dir, 0o755))
 	data := filepath.Join(dir, "pg")
 	opts := store.LocateOptions{DataDir: data, Port: 54391, SkipEnv: true, SkipDefault: true}

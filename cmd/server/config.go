@@ -21,6 +21,10 @@ type Config struct {
 	SMTPURL      string
 	SecretKey    string
 	DemoPassword string
+	// DatabaseName and ResetDatabase apply in development, when no DATABASE_URL names
+	// the database: the name created on the located server, and whether to start empty.
+	DatabaseName  string
+	ResetDatabase bool
 	Links        views.Links
 	// CollectionExclusions: comma-separated corporate numbers that may not request
 	// card payments (SPEC.md §4).
@@ -38,6 +42,7 @@ func (c Config) Production() bool { return c.Env == "production" }
 // LoadConfig reads the configuration through getenv and refuses a production start
 // with development defaults.
 func LoadConfig(getenv func(string) string) (Config, error) {
+	var errs []error
 	c := Config{
 		DatabaseURL:  getenv("DATABASE_URL"),
 		BaseURL:      strings.TrimRight(getenv("BASE_URL"), "/"),
@@ -47,8 +52,18 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SecretKey:    getenv("SECRET_KEY"),
 		DemoPassword: getenv("DEMO_PASSWORD"),
 		Links:        handlers.DefaultLinks,
+		DatabaseName: getenv("DATABASE_NAME"),
 	}
-	var errs []error
+	if c.DatabaseName == "" {
+		c.DatabaseName = "cardpay_dev"
+	}
+	switch getenv("RESET_DATABASE") {
+	case "", "0", "false":
+	case "1", "true":
+		c.ResetDatabase = true
+	default:
+		errs = append(errs, fmt.Errorf("RESET_DATABASE must be 1 or 0, got %q", getenv("RESET_DATABASE")))
+	}
 	port := getenv("PORT")
 	if port == "" {
 		port = "8080"
@@ -103,6 +118,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		if c.SMTPURL == "" {
 			errs = append(errs, errors.New("production needs SMTP_URL"))
+		}
+		if c.ResetDatabase {
+			errs = append(errs, errors.New("RESET_DATABASE is for development only"))
 		}
 		if c.DemoPassword != "" {
 			errs = append(errs, errors.New("DEMO_PASSWORD is for development: demo accounts are never created in production"))

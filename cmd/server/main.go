@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,6 +24,12 @@ import (
 )
 
 func main() {
+	pages := flag.Bool("pages", false, "print the app's pages as JSON and exit (for the browser tests)")
+	flag.Parse()
+	if *pages {
+		_ = json.NewEncoder(os.Stdout).Encode(handlers.Pages())
+		return
+	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if err := run(logger); err != nil {
 		logger.Error("server stopped", "error", err)
@@ -113,8 +121,14 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (*store.Sto
 	if err != nil {
 		return nil, err
 	}
-	name := srv.Database("cardpay_dev")
+	name := srv.Database(cfg.DatabaseName)
 	if srv.Origin != "DATABASE_URL" {
+		if cfg.ResetDatabase {
+			logger.Info("RESET_DATABASE: dropping the database", "database", name)
+			if err := srv.DropDatabase(ctx, name); err != nil {
+				return nil, err
+			}
+		}
 		if err := srv.EnsureDatabase(ctx, name); err != nil {
 			return nil, err
 		}
