@@ -25,7 +25,7 @@ type Config struct {
 	// the database: the name created on the located server, and whether to start empty.
 	DatabaseName  string
 	ResetDatabase bool
-	Links        views.Links
+	Links         views.Links
 	// CollectionExclusions: comma-separated corporate numbers that may not request
 	// card payments (SPEC.md §4).
 	CollectionExclusions map[string]bool

@@ -5,8 +5,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net"
