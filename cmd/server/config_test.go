@@ -79,3 +79,25 @@ func TestLoadConfigReadsOptions(t *testing.T) {
 	assert.Equal(t, "https://example.jp/faq", c.Links.FAQ)
 	assert.Equal(t, map[string]bool{"7000012050002": true, "1234567890123": true}, c.CollectionExclusions)
 }
+
+func TestLoadConfigDatabaseOptions(t *testing.T) {
+	c, err := LoadConfig(envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, "cardpay_dev", c.DatabaseName)
+	assert.False(t, c.ResetDatabase)
+
+	c, err = LoadConfig(envOf(map[string]string{"DATABASE_NAME": "cardpay_e2e", "RESET_DATABASE": "1"}))
+	require.NoError(t, err)
+	assert.Equal(t, "cardpay_e2e", c.DatabaseName)
+	assert.True(t, c.ResetDatabase)
+
+	_, err = LoadConfig(envOf(map[string]string{"RESET_DATABASE": "yes please"}))
+	assert.ErrorContains(t, err, "RESET_DATABASE")
+
+	_, err = LoadConfig(envOf(map[string]string{
+		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
+		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp",
+		"SMTP_URL": "smtp://mail.example.jp:587", "RESET_DATABASE": "1",
+	}))
+	assert.ErrorContains(t, err, "development only", "production never drops its database")
+}
