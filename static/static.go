@@ -71,13 +71,16 @@ func load(fsys fs.FS) *assets {
 	})
 	if b, err := fs.ReadFile(fsys, "dist/islands/manifest.json"); err == nil {
 		var m map[string]struct {
-			File    string   `json:"file"`
-			Imports []string `json:"imports"`
+			File           string   `json:"file"`
+			Imports        []string `json:"imports"`
+			DynamicImports []string `json:"dynamicImports"`
 		}
 		if json.Unmarshal(b, &m) == nil {
 			for name, e := range m {
 				f := IslandFiles{Script: Prefix + "dist/" + e.File}
-				for _, imp := range e.Imports {
+				// The component chunk is imported dynamically by the entry straight away:
+				// preloading it too saves a round trip.
+				for _, imp := range append(e.Imports, e.DynamicImports...) {
 					f.Preloads = append(f.Preloads, Prefix+"dist/"+imp)
 				}
 				a.islands[name] = f

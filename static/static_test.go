@@ -18,7 +18,7 @@ func TestLoadHashesNamesAndReadsManifest(t *testing.T) {
 		"dist/.gitkeep":                   {Data: nil},
 		"dist/islands/snackbar-AB12.js":   {Data: []byte("x")},
 		"dist/islands/chunks/chunk-CD.js": {Data: []byte("y")},
-		"dist/islands/manifest.json":      {Data: []byte(`{"snackbar":{"file":"islands/snackbar-AB12.js","imports":["islands/chunks/chunk-CD.js"]}}`)},
+		"dist/islands/manifest.json":      {Data: []byte(`{"snackbar":{"file":"islands/snackbar-AB12.js","imports":["islands/chunks/chunk-CD.js"],"dynamicImports":["islands/chunks/Snackbar-EF.js"]}}`)},
 	}
 	a := load(fsys)
 	css := a.urls["css/app.css"]
@@ -26,7 +26,7 @@ func TestLoadHashesNamesAndReadsManifest(t *testing.T) {
 	assert.Equal(t, "/static/dist/islands/snackbar-AB12.js", a.urls["dist/islands/snackbar-AB12.js"], "esbuild's hashed names are kept")
 	assert.NotContains(t, a.urls, "dist/.gitkeep")
 	assert.NotContains(t, a.urls, "dist/islands/manifest.json", "the manifest is for the server only")
-	assert.Equal(t, IslandFiles{Script: "/static/dist/islands/snackbar-AB12.js", Preloads: []string{"/static/dist/islands/chunks/chunk-CD.js"}}, a.islands["snackbar"])
+	assert.Equal(t, IslandFiles{Script: "/static/dist/islands/snackbar-AB12.js", Preloads: []string{"/static/dist/islands/chunks/chunk-CD.js", "/static/dist/islands/chunks/Snackbar-EF.js"}}, a.islands["snackbar"])
 
 	// The same content gives the same URL; other content another.
 	b := load(fstest.MapFS{"css/app.css": {Data: []byte("body{color:red}")}})
