@@ -185,3 +185,19 @@ func TestOpenRedirectIsRefused(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	assert.Equal(t, "/toppage", res.Header.Get("Location"))
 }
+
+// The process keeps no state: a session made by one instance works on another that
+// shares the database, so instances can sit behind any load balancer.
+func TestSessionWorksAcrossInstances(t *testing.T) {
+	a, b := newTestApp(t), newTestApp(t)
+	u := newBuyer(t, pay.Corporation, "")
+	ca := a.client(t)
+	ca.signIn(u.EmailAddress)
+
+	cb := b.client(t)
+	ub, _ := url.Parse(b.srv.URL)
+	cb.http.Jar.SetCookies(ub, []*http.Cookie{{Name: "cardpay_session", Value: ca.cookie("cardpay_session"), Path: "/"}})
+	res := cb.get("/payments/create")
+	assert.Equal(t, http.StatusOK, res.StatusCode, "signed in on the other instance")
+	assert.Contains(t, res.body, "ログインしました", "the flash set by instance A shows on instance B")
+}
