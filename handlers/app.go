@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
 
+	"cardpay/static"
 	"cardpay/store"
 	"cardpay/views"
 )
@@ -65,5 +66,9 @@ func newApp(o Options) *App {
 func (a *App) handler() http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(a.denyCrossOrigin))
-	return a.securityHeaders(cop.Handler(a.Sessions.LoadAndSave(a.echo)))
+	mux := http.NewServeMux()
+	// Assets need neither a session nor the database.
+	mux.Handle(static.Prefix, static.Handler())
+	mux.Handle("/", cop.Handler(a.Sessions.LoadAndSave(a.echo)))
+	return a.securityHeaders(mux)
 }

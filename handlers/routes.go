@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"github.com/labstack/echo/v5"
-
-	"cardpay/static"
 )
 
 // page is a screen that a later issue builds out; until then it renders the honest
@@ -67,8 +65,6 @@ var (
 // routes is the one route table (DESIGN.md §2), grouped by area.
 func (a *App) routes() {
 	e := a.echo
-	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
-
 	// Public (simple layout).
 	e.GET("/", redirectTo("/signin"))
 	e.GET("/signin", a.showSignInPage)

@@ -4,6 +4,8 @@
 package static
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -12,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -23,11 +26,16 @@ var files embed.FS
 const Prefix = "/static/"
 
 type assets struct {
-	// byURL maps a served path (without Prefix) to the embedded file.
-	byURL map[string]string
+	// byURL maps a served path (without Prefix) to the file, read and compressed once.
+	byURL map[string]*file
 	// urls maps a logical name such as "css/app.css" to its served URL.
 	urls    map[string]string
 	islands map[string]IslandFiles
+}
+
+type file struct {
+	contentType string
+	raw, gz     []byte
 }
 
 // IslandFiles are the URLs one island needs: its entry module and the chunks it
@@ -48,24 +56,24 @@ func get() *assets {
 }
 
 func load(fsys fs.FS) *assets {
-	a := &assets{byURL: map[string]string{}, urls: map[string]string{}, islands: map[string]IslandFiles{}}
+	a := &assets{byURL: map[string]*file{}, urls: map[string]string{}, islands: map[string]IslandFiles{}}
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasPrefix(path.Base(p), ".") || p == "dist/islands/manifest.json" {
+			return nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
 			return nil
 		}
 		served := p
 		// esbuild already hashes the island bundles, and the chunks import each other
 		// by those names, so they are served as they are; everything else gets a hash.
 		if !strings.HasPrefix(p, "dist/islands/") {
-			b, err := fs.ReadFile(fsys, p)
-			if err != nil {
-				return nil
-			}
 			sum := sha256.Sum256(b)
 			ext := path.Ext(p)
 			served = strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:])[:12] + ext
 		}
-		a.byURL[served] = p
+		a.byURL[served] = newFile(p, b)
 		a.urls[p] = Prefix + served
 		return nil
 	})
@@ -90,6 +98,26 @@ func load(fsys fs.FS) *assets {
 	return a
 }
 
+// newFile keeps a gzipped copy of text assets, compressed once at start-up rather
+// than on every request.
+func newFile(name string, b []byte) *file {
+	f := &file{contentType: mime.TypeByExtension(path.Ext(name)), raw: b}
+	if f.contentType == "" {
+		f.contentType = "application/octet-stream"
+	}
+	switch path.Ext(name) {
+	case ".css", ".js", ".svg", ".json":
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write(b)
+		_ = zw.Close()
+		if buf.Len() < len(b) {
+			f.gz = buf.Bytes()
+		}
+	}
+	return f
+}
+
 // URL returns the hashed URL of a logical asset name ("css/app.css", "dist/icons.svg").
 // An unknown name returns "" so a missing build shows up as a broken link in tests.
 func URL(name string) string { return get().urls[name] }
@@ -100,27 +128,42 @@ func Island(name string) (IslandFiles, bool) {
 	return f, ok
 }
 
-// Handler serves the assets under Prefix with immutable caching.
+// Handler serves the assets under Prefix with immutable caching. It needs no session
+// or database, so the server routes /static/ to it before loading either.
 func Handler() http.Handler {
 	a := get()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name, ok := a.byURL[strings.TrimPrefix(r.URL.Path, Prefix)]
-		if !ok {
+		f, ok := a.byURL[strings.TrimPrefix(r.URL.Path, Prefix)]
+		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 			http.NotFound(w, r)
 			return
 		}
-		b, err := fs.ReadFile(files, name)
-		if err != nil {
-			http.NotFound(w, r)
+		h := w.Header()
+		h.Set("Content-Type", f.contentType)
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("X-Content-Type-Options", "nosniff")
+		body := f.raw
+		if f.gz != nil {
+			h.Set("Vary", "Accept-Encoding")
+			if acceptsGzip(r) {
+				h.Set("Content-Encoding", "gzip")
+				body = f.gz
+			}
+		}
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		if r.Method == http.MethodHead {
 			return
 		}
-		ct := mime.TypeByExtension(path.Ext(name))
-		if ct == "" {
-			ct = "application/octet-stream"
-		}
-		w.Header().Set("Content-Type", ct)
-		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		_, _ = w.Write(b)
+		_, _ = w.Write(body)
 	})
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
 }

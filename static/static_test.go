@@ -1,6 +1,8 @@
 package static
 
 import (
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -47,4 +49,39 @@ func TestHandlerServesOnlyHashedNamesImmutably(t *testing.T) {
 		Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, p, nil))
 		assert.Equal(t, http.StatusNotFound, rec.Code, p)
 	}
+}
+
+func TestHandlerServesGzipWhenAccepted(t *testing.T) {
+	css := URL("css/app.css")
+	tests := []struct {
+		accept string
+		gzip   bool
+	}{
+		{"gzip, deflate, br", true},
+		{"br;q=1.0, gzip;q=0.8", true},
+		{"gzip;q=0", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		req := httptest.NewRequest(http.MethodGet, css, nil)
+		req.Header.Set("Accept-Encoding", tt.accept)
+		rec := httptest.NewRecorder()
+		Handler().ServeHTTP(rec, req)
+		require.Equal(t, http.StatusOK, rec.Code)
+		assert.Equal(t, "Accept-Encoding", rec.Header().Get("Vary"))
+		if tt.gzip {
+			assert.Equal(t, "gzip", rec.Header().Get("Content-Encoding"), tt.accept)
+			zr, err := gzip.NewReader(rec.Body)
+			require.NoError(t, err)
+			b, err := io.ReadAll(zr)
+			require.NoError(t, err)
+			assert.Contains(t, string(b), ":root")
+		} else {
+			assert.Empty(t, rec.Header().Get("Content-Encoding"), tt.accept)
+			assert.Contains(t, rec.Body.String(), ":root")
+		}
+	}
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, css, nil))
+	assert.Equal(t, http.StatusNotFound, rec.Code, "assets are read-only")
 }
