@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"cardpay/pay"
 )
@@ -22,6 +25,15 @@ type User struct {
 	CorporateName   string           `db:"corporate_name"`
 	CorporateNumber string           `db:"corporate_number"`
 	BusinessName    string           `db:"business_name"`
+
+	TwoFactorMethod  string     `db:"two_factor_method"` // "", "email" or "totp"
+	TOTPSecretSealed string     `db:"totp_secret_sealed"`
+	TOTPLastStep     int64      `db:"totp_last_step"`
+	FailedSignIns    int        `db:"failed_sign_ins"`
+	LastFailedAt     *time.Time `db:"last_failed_at"`
+	LockedUntil      *time.Time `db:"locked_until"`
+	SessionEpoch     int        `db:"session_epoch"`
+	TermsVersion     int        `db:"terms_version"`
 }
 
 // DisplayName is the business name shown in the header: the corporate name for a
@@ -35,7 +47,9 @@ func (u User) DisplayName() string {
 
 const userColumns = `u.id, u.buyer_id, u.email_address, u.password_hash, u.user_last_name,
 	u.user_first_name, u.phone_number, b.business_form, b.corporate_name,
-	b.corporate_number, b.business_name`
+	b.corporate_number, b.business_name, u.two_factor_method, u.totp_secret_sealed,
+	u.totp_last_step, u.failed_sign_ins, u.last_failed_at, u.locked_until, u.session_epoch,
+	u.terms_version`
 
 // UserByEmail finds the user who signs in with email (case-insensitive). It is the one
 // lookup not scoped by buyer, because at sign-in the buyer is not known yet.
@@ -79,6 +93,10 @@ type NewBuyer struct {
 	LastName        string
 	FirstName       string
 	PhoneNumber     string
+	TermsVersion    int
+	// Details are the remaining business fields; CorporateName, CorporateNumber and
+	// BusinessName above win over the same fields here.
+	Details BuyerDetails
 }
 
 // CreateBuyer inserts a buyer and its first user in one transaction.
@@ -88,19 +106,43 @@ func (s *Store) CreateBuyer(ctx context.Context, nb NewBuyer) (User, error) {
 		return User{}, err
 	}
 	defer tx.Rollback()
-	var buyerID, userID int64
-	if err := tx.GetContext(ctx, &buyerID, `INSERT INTO buyers (business_form, corporate_name, corporate_number, business_name)
-		VALUES ($1, $2, $3, $4) RETURNING id`, nb.BusinessForm, nb.CorporateName, nb.CorporateNumber, nb.BusinessName); err != nil {
-		return User{}, fmt.Errorf("store: create buyer: %w", err)
-	}
-	if err := tx.GetContext(ctx, &userID, `INSERT INTO users (buyer_id, email_address, password_hash, user_last_name, user_first_name, phone_number)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, buyerID, strings.TrimSpace(nb.EmailAddress), nb.PasswordHash, nb.LastName, nb.FirstName, nb.PhoneNumber); err != nil {
-		return User{}, fmt.Errorf("store: create user: %w", err)
+	u, err := CreateBuyerTx(ctx, tx, nb)
+	if err != nil {
+		return User{}, err
 	}
 	if err := tx.Commit(); err != nil {
 		return User{}, err
 	}
-	return s.User(ctx, buyerID, userID)
+	return s.User(ctx, u.BuyerID, u.ID)
+}
+
+// CreateBuyerTx inserts a buyer and its first user inside tx, so that registration can
+// also close its sign-up in the same transaction. Only the ids of the result are set.
+func CreateBuyerTx(ctx context.Context, tx *sqlx.Tx, nb NewBuyer) (User, error) {
+	d := nb.Details
+	d.BusinessForm = nb.BusinessForm
+	if nb.CorporateName != "" {
+		d.CorporateName = nb.CorporateName
+	}
+	if nb.CorporateNumber != "" {
+		d.CorporateNumber = nb.CorporateNumber
+	}
+	if nb.BusinessName != "" {
+		d.BusinessName = nb.BusinessName
+	}
+	q, args, err := sqlx.Named(`INSERT INTO buyers (`+buyerDetailColumns+`) VALUES (`+buyerDetailValues+`) RETURNING id`, d)
+	if err != nil {
+		return User{}, fmt.Errorf("store: create buyer: %w", err)
+	}
+	var u User
+	if err := tx.GetContext(ctx, &u.BuyerID, tx.Rebind(q), args...); err != nil {
+		return User{}, fmt.Errorf("store: create buyer: %w", err)
+	}
+	if err := tx.GetContext(ctx, &u.ID, `INSERT INTO users (buyer_id, email_address, password_hash, user_last_name, user_first_name, phone_number, terms_version)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, u.BuyerID, strings.TrimSpace(nb.EmailAddress), nb.PasswordHash, nb.LastName, nb.FirstName, nb.PhoneNumber, nb.TermsVersion); err != nil {
+		return User{}, fmt.Errorf("store: create user: %w", err)
+	}
+	return u, nil
 }
 
 // SetPasswordHash replaces a user's password hash.

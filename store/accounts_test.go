@@ -1,0 +1,144 @@
+package store_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+func TestCodesOnlyNewestWorksOnce(t *testing.T) {
+	ctx := context.Background()
+	exp := time.Now().Add(10 * time.Minute)
+	first, err := db.Store.CreateCode(ctx, store.PurposeSignup, "s-1", "h1", "", exp)
+	require.NoError(t, err)
+	second, err := db.Store.CreateCode(ctx, store.PurposeSignup, "s-1", "h2", "payload", exp)
+	require.NoError(t, err)
+
+	latest, err := db.Store.LatestCode(ctx, store.PurposeSignup, "s-1")
+	require.NoError(t, err)
+	assert.Equal(t, second, latest.ID)
+	assert.Equal(t, "payload", latest.Payload)
+	assert.Nil(t, latest.UsedAt)
+	assert.ErrorIs(t, db.Store.UseCode(ctx, first), store.ErrNotFound, "a new code retires the old one")
+
+	require.NoError(t, db.Store.CountCodeAttempt(ctx, second))
+	require.NoError(t, db.Store.CountCodeAttempt(ctx, second))
+	require.NoError(t, db.Store.UseCode(ctx, second))
+	assert.ErrorIs(t, db.Store.UseCode(ctx, second), store.ErrNotFound, "a code works once")
+	latest, err = db.Store.LatestCode(ctx, store.PurposeSignup, "s-1")
+	require.NoError(t, err)
+	assert.Equal(t, 2, latest.Attempts)
+	assert.NotNil(t, latest.UsedAt)
+
+	_, err = db.Store.LatestCode(ctx, store.PurposeSignIn, "s-1")
+	assert.ErrorIs(t, err, store.ErrNotFound, "codes are per purpose")
+}
+
+func TestRegisterFromSignupOnce(t *testing.T) {
+	ctx := context.Background()
+	id, err := db.Store.CreateSignup(ctx, "new@register.example", "hash", 1)
+	require.NoError(t, err)
+	nb := store.NewBuyer{
+		BusinessForm: pay.Corporation, EmailAddress: "new@register.example", PasswordHash: "hash", TermsVersion: 1,
+		LastName: "山田", FirstName: "花子",
+		Details: store.BuyerDetails{CorporateName: "登録株式会社", CorporateNameKana: "トウロク", AddressState: "東京都", TransferPersonName: "トウロク（カ"},
+	}
+	_, err = db.Store.Register(ctx, id, nb)
+	assert.ErrorIs(t, err, store.ErrNotFound, "an unverified sign-up cannot register")
+
+	require.NoError(t, db.Store.VerifySignup(ctx, id))
+	u, err := db.Store.Register(ctx, id, nb)
+	require.NoError(t, err)
+	assert.Equal(t, "登録株式会社", u.DisplayName())
+	assert.Equal(t, 1, u.TermsVersion)
+	b, err := db.Store.Buyer(ctx, u.BuyerID)
+	require.NoError(t, err)
+	assert.Equal(t, "トウロク", b.CorporateNameKana)
+	assert.Equal(t, "東京都", b.AddressState)
+	assert.Equal(t, pay.Corporation, b.BusinessForm)
+
+	_, err = db.Store.Register(ctx, id, nb)
+	assert.ErrorIs(t, err, store.ErrNotFound, "a sign-up registers one buyer")
+	_, err = db.Store.LatestOpenSignup(ctx, "new@register.example")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	taken, err := db.Store.EmailTaken(ctx, "NEW@register.example")
+	require.NoError(t, err)
+	assert.True(t, taken)
+}
+
+func TestCredentialsAreScopedByBuyer(t *testing.T) {
+	ctx := context.Background()
+	a := newBuyer(t, "a@cred.example", pay.Corporation)
+	b := newBuyer(t, "b@cred.example", pay.Corporation)
+
+	assert.ErrorIs(t, db.Store.SetUserName(ctx, b.BuyerID, a.ID, "x", "y"), store.ErrNotFound)
+	assert.ErrorIs(t, db.Store.SetEmailAddress(ctx, b.BuyerID, a.ID, "x@x.example"), store.ErrNotFound)
+	assert.ErrorIs(t, db.Store.SetTwoFactor(ctx, b.BuyerID, a.ID, "email", ""), store.ErrNotFound)
+	assert.ErrorIs(t, db.Store.AcceptTerms(ctx, b.BuyerID, a.ID, 9), store.ErrNotFound)
+	assert.ErrorIs(t, db.Store.ReplaceRecoveryCodes(ctx, b.BuyerID, a.ID, []string{"h"}), store.ErrNotFound)
+	_, err := db.Store.SetPasswordAndEndSessions(ctx, b.BuyerID, a.ID, "x")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	got, err := db.Store.User(ctx, a.BuyerID, a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "hash", got.PasswordHash, "nothing changed")
+	assert.Equal(t, 1, got.SessionEpoch)
+
+	epoch, err := db.Store.SetPasswordAndEndSessions(ctx, a.BuyerID, a.ID, "new")
+	require.NoError(t, err)
+	assert.Equal(t, 2, epoch)
+	require.NoError(t, db.Store.SetTwoFactor(ctx, a.BuyerID, a.ID, "totp", "sealed"))
+	require.NoError(t, db.Store.UseTOTPStep(ctx, a.ID, 100))
+	assert.ErrorIs(t, db.Store.UseTOTPStep(ctx, a.ID, 100), store.ErrNotFound, "a TOTP step is used once")
+	require.NoError(t, db.Store.SetTransferPersonName(ctx, a.BuyerID, "ﾃｽﾄ"))
+}
+
+func TestSignInFailuresAndEvents(t *testing.T) {
+	ctx := context.Background()
+	u := newBuyer(t, "events@cred.example", pay.SoleProprietor)
+	until := time.Now().Add(15 * time.Minute)
+	require.NoError(t, db.Store.RecordSignInFailure(ctx, u.ID, 10, time.Now(), &until))
+	got, err := db.Store.User(ctx, u.BuyerID, u.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 10, got.FailedSignIns)
+	require.NotNil(t, got.LockedUntil)
+	require.NoError(t, db.Store.ResetSignInFailures(ctx, u.ID))
+	got, _ = db.Store.User(ctx, u.BuyerID, u.ID)
+	assert.Zero(t, got.FailedSignIns)
+	assert.Nil(t, got.LockedUntil)
+
+	require.NoError(t, db.Store.AddSignInEvent(ctx, u.ID, false, "127.0.0.1", "short"))
+	require.NoError(t, db.Store.AddSignInEvent(ctx, u.ID, true, "127.0.0.1", strings.Repeat("あ", 900)+"\xff"))
+	ev, err := db.Store.SignInEvents(ctx, u.BuyerID, u.ID, 10)
+	require.NoError(t, err)
+	require.Len(t, ev, 2)
+	assert.True(t, ev[0].Succeeded)
+	assert.Equal(t, 500, len([]rune(ev[0].UserAgent)), "user agents are cut to 500 characters")
+	other := newBuyer(t, "other-events@cred.example", pay.Corporation)
+	ev, err = db.Store.SignInEvents(ctx, other.BuyerID, u.ID, 10)
+	require.NoError(t, err)
+	assert.Empty(t, ev, "another buyer sees none")
+}
+
+func TestRecoveryCodes(t *testing.T) {
+	ctx := context.Background()
+	u := newBuyer(t, "recovery@cred.example", pay.Corporation)
+	require.NoError(t, db.Store.ReplaceRecoveryCodes(ctx, u.BuyerID, u.ID, []string{"h1", "h2"}))
+	rc, err := db.Store.UnusedRecoveryCodes(ctx, u.ID)
+	require.NoError(t, err)
+	require.Len(t, rc, 2)
+	require.NoError(t, db.Store.UseRecoveryCode(ctx, u.ID, rc[0].ID))
+	assert.ErrorIs(t, db.Store.UseRecoveryCode(ctx, u.ID, rc[0].ID), store.ErrNotFound)
+	rc, _ = db.Store.UnusedRecoveryCodes(ctx, u.ID)
+	assert.Len(t, rc, 1)
+	require.NoError(t, db.Store.ReplaceRecoveryCodes(ctx, u.BuyerID, u.ID, []string{"h3"}))
+	rc, _ = db.Store.UnusedRecoveryCodes(ctx, u.ID)
+	require.Len(t, rc, 1)
+	assert.Equal(t, "h3", rc[0].CodeHash)
+}

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Code purposes.
+const (
+	PurposeSignup        = "signup"
+	PurposeSignIn        = "signin"
+	PurposePasswordReset = "password_reset"
+	PurposeEmailChange   = "email_change"
+)
+
+// OneTimeCode is a mailed code as stored: only its hash.
+type OneTimeCode struct {
+	ID        int64      `db:"id"`
+	Purpose   string     `db:"purpose"`
+	Subject   string     `db:"subject"`
+	CodeHash  string     `db:"code_hash"`
+	Payload   string     `db:"payload"`
+	ExpiresAt time.Time  `db:"expires_at"`
+	Attempts  int        `db:"attempts"`
+	UsedAt    *time.Time `db:"used_at"`
+	CreatedAt time.Time  `db:"created_at"`
+}
+
+// CreateCode stores a new code for (purpose, subject) and retires the earlier unused
+// ones, so only the newest mailed code works.
+func (s *Store) CreateCode(ctx context.Context, purpose, subject, hash, payload string, expiresAt time.Time) (int64, error) {
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE one_time_codes SET used_at = now() WHERE purpose = $1 AND subject = $2 AND used_at IS NULL`, purpose, subject); err != nil {
+		return 0, fmt.Errorf("store: retire codes: %w", err)
+	}
+	var id int64
+	if err := tx.GetContext(ctx, &id, `INSERT INTO one_time_codes (purpose, subject, code_hash, payload, expires_at)
+		VALUES ($1, $2, $3, $4, $5) RETURNING id`, purpose, subject, hash, payload, expiresAt); err != nil {
+		return 0, fmt.Errorf("store: create code: %w", err)
+	}
+	return id, tx.Commit()
+}
+
+// LatestCode is the newest code for (purpose, subject), used or not, so the caller can
+// tell "used" and "expired" apart from "never sent".
+func (s *Store) LatestCode(ctx context.Context, purpose, subject string) (OneTimeCode, error) {
+	var c OneTimeCode
+	err := s.DB.GetContext(ctx, &c, `SELECT id, purpose, subject, code_hash, payload, expires_at, attempts, used_at, created_at
+		FROM one_time_codes WHERE purpose = $1 AND subject = $2 ORDER BY created_at DESC, id DESC LIMIT 1`, purpose, subject)
+	if notFound(err) {
+		return OneTimeCode{}, ErrNotFound
+	}
+	if err != nil {
+		return OneTimeCode{}, fmt.Errorf("store: code %s/%s: %w", purpose, subject, err)
+	}
+	return c, nil
+}
+
+// CountCodeAttempt adds one wrong attempt.
+func (s *Store) CountCodeAttempt(ctx context.Context, id int64) error {
+	return s.execOne(ctx, fmt.Sprintf("code %d attempt", id), `UPDATE one_time_codes SET attempts = attempts + 1 WHERE id = $1`, id)
+}
+
+// UseCode marks a code used; ErrNotFound when it was used concurrently, so a code
+// works exactly once.
+func (s *Store) UseCode(ctx context.Context, id int64) error {
+	return s.execOne(ctx, fmt.Sprintf("use code %d", id), `UPDATE one_time_codes SET used_at = now() WHERE id = $1 AND used_at IS NULL`, id)
+}
