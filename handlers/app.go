@@ -5,6 +5,7 @@ package handlers
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v5"
@@ -27,12 +28,21 @@ type Options struct {
 	// CollectionExclusions are corporate numbers that may not request card payments
 	// even though they are corporations (SPEC.md §4).
 	CollectionExclusions map[string]bool
+	// Now is the clock; tests move it to check the session timeouts.
+	Now func() time.Time
 }
 
 // App is the web application.
 type App struct {
 	Options
 	echo *echo.Echo
+}
+
+func (a *App) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
 }
 
 // New builds the application's http.Handler. The order of the wrappers matters:

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -17,35 +18,84 @@ import (
 // Session keys. The session holds both ids so that loading the user is itself scoped
 // by buyer.
 const (
-	sessionUserID  = "user_id"
-	sessionBuyerID = "buyer_id"
-	sessionFlash   = "flash"
+	sessionUserID   = "user_id"
+	sessionBuyerID  = "buyer_id"
+	sessionEpoch    = "epoch"
+	sessionSignedIn = "signed_in_at"
+	sessionSeen     = "seen_at"
+	sessionFlash    = "flash"
+)
+
+// Session limits (issue 3): signed out after 30 minutes without a request, and 12 hours
+// after signing in whatever happens. The last-seen time is written at most once a minute
+// so that reading pages does not write to the database on every request.
+const (
+	IdleTimeout       = 30 * time.Minute
+	AbsoluteTimeout   = 12 * time.Hour
+	seenWriteInterval = time.Minute
 )
 
 const contextUser = "user"
 
-// loadUser puts the signed-in user, if any, on the context. A session whose user no
-// longer exists is destroyed.
+// loadUser puts the signed-in user, if any, on the context. A session is ended when its
+// user no longer exists, when the user's session epoch moved on (a password reset or
+// change elsewhere), after IdleTimeout without a request, or AbsoluteTimeout after sign-in.
 func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		ctx := c.Request().Context()
 		uid := a.Sessions.GetInt64(ctx, sessionUserID)
 		bid := a.Sessions.GetInt64(ctx, sessionBuyerID)
-		if uid != 0 && bid != 0 {
-			u, err := a.Store.User(ctx, bid, uid)
-			switch {
-			case errors.Is(err, store.ErrNotFound):
-				if err := a.Sessions.Destroy(ctx); err != nil {
-					return err
-				}
-			case err != nil:
-				return err
-			default:
-				c.Set(contextUser, &u)
-			}
+		if uid == 0 || bid == 0 {
+			return next(c)
 		}
+		now := a.now()
+		seen := time.Unix(a.Sessions.GetInt64(ctx, sessionSeen), 0)
+		signedIn := time.Unix(a.Sessions.GetInt64(ctx, sessionSignedIn), 0)
+		if now.Sub(seen) > IdleTimeout || now.Sub(signedIn) > AbsoluteTimeout {
+			return a.endSession(c, next, "一定時間操作がなかったため、ログアウトしました。もう一度ログインしてください。")
+		}
+		u, err := a.Store.User(ctx, bid, uid)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return a.endSession(c, next, "")
+		case err != nil:
+			return err
+		case u.SessionEpoch != a.Sessions.GetInt(ctx, sessionEpoch):
+			return a.endSession(c, next, "パスワードが変更されたため、ログアウトしました。もう一度ログインしてください。")
+		}
+		if now.Sub(seen) > seenWriteInterval {
+			a.Sessions.Put(ctx, sessionSeen, now.Unix())
+		}
+		c.Set(contextUser, &u)
 		return next(c)
 	}
+}
+
+// endSession signs the visitor out and carries on as anonymous, with a notice saying why.
+func (a *App) endSession(c *echo.Context, next echo.HandlerFunc, why string) error {
+	if err := a.Sessions.Destroy(c.Request().Context()); err != nil {
+		return err
+	}
+	if why != "" {
+		a.setFlash(c, views.Flash{Color: "info", Title: why})
+	}
+	return next(c)
+}
+
+// startSession signs u in on a fresh session token (so a token planted before sign-in
+// is useless after it). It is also called on every privilege change.
+func (a *App) startSession(c *echo.Context, u store.User) error {
+	ctx := c.Request().Context()
+	if err := a.Sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	now := a.now().Unix()
+	a.Sessions.Put(ctx, sessionUserID, u.ID)
+	a.Sessions.Put(ctx, sessionBuyerID, u.BuyerID)
+	a.Sessions.Put(ctx, sessionEpoch, u.SessionEpoch)
+	a.Sessions.Put(ctx, sessionSignedIn, now)
+	a.Sessions.Put(ctx, sessionSeen, now)
+	return nil
 }
 
 func currentUser(c *echo.Context) *store.User {

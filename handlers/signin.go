@@ -62,11 +62,9 @@ func (a *App) signIn(c *echo.Context) error {
 		case auth.CheckPassword(u.PasswordHash, password) != nil:
 			errs.Add("email_address", "メールアドレスまたはパスワードが正しくありません")
 		default:
-			if err := a.Sessions.RenewToken(ctx); err != nil {
+			if err := a.startSession(c, u); err != nil {
 				return err
 			}
-			a.Sessions.Put(ctx, sessionUserID, u.ID)
-			a.Sessions.Put(ctx, sessionBuyerID, u.BuyerID)
 			a.setFlash(c, views.Flash{Color: "success", Title: "ログインしました", Text: u.DisplayName() + " さま、ようこそ。"})
 			if redirect == "" {
 				redirect = "/toppage"
