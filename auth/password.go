@@ -1,5 +1,8 @@
-// Package auth holds the credential primitives: password hashing now, one-time codes
-// and TOTP later. No SQL, no HTTP.
+// Package auth holds the credential primitives: password hashing, one-time mail codes,
+// TOTP, sealing of stored secrets, recovery codes, sign-in throttling and API tokens.
+// It is pure logic: no SQL, no HTTP. The store persists what these functions return
+// and the handlers turn their results into pages, so every policy decision lives here
+// once and can be tested with fixed clocks.
 package auth
 
 import (
@@ -50,9 +53,11 @@ func CheckPassword(encoded, password string) error {
 	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
 		return fmt.Errorf("auth: unsupported argon2 version")
 	}
-	var memory, time uint32
+	// Read the parameters from the hash rather than the constants, so hashes made
+	// before a parameter bump still verify.
+	var memory, passes uint32
 	var threads uint8
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &memory, &time, &threads); err != nil {
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &memory, &passes, &threads); err != nil {
 		return fmt.Errorf("auth: bad hash parameters: %w", err)
 	}
 	salt, err := b64.DecodeString(parts[4])
@@ -63,7 +68,7 @@ func CheckPassword(encoded, password string) error {
 	if err != nil {
 		return fmt.Errorf("auth: bad key: %w", err)
 	}
-	got := argon2.IDKey([]byte(password), salt, time, memory, threads, uint32(len(want)))
+	got := argon2.IDKey([]byte(password), salt, passes, memory, threads, uint32(len(want)))
 	if subtle.ConstantTimeCompare(got, want) != 1 {
 		return ErrMismatch
 	}
