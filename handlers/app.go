@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
 
+	"cardpay/account"
 	"cardpay/static"
 	"cardpay/store"
 	"cardpay/views"
@@ -19,6 +20,7 @@ import (
 // Options is everything the handlers depend on.
 type Options struct {
 	Store       *store.Store
+	Account     *account.Service
 	Sessions    *scs.SessionManager
 	Logger      *slog.Logger
 	ServiceName string

@@ -17,7 +17,10 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/mail"
+	"cardpay/mail/mailtest"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/store/storetest"
@@ -42,6 +45,7 @@ type testApp struct {
 	*App
 	srv  *httptest.Server
 	logs *bytes.Buffer
+	mail *mailtest.Server
 }
 
 func newTestApp(t *testing.T, mutate ...func(*Options)) *testApp {
@@ -51,18 +55,28 @@ func newTestApp(t *testing.T, mutate ...func(*Options)) *testApp {
 	sessions.Cookie.Name = "cardpay_session"
 	sessions.Cookie.SameSite = http.SameSiteLaxMode
 	logs := &bytes.Buffer{}
+	mailSrv := mailtest.NewServer(t)
+	sender, err := mail.NewSMTP(mailSrv.URL(), "no-reply@test.example")
+	require.NoError(t, err)
 	o := Options{
-		Store: db.Store, Sessions: sessions, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+		Store: db.Store, Sessions: sessions,
+		Account: &account.Service{
+			Store: db.Store, Mail: sender, Codes: auth.NewCodes("test secret key"), Sealer: auth.NewSealer("test secret key"),
+			Throttle: auth.DefaultThrottle, ServiceName: "請求書カード払い",
+		}, Logger: slog.New(slog.NewTextHandler(logs, nil)),
 		ServiceName: "請求書カード払い", BaseURL: "http://localhost", Links: DefaultLinks,
 		CollectionExclusions: map[string]bool{},
 	}
 	for _, f := range mutate {
 		f(&o)
 	}
+	if o.Now != nil {
+		o.Account.Now = o.Now
+	}
 	a := newApp(o)
 	srv := httptest.NewServer(a.handler())
 	t.Cleanup(srv.Close)
-	return &testApp{App: a, srv: srv, logs: logs}
+	return &testApp{App: a, srv: srv, logs: logs, mail: mailSrv}
 }
 
 // client is a browser stand-in: a cookie jar and no automatic redirects, so each

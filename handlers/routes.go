@@ -16,7 +16,6 @@ var (
 	publicPlaceholders = []page{
 		{"/signup", "新規登録"},
 		{"/signup/code", "認証コードの入力"},
-		{"/onetime-password", "ワンタイムパスワードの入力"},
 		{"/password/sendemail", "パスワード再設定メールの送信"},
 		{"/password/reset", "パスワードの再設定"},
 		{"/password/reregistration", "登録のやり直し"},
@@ -70,6 +69,9 @@ func (a *App) routes() {
 	e.GET("/signin", a.showSignInPage)
 	e.POST("/signin", a.signIn)
 	e.POST("/signout", a.signOut)
+	e.GET("/onetime-password", a.showOnetimePasswordPage)
+	e.POST("/onetime-password", a.verifyOnetimePassword)
+	e.POST("/onetime-password/resend", a.resendOnetimePassword)
 	e.GET("/error/:title/:message", a.showErrorPage)
 	for _, p := range publicPlaceholders {
 		e.GET(p.path, a.showPlaceholderPage(p.title, false))

@@ -1,15 +1,13 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
-	"cardpay/auth"
-	"cardpay/store"
+	"cardpay/account"
 	"cardpay/views"
 )
 
@@ -52,23 +50,23 @@ func (a *App) signIn(c *echo.Context) error {
 		errs.Add("password", "パスワードを入力してください")
 	}
 	if len(errs) == 0 {
-		u, err := a.Store.UserByEmail(ctx, email)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			auth.CheckNothing(password)
-			errs.Add("email_address", "メールアドレスまたはパスワードが正しくありません")
-		case err != nil:
+		req := c.Request()
+		res, err := a.Account.SignIn(ctx, email, password, c.RealIP(), req.UserAgent())
+		if r, ok := account.AsRefusal(err); ok {
+			errs.Add(r.Field, r.Message)
+		} else if err != nil {
 			return err
-		case auth.CheckPassword(u.PasswordHash, password) != nil:
-			errs.Add("email_address", "メールアドレスまたはパスワードが正しくありません")
-		default:
-			if err := a.startSession(c, u); err != nil {
-				return err
-			}
-			a.setFlash(c, views.Flash{Color: "success", Title: "ログインしました", Text: u.DisplayName() + " さま、ようこそ。"})
+		} else {
 			if redirect == "" {
 				redirect = "/toppage"
 			}
+			if res.SecondFactor != account.SecondFactorNone {
+				return a.startSecondFactor(c, res.User, redirect)
+			}
+			if err := a.startSession(c, res.User); err != nil {
+				return err
+			}
+			a.setFlash(c, views.Flash{Color: "success", Title: "ログインしました", Text: res.User.DisplayName() + " さま、ようこそ。"})
 			return c.Redirect(http.StatusSeeOther, redirect)
 		}
 	}

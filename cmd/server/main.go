@@ -19,6 +19,8 @@ import (
 	"github.com/alexedwards/scs/postgresstore"
 	"github.com/alexedwards/scs/v2"
 
+	"cardpay/account"
+	"cardpay/auth"
 	"cardpay/handlers"
 	"cardpay/store"
 )
@@ -71,8 +73,23 @@ func run(logger *slog.Logger) error {
 		http.Error(w, "システムエラーが発生しました。時間をおいてもう一度お試しください。", http.StatusInternalServerError)
 	}
 
+	sender, stopMail, err := mailSender(ctx, cfg, st, logger)
+	if err != nil {
+		return err
+	}
+	defer stopMail()
+	acct := &account.Service{
+		Store:       st,
+		Mail:        sender,
+		Codes:       auth.NewCodes(cfg.SecretKey),
+		Sealer:      auth.NewSealer(cfg.SecretKey),
+		Throttle:    auth.DefaultThrottle,
+		ServiceName: cfg.ServiceName,
+	}
+
 	app := handlers.New(handlers.Options{
 		Store:                st,
+		Account:              acct,
 		Sessions:             sessions,
 		Logger:               logger,
 		ServiceName:          cfg.ServiceName,
