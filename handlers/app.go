@@ -67,8 +67,10 @@ func newApp(o Options) *App {
 		// page for everyone, not a sign-in redirect.
 		NoGroupAutoRegister404Routes: true,
 	})
-	e.Use(middleware.Recover())
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 512}))
+	// Error pages render inside the gzip writer, and panics become errors before that.
+	e.Use(a.renderErrors)
+	e.Use(middleware.Recover())
 	e.Use(a.loadUser)
 	a.echo = e
 	a.routes()

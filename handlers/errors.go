@@ -69,4 +69,15 @@ func (a *App) renderError(c *echo.Context, pe *pageError) error {
 	return render(c, pe.status, views.ErrorPage(views.ErrorView{Base: b, Heading: pe.heading, Message: pe.message}))
 }
 
+// renderErrors turns a handler's error into its page inside the middleware chain, so
+// error pages are compressed like any other page.
+func (a *App) renderErrors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if err := next(c); err != nil {
+			a.handleError(c, err)
+		}
+		return nil
+	}
+}
+
 func (a *App) showNotFoundPage(c *echo.Context) error { return notFoundPage }

@@ -92,3 +92,16 @@ func TestCrossSitePostIsRefused(t *testing.T) {
 	ok := c.post("/signin", form)
 	assert.Equal(t, http.StatusSeeOther, ok.StatusCode)
 }
+
+func TestErrorPagesAreGzipped(t *testing.T) {
+	ta := newTestApp(t)
+	for _, p := range []string{"/no-such-page", "/error/a/b"} {
+		req, err := http.NewRequest(http.MethodGet, ta.srv.URL+p, nil)
+		require.NoError(t, err)
+		req.Header.Set("Accept-Encoding", "gzip")
+		res, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		assert.Equal(t, "gzip", res.Header.Get("Content-Encoding"), p)
+	}
+}

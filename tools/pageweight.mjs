@@ -1,0 +1,153 @@
+// Page weight of every page (DESIGN.md §5): loads each page of `bin/server -pages` in
+// Chromium (JavaScript on, 360px, cache off: a first visit), records every response, and
+// prints gzipped HTML, CSS and JS bytes and the request count per page. Budgets:
+//   - HTML ≤ 14 KB (14336 bytes) gzipped per page;
+//   - exactly one CSS file per page;
+//   - pages without islands (no [data-island] element) load no JavaScript.
+// Exits 1 when a budget is broken, listing which. Writes the table to test-results/pageweight.md.
+//
+// Needs a running server: tools/e2e.sh starts one and sets BASE_URL and DEMO_PASSWORD.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+
+import { CORP, DEMO_PASSWORD, RESULTS_DIR, displayPath, firstPage, launch, pages, url } from "./e2e/lib.mjs";
+
+const HTML_BUDGET = 14 * 1024;
+const started = Date.now();
+
+/** Gzipped size: the bytes on the wire when the server compressed, else gzip -9 of the body. */
+async function gzSize(response) {
+  const encoded = (response.headers()["content-encoding"] ?? "").trim();
+  if (encoded && encoded !== "identity") {
+    const sizes = await response.request().sizes();
+    if (sizes.responseBodySize > 0) return sizes.responseBodySize;
+  }
+  const body = await response.body();
+  return gzipSync(body, { level: 9 }).length;
+}
+
+function kindOf(response) {
+  const type = response.request().resourceType();
+  const ct = response.headers()["content-type"] ?? "";
+  if (type === "document") return "html";
+  if (type === "stylesheet" || ct.startsWith("text/css")) return "css";
+  if (type === "script" || /javascript/.test(ct)) return "js";
+  return "other";
+}
+
+/**
+ * Loads a page (or runs `navigate`) and measures it. Islands load their code as module
+ * scripts after the page; on pages with one, wait until the network is idle.
+ */
+async function measure(page, route, navigate = () => page.goto(url(route), { waitUntil: "load" })) {
+  const responses = [];
+  let requests = 0;
+  const onRequest = (r) => {
+    if (/^https?:/.test(r.url())) requests++;
+  };
+  const onResponse = (r) => {
+    if (/^https?:/.test(r.url())) responses.push(r);
+  };
+  page.on("request", onRequest);
+  page.on("response", onResponse);
+  try {
+    await navigate();
+    const islands = await page.locator("[data-island]").count();
+    if (islands > 0) await page.waitForLoadState("networkidle");
+    const row = { route, html: 0, css: 0, js: 0, cssFiles: 0, jsFiles: 0, requests, islands, status: 0 };
+    for (const r of responses) {
+      if (r.status() >= 300 && r.status() < 400) continue; // a redirect hop: counted as a request only
+      const kind = kindOf(r);
+      if (kind === "other") continue;
+      const size = await gzSize(r);
+      row[kind] += size;
+      if (kind === "html") row.status = r.status();
+      if (kind === "css") row.cssFiles++;
+      if (kind === "js") row.jsFiles++;
+    }
+    row.requests = requests;
+    return row;
+  } finally {
+    page.off("request", onRequest);
+    page.off("response", onResponse);
+  }
+}
+
+const kb = (n) => (n / 1024).toFixed(1) + " KB";
+
+function table(rows) {
+  const lines = ["| route | HTML gz | CSS gz | JS gz | requests |", "|---|---:|---:|---:|---:|"];
+  for (const r of rows) lines.push(`| ${r.route} | ${kb(r.html)} | ${kb(r.css)} | ${kb(r.js)} | ${r.requests} |`);
+  const sum = (k) => rows.reduce((a, r) => a + r[k], 0);
+  lines.push(`| **total (${rows.length} pages)** | ${kb(sum("html"))} | ${kb(sum("css"))} | ${kb(sum("js"))} | ${sum("requests")} |`);
+  const max = (k) => Math.max(...rows.map((r) => r[k]));
+  lines.push(`| **largest** | ${kb(max("html"))} | ${kb(max("css"))} | ${kb(max("js"))} | ${max("requests")} |`);
+  return lines.join("\n");
+}
+
+function budgetProblems(r) {
+  const out = [];
+  if (r.html > HTML_BUDGET) out.push(`${r.route}: HTML is ${r.html} bytes gzipped, over the ${HTML_BUDGET}-byte budget`);
+  if (r.cssFiles !== 1) out.push(`${r.route}: loads ${r.cssFiles} CSS files, want exactly 1`);
+  if (r.islands === 0 && (r.jsFiles > 0 || r.js > 0)) out.push(`${r.route}: has no island but loads ${r.jsFiles} JS file(s), ${r.js} bytes gzipped`);
+  return out;
+}
+
+const all = pages();
+const context = await launch({ js: true, width: 360 });
+const rows = [];
+try {
+  const page = await firstPage(context);
+  // A first visit: nothing from the HTTP cache, so every page pays for its CSS and JS.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+
+  for (const p of all.filter((p) => p.access === "public")) rows.push(await measure(page, displayPath(p.path)));
+  // The landing page right after sign-in carries the snackbar island: the only page with JS.
+  // Measured from pressing Enter in the filled form: POST /signin, the redirects, the landing.
+  await page.goto(url("/signin"));
+  await page.fill("#email_address", CORP);
+  await page.fill("#password", DEMO_PASSWORD);
+  rows.push(
+    await measure(page, "/payments/create (after sign-in, with notice)", () =>
+      Promise.all([
+        page.waitForURL((u) => u.pathname === "/payments/create", { waitUntil: "load" }),
+        page.press("#password", "Enter"),
+      ]),
+    ),
+  );
+  for (const p of all.filter((p) => p.access !== "public")) rows.push(await measure(page, p.path));
+} finally {
+  await context.close();
+}
+
+const md = table(rows);
+const problems = rows.flatMap(budgetProblems);
+const withIslands = rows.filter((r) => r.islands > 0).map((r) => r.route);
+const summary = [
+  `# Page weight`,
+  ``,
+  `Chromium, JavaScript on, 360px, cache disabled (a first visit). Gzipped bytes: the transfer size when the server compressed, otherwise gzip -9 of the body. Requests include redirects and the icon sprite.`,
+  ``,
+  md,
+  ``,
+  `Budgets (DESIGN.md §5): HTML ≤ ${HTML_BUDGET} bytes gzipped; exactly one CSS file; no JS without an island.`,
+  `Pages with islands: ${withIslands.length ? withIslands.join(", ") : "none"}.`,
+  ``,
+  problems.length ? `**Over budget:**\n\n${problems.map((p) => `- ${p}`).join("\n")}` : `All ${rows.length} pages within budget.`,
+  ``,
+].join("\n");
+
+mkdirSync(RESULTS_DIR, { recursive: true });
+const out = path.join(RESULTS_DIR, "pageweight.md");
+writeFileSync(out, summary);
+console.log(md);
+console.log(`\nPages with islands: ${withIslands.length ? withIslands.join(", ") : "none"}.`);
+console.log(`Written to ${path.relative(process.cwd(), out)} (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+if (problems.length) {
+  console.error(`\npageweight: ${problems.length} budget(s) broken:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  process.exit(1);
+}
+console.log(`pageweight: all ${rows.length} pages within budget (HTML ≤ ${HTML_BUDGET} B gz, one CSS file, no JS without an island).`);
