@@ -1,0 +1,89 @@
+package mail
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+
+	"cardpay/pay"
+)
+
+// Each template renders the subject on its first line, an empty line, then the body.
+// footer.txt defines the closing every mail shares.
+//
+//go:embed templates/*.txt
+var templateFiles embed.FS
+
+var templates = template.Must(template.New("").Option("missingkey=error").ParseFS(templateFiles, "templates/*.txt"))
+
+// templateData is everything a template may show; each mail fills what it needs.
+type templateData struct {
+	ServiceName  string
+	Code         string
+	ValidMinutes int
+	At           string
+	Until        string
+	OldAddress   string
+	NewAddress   string
+}
+
+// SignupCode is the code that confirms a new sign-up's e-mail address.
+func SignupCode(to, serviceName, code string, validFor time.Duration) Message {
+	return render("signup_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})
+}
+
+// SignInCode is the two-factor one-time code asked for after the password.
+func SignInCode(to, serviceName, code string, validFor time.Duration) Message {
+	return render("sign_in_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})
+}
+
+// PasswordResetCode is the code that lets someone who forgot the password set a new one.
+func PasswordResetCode(to, serviceName, code string, validFor time.Duration) Message {
+	return render("password_reset_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})
+}
+
+// EmailChangeCode goes to the new address and proves the user can read it.
+func EmailChangeCode(to, serviceName, code string, validFor time.Duration) Message {
+	return render("email_change_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})
+}
+
+// PasswordChanged tells the user the password changed, so that someone else's change
+// does not go unnoticed.
+func PasswordChanged(to, serviceName string, at time.Time) Message {
+	return render("password_changed.txt", to, templateData{ServiceName: serviceName, At: pay.JapaneseDateTime(at)})
+}
+
+// EmailChanged goes to the old address: if someone else changed it, the owner still
+// hears about it.
+func EmailChanged(oldAddress, newAddress, serviceName string, at time.Time) Message {
+	return render("email_changed.txt", oldAddress, templateData{
+		ServiceName: serviceName, At: pay.JapaneseDateTime(at), OldAddress: oldAddress, NewAddress: newAddress,
+	})
+}
+
+// AccountLocked tells the user that sign-in is blocked until the given time.
+func AccountLocked(to, serviceName string, until time.Time) Message {
+	return render("account_locked.txt", to, templateData{ServiceName: serviceName, Until: pay.JapaneseDateTime(until)})
+}
+
+// minutes rounds up, so that a mail never promises more time than the code has.
+func minutes(d time.Duration) int {
+	m := int((d + time.Minute - 1) / time.Minute)
+	return max(m, 1)
+}
+
+// render panics only on a broken template, which the package's tests would catch:
+// the data are plain strings and numbers.
+func render(name, to string, data templateData) Message {
+	var b strings.Builder
+	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+		panic(fmt.Sprintf("mail: template %s: %v", name, err))
+	}
+	subject, body, ok := strings.Cut(b.String(), "\n\n")
+	if !ok || strings.Contains(subject, "\n") {
+		panic(fmt.Sprintf("mail: template %s must start with a one-line subject and an empty line", name))
+	}
+	return Message{To: to, Subject: strings.TrimSpace(subject), Text: strings.TrimSpace(body)}
+}

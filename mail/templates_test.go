@@ -1,0 +1,88 @@
+package mail_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"cardpay/mail"
+	"cardpay/mail/mailtest"
+)
+
+const service = "請求書カード払い"
+
+// 2026-12-25 00:05 UTC is 09:05 in Japan.
+var at = time.Date(2026, 12, 25, 0, 5, 0, 0, time.UTC)
+
+func TestTemplates(t *testing.T) {
+	tests := []struct {
+		name    string
+		msg     mail.Message
+		to      string
+		subject string
+		code    string // "" for notices
+		want    []string
+	}{
+		{"signup", mail.SignupCode("new@example.jp", service, "123456", 10*time.Minute), "new@example.jp",
+			"【請求書カード払い】新規登録の認証コード", "123456",
+			[]string{"このコードの有効期限は10分です。", "お申し込みをいただき"}},
+		{"sign-in", mail.SignInCode("user@example.jp", service, "654321", 5*time.Minute), "user@example.jp",
+			"【請求書カード払い】ログイン用の認証コード", "654321",
+			[]string{"このコードの有効期限は5分です。", "いつもご利用いただきありがとうございます。", "ワンタイムパスワード"}},
+		{"password reset", mail.PasswordResetCode("user@example.jp", service, "000123", 30*time.Minute), "user@example.jp",
+			"【請求書カード払い】パスワード再設定の認証コード", "000123",
+			[]string{"このコードの有効期限は30分です。", "いつもご利用いただきありがとうございます。"}},
+		{"e-mail change", mail.EmailChangeCode("next@example.jp", service, "987654", 90*time.Second), "next@example.jp",
+			"【請求書カード払い】メールアドレス変更の認証コード", "987654",
+			[]string{"このコードの有効期限は2分です。", "いつもご利用いただきありがとうございます。"}},
+		{"password changed", mail.PasswordChanged("user@example.jp", service, at), "user@example.jp",
+			"【請求書カード払い】パスワード変更のお知らせ", "",
+			[]string{"変更日時：2026年12月25日 09:05", "心当たりがない場合は、", "いつもご利用いただきありがとうございます。"}},
+		{"e-mail changed", mail.EmailChanged("old@example.jp", "new@example.jp", service, at), "old@example.jp",
+			"【請求書カード払い】メールアドレス変更のお知らせ", "",
+			[]string{"変更日時：2026年12月25日 09:05", "変更前：old@example.jp", "変更後：new@example.jp", "心当たりがない場合は、"}},
+		{"account locked", mail.AccountLocked("user@example.jp", service, at.Add(30*time.Minute)), "user@example.jp",
+			"【請求書カード払い】アカウントの一時ロックのお知らせ", "",
+			[]string{"ロック解除日時：2026年12月25日 09:35", "心当たりがない場合は、"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := tt.msg
+			assert.Equal(t, tt.to, m.To)
+			assert.Equal(t, tt.subject, m.Subject)
+			assert.True(t, strings.HasPrefix(m.Subject, "【"+service+"】"))
+			for _, w := range tt.want {
+				assert.Contains(t, m.Text, w)
+			}
+			assert.Contains(t, m.Text, "このメールは送信専用のアドレスから自動で送信しています。", "the automatic-mail footer")
+			assert.True(t, strings.HasSuffix(m.Text, "――――――――――――――――――――\n"+service+"\n――――――――――――――――――――"), "the signature closes the mail")
+			for _, leftover := range []string{"{{", "}}", "<no value>", "%!"} {
+				assert.NotContains(t, m.Text+m.Subject, leftover)
+			}
+			assert.NotContains(t, m.Text, "\n\n\n", "no runs of empty lines")
+			assert.Equal(t, strings.TrimSpace(m.Text), m.Text)
+			if tt.code != "" {
+				assert.Contains(t, strings.Split(m.Text, "\n"), tt.code, "the code stands on a line of its own")
+				assert.Equal(t, tt.code, mailtest.Code(m.Text))
+			} else {
+				assert.Empty(t, mailtest.Code(m.Text), "notices carry no code")
+			}
+		})
+	}
+}
+
+func TestTemplatesUseTheServiceName(t *testing.T) {
+	m := mail.SignInCode("user@example.jp", "テスト決済", "111111", time.Minute)
+	assert.Equal(t, "【テスト決済】ログイン用の認証コード", m.Subject)
+	assert.Contains(t, m.Text, "\nテスト決済\n")
+	assert.NotContains(t, m.Text, service)
+}
+
+func TestCode(t *testing.T) {
+	assert.Equal(t, "123456", mailtest.Code("認証コード：\n\n123456\n\n有効期限は10分です。"))
+	assert.Equal(t, "123456", mailtest.Code("コード\r\n  123456 \r\n"))
+	assert.Equal(t, "", mailtest.Code("注文番号 1234567 と 123456 は同じ行です"))
+	assert.Equal(t, "", mailtest.Code("2026年12月25日 09:05"))
+}
