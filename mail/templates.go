@@ -34,6 +34,12 @@ func SignupCode(to, serviceName, code string, validFor time.Duration) Message {
 	return render("signup_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})
 }
 
+// AlreadyRegistered answers a sign-up for an address that has an account: the owner
+// learns of it by mail, while the sign-up page looks the same as for a new address.
+func AlreadyRegistered(to, serviceName string) Message {
+	return render("already_registered.txt", to, templateData{ServiceName: serviceName})
+}
+
 // SignInCode is the two-factor one-time code asked for after the password.
 func SignInCode(to, serviceName, code string, validFor time.Duration) Message {
 	return render("sign_in_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})

@@ -1,0 +1,99 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"cardpay/auth"
+	"cardpay/mail"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// SendPasswordReset mails a reset code when the address has an account, and does
+// nothing otherwise: the page says the same either way.
+func (s *Service) SendPasswordReset(ctx context.Context, email string) (pay.FieldErrors, error) {
+	email, msg := pay.ValidateEmail(email)
+	if msg != "" {
+		var errs pay.FieldErrors
+		errs.Add("email_address", msg)
+		return errs, nil
+	}
+	u, err := s.Store.UserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	code, hash, err := s.Codes.New()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Store.CreateCode(ctx, store.PurposePasswordReset, strconv.FormatInt(u.ID, 10), hash, "", s.now().Add(auth.CodeTTL)); err != nil {
+		return nil, err
+	}
+	return nil, s.send(ctx, mail.PasswordResetCode(u.EmailAddress, s.ServiceName, code, auth.CodeTTL))
+}
+
+// ResetPassword sets a new password with a mailed code and ends every session of the
+// user. An unknown address fails like a wrong code.
+func (s *Service) ResetPassword(ctx context.Context, email, code, password string) (pay.FieldErrors, error) {
+	var errs pay.FieldErrors
+	email, msg := pay.ValidateEmail(email)
+	errs.Add("email_address", msg)
+	if code == "" {
+		errs.Add("code", "確認コードを入力してください")
+	}
+	errs.Add("password", pay.ValidatePassword(password, email))
+	if len(errs) > 0 {
+		return errs, nil
+	}
+	u, err := s.Store.UserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		errs.Add("code", auth.CodeWrong.Message())
+		return errs, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkCode(ctx, store.PurposePasswordReset, strconv.FormatInt(u.ID, 10), code, "code"); err != nil {
+		if r, ok := AsRefusal(err); ok {
+			errs.Add(r.Field, r.Message)
+			return errs, nil
+		}
+		return nil, err
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Store.SetPasswordAndEndSessions(ctx, u.BuyerID, u.ID, hash); err != nil {
+		return nil, err
+	}
+	return nil, s.send(ctx, mail.PasswordChanged(u.EmailAddress, s.ServiceName, s.now()))
+}
+
+// ChangePassword replaces the password of a signed-in user after checking the current
+// one, and ends the user's other sessions; it returns the new session epoch for the
+// caller's own session.
+func (s *Service) ChangePassword(ctx context.Context, u store.User, current, password string) (int, pay.FieldErrors, error) {
+	var errs pay.FieldErrors
+	if auth.CheckPassword(u.PasswordHash, current) != nil {
+		errs.Add("current_password", "現在のパスワードが正しくありません")
+	}
+	errs.Add("password", pay.ValidatePassword(password, u.EmailAddress))
+	if len(errs) > 0 {
+		return 0, errs, nil
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return 0, nil, err
+	}
+	epoch, err := s.Store.SetPasswordAndEndSessions(ctx, u.BuyerID, u.ID, hash)
+	if err != nil {
+		return 0, nil, err
+	}
+	return epoch, nil, s.send(ctx, mail.PasswordChanged(u.EmailAddress, s.ServiceName, s.now()))
+}

@@ -1,0 +1,163 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"cardpay/auth"
+	"cardpay/mail"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// TermsVersion is the version of the terms of service in force; a user who accepted an
+// older one is asked again.
+const TermsVersion = 1
+
+// StartSignup validates the sign-up form and mails a confirmation code. When the address
+// already has an account the owner gets a mail saying so instead of a code, and the
+// visitor sees exactly the same next page: the answer never tells who has an account.
+func (s *Service) StartSignup(ctx context.Context, email, password string, consent bool) (int64, pay.FieldErrors, error) {
+	var errs pay.FieldErrors
+	email, msg := pay.ValidateEmail(email)
+	errs.Add("email_address", msg)
+	errs.Add("password", pay.ValidatePassword(password, email))
+	if !consent {
+		errs.Add("consent", "利用規約とプライバシーポリシーに同意してください")
+	}
+	if len(errs) > 0 {
+		return 0, errs, nil
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return 0, nil, err
+	}
+	id, err := s.Store.CreateSignup(ctx, email, hash, TermsVersion)
+	if err != nil {
+		return 0, nil, err
+	}
+	return id, nil, s.SendSignupCode(ctx, id)
+}
+
+// SendSignupCode mails a (new) confirmation code for a sign-up.
+func (s *Service) SendSignupCode(ctx context.Context, signupID int64) error {
+	su, err := s.Store.Signup(ctx, signupID)
+	if err != nil {
+		return err
+	}
+	taken, err := s.Store.EmailTaken(ctx, su.EmailAddress)
+	if err != nil {
+		return err
+	}
+	if taken {
+		return s.send(ctx, mail.AlreadyRegistered(su.EmailAddress, s.ServiceName))
+	}
+	code, hash, err := s.Codes.New()
+	if err != nil {
+		return err
+	}
+	if _, err := s.Store.CreateCode(ctx, store.PurposeSignup, strconv.FormatInt(signupID, 10), hash, "", s.now().Add(auth.CodeTTL)); err != nil {
+		return err
+	}
+	return s.send(ctx, mail.SignupCode(su.EmailAddress, s.ServiceName, code, auth.CodeTTL))
+}
+
+// VerifySignupCode confirms the address of a sign-up.
+func (s *Service) VerifySignupCode(ctx context.Context, signupID int64, input string) error {
+	if err := s.checkCode(ctx, store.PurposeSignup, strconv.FormatInt(signupID, 10), input, "code"); err != nil {
+		return err
+	}
+	return s.Store.VerifySignup(ctx, signupID)
+}
+
+// Register validates the registration and creates the buyer and its user from a
+// confirmed sign-up, in one transaction.
+func (s *Service) Register(ctx context.Context, signupID int64, r pay.Registration) (store.User, pay.FieldErrors, error) {
+	r.Normalise()
+	if errs := r.Validate(s.now()); len(errs) > 0 {
+		return store.User{}, errs, nil
+	}
+	su, err := s.Store.Signup(ctx, signupID)
+	if err != nil {
+		return store.User{}, nil, err
+	}
+	if su.VerifiedAt == nil || su.CompletedAt != nil {
+		return store.User{}, nil, &Refusal{Field: "business_form", Message: "登録の手続きが完了していないか、既に登録済みです。最初からやり直してください。"}
+	}
+	u, err := s.Store.Register(ctx, signupID, newBuyer(su, r))
+	if errors.Is(err, store.ErrNotFound) {
+		return store.User{}, nil, &Refusal{Field: "business_form", Message: "この登録は既に完了しています。ログインしてください。"}
+	}
+	if err != nil {
+		// Two sign-ups for one address: the second to finish finds the address taken.
+		if taken, terr := s.Store.EmailTaken(ctx, su.EmailAddress); terr == nil && taken {
+			return store.User{}, nil, &Refusal{Field: "business_form", Message: "このメールアドレスは既に登録されています。ログインしてください。"}
+		}
+		return store.User{}, nil, err
+	}
+	return u, nil, nil
+}
+
+func newBuyer(su store.Signup, r pay.Registration) store.NewBuyer {
+	var birthday *time.Time
+	if t, err := time.ParseInLocation("2006-01-02", r.RepresentativeBirthday, pay.Tokyo()); err == nil {
+		birthday = &t
+	}
+	transfer := r.TransferPersonName
+	if transfer == "" {
+		transfer = r.CorporateNameKana
+		if r.BusinessForm == pay.SoleProprietor {
+			transfer = r.BusinessNameKana
+		}
+	}
+	return store.NewBuyer{
+		BusinessForm: r.BusinessForm, EmailAddress: su.EmailAddress, PasswordHash: su.PasswordHash,
+		LastName: r.UserLastName, FirstName: r.UserFirstName, PhoneNumber: r.PhoneNumber, TermsVersion: su.TermsVersion,
+		Details: store.BuyerDetails{
+			CorporateName: r.CorporateName, CorporateNameKana: r.CorporateNameKana, CorporateNumber: r.CorporateNumber,
+			RepresentativeLastName: r.RepresentativeLastName, RepresentativeFirstName: r.RepresentativeFirstName,
+			RepresentativeLastNameKana: r.RepresentativeLastNameKana, RepresentativeFirstNameKana: r.RepresentativeFirstNameKana,
+			RepresentativeBirthday: birthday, RepresentativePostalCode: r.RepresentativePostalCode,
+			RepresentativeAddressState: r.RepresentativeAddressState, RepresentativeAddressCity: r.RepresentativeAddressCity,
+			RepresentativeAddressStreet: r.RepresentativeAddressStreet, RepresentativeAddressBuildingName: r.RepresentativeAddressBuildingName,
+			RepresentativePhoneNumber: r.RepresentativePhoneNumber, PostalCode: r.PostalCode, AddressState: r.AddressState,
+			AddressCity: r.AddressCity, AddressStreet: r.AddressStreet, AddressBuildingName: r.AddressBuildingName,
+			BusinessName: r.BusinessName, BusinessNameKana: r.BusinessNameKana, BusinessPostalCode: r.BusinessPostalCode,
+			BusinessAddressState: r.BusinessAddressState, BusinessAddressCity: r.BusinessAddressCity,
+			BusinessAddressStreet: r.BusinessAddressStreet, BusinessAddressBuildingName: r.BusinessAddressBuildingName,
+			HomePostalCode: r.HomePostalCode, HomeAddressState: r.HomeAddressState, HomeAddressCity: r.HomeAddressCity,
+			HomeAddressStreet: r.HomeAddressStreet, HomeAddressBuildingName: r.HomeAddressBuildingName,
+			TransferPersonName: transfer, BusinessCategory: r.BusinessCategory,
+		},
+	}
+}
+
+// Resignup restarts an unfinished sign-up of email with a new code (POST
+// users/resignup). The answer is the same whether or not such a sign-up exists; the
+// returned id is 0 when there is none.
+func (s *Service) Resignup(ctx context.Context, email string) (int64, pay.FieldErrors, error) {
+	email, msg := pay.ValidateEmail(email)
+	if msg != "" {
+		var errs pay.FieldErrors
+		errs.Add("email_address", msg)
+		return 0, errs, nil
+	}
+	su, err := s.Store.LatestOpenSignup(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	return su.ID, nil, s.SendSignupCode(ctx, su.ID)
+}
+
+func (s *Service) send(ctx context.Context, m mail.Message) error {
+	if err := s.Mail.Send(ctx, m); err != nil {
+		return fmt.Errorf("account: mail to %s: %w", m.To, err)
+	}
+	return nil
+}
