@@ -86,7 +86,7 @@ trap 'exit 143' TERM
 
 log "starting bin/server on port $PORT (log: ${SERVER_LOG#"$ROOT"/})"
 t=$(date +%s.%N)
-PORT=$PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME=cardpay_e2e RESET_DATABASE=1 APP_ENV=development \
+PORT=$PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${E2E_DATABASE_NAME:-cardpay_e2e}" RESET_DATABASE=1 APP_ENV=development \
 	bin/server >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 
@@ -133,7 +133,7 @@ step() { # step NAME COMMAND...: runs it, records its time and whether it failed
 step "e2e tests" node --test --test-concurrency=1 \
 	--test-reporter=spec --test-reporter-destination=stdout \
 	--test-reporter=tap --test-reporter-destination="$RESULTS/e2e.tap" \
-	tools/e2e/*.test.mjs
+	${E2E_TESTS:-tools/e2e/*.test.mjs}
 step "page weight" node tools/pageweight.mjs
 
 stop_server
