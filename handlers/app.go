@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5/middleware"
 
 	"cardpay/account"
+	"cardpay/mail"
 	"cardpay/static"
 	"cardpay/store"
 	"cardpay/views"
@@ -30,6 +31,8 @@ type Options struct {
 	// CollectionExclusions are corporate numbers that may not request card payments
 	// even though they are corporations (SPEC.md §4).
 	CollectionExclusions map[string]bool
+	// DevMailbox is set only in development without SMTP_URL; then /dev/mailbox is routed.
+	DevMailbox mail.Box
 	// Now is the clock; tests move it to check the session timeouts.
 	Now func() time.Time
 }

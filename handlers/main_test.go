@@ -59,7 +59,7 @@ func newTestApp(t *testing.T, mutate ...func(*Options)) *testApp {
 	sender, err := mail.NewSMTP(mailSrv.URL(), "no-reply@test.example")
 	require.NoError(t, err)
 	o := Options{
-		Store: db.Store, Sessions: sessions,
+		Store: db.Store, Sessions: sessions, DevMailbox: db.Store,
 		Account: &account.Service{
 			Store: db.Store, Mail: sender, Codes: auth.NewCodes("test secret key"), Sealer: auth.NewSealer("test secret key"),
 			Throttle: auth.DefaultThrottle, ServiceName: "請求書カード払い",

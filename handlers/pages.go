@@ -16,6 +16,7 @@ func Pages() []PageInfo {
 		{"/signin", "ログイン", "public"},
 		{"/error/" + "エラー" + "/" + "処理を続けられませんでした", "エラー", "public"},
 		{"/no-such-page", "ページが見つかりません", "public"},
+		{"/dev/mailbox", "開発用メールボックス", "public"},
 	}
 	for _, p := range publicPlaceholders {
 		ps = append(ps, PageInfo{p.path, p.title, "public"})

@@ -93,6 +93,12 @@ func (a *App) routes() {
 		collections.GET(p.path[len("/collections"):], a.showPlaceholderPage(p.title, true))
 	}
 
+	// Development only: the in-process mailbox (nil in production or with SMTP_URL).
+	if a.DevMailbox != nil {
+		e.GET("/dev/mailbox", showDevMailboxPage(a, a.DevMailbox))
+		e.GET("/dev/mailbox/:id", showDevMailPage(a, a.DevMailbox))
+	}
+
 	e.RouteNotFound("/*", a.showNotFoundPage)
 }
 

@@ -2,30 +2,41 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	netmail "net/mail"
 	"net/url"
 
 	"cardpay/mail"
 	"cardpay/store"
 )
 
-// mailSender sends over SMTP_URL. In development without SMTP_URL it is replaced until
-// the dev mailbox lands by one that logs each mail.
-func mailSender(ctx context.Context, cfg Config, st *store.Store, logger *slog.Logger) (mail.Sender, func() error, error) {
-	from := "no-reply@localhost"
+// mailSender sends over SMTP_URL. In development without SMTP_URL it starts an SMTP
+// server in the process whose mails land in PostgreSQL and are read at /dev/mailbox;
+// the returned box is that mailbox (nil otherwise).
+func mailSender(ctx context.Context, cfg Config, st *store.Store, logger *slog.Logger) (mail.Sender, mail.Box, func() error, error) {
+	addr := "no-reply@localhost"
 	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Hostname() != "" {
-		from = "no-reply@" + u.Hostname()
+		addr = "no-reply@" + u.Hostname()
 	}
-	if cfg.SMTPURL != "" {
-		s, err := mail.NewSMTP(cfg.SMTPURL, from)
-		return s, func() error { return nil }, err
+	from := (&netmail.Address{Name: cfg.ServiceName, Address: addr}).String()
+	smtpURL, stop := cfg.SMTPURL, func() error { return nil }
+	var box mail.Box
+	if smtpURL == "" {
+		if cfg.Production() {
+			return nil, nil, nil, errors.New("production needs SMTP_URL")
+		}
+		var err error
+		if smtpURL, stop, err = mail.StartDevServer(ctx, st); err != nil {
+			return nil, nil, nil, err
+		}
+		box = st
+		logger.Info("development mailbox", "read at", cfg.BaseURL+"/dev/mailbox", "smtp", smtpURL)
 	}
-	return logSender{logger}, func() error { return nil }, nil
-}
-
-type logSender struct{ logger *slog.Logger }
-
-func (l logSender) Send(_ context.Context, m mail.Message) error {
-	l.logger.Info("mail", "to", m.To, "subject", m.Subject, "text", m.Text)
-	return nil
+	s, err := mail.NewSMTP(smtpURL, from)
+	if err != nil {
+		_ = stop()
+		return nil, nil, nil, err
+	}
+	return s, box, stop, nil
 }

@@ -73,7 +73,7 @@ func run(logger *slog.Logger) error {
 		http.Error(w, "システムエラーが発生しました。時間をおいてもう一度お試しください。", http.StatusInternalServerError)
 	}
 
-	sender, stopMail, err := mailSender(ctx, cfg, st, logger)
+	sender, devBox, stopMail, err := mailSender(ctx, cfg, st, logger)
 	if err != nil {
 		return err
 	}
@@ -90,6 +90,7 @@ func run(logger *slog.Logger) error {
 	app := handlers.New(handlers.Options{
 		Store:                st,
 		Account:              acct,
+		DevMailbox:           devBox,
 		Sessions:             sessions,
 		Logger:               logger,
 		ServiceName:          cfg.ServiceName,

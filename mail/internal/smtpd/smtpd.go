@@ -44,11 +44,12 @@ type Options struct {
 
 // Server is a running server.
 type Server struct {
-	srv  *smtp.Server
-	addr string
-	done chan struct{}
-	once sync.Once
-	err  error
+	srv     *smtp.Server
+	ln      net.Listener
+	tracked *trackedListener
+	addr    string
+	done    chan struct{}
+	once    sync.Once
 }
 
 // Start listens on 127.0.0.1 on a free port and serves until Close. deliver runs for
@@ -77,10 +78,12 @@ func Start(o Options, deliver func(context.Context, Delivery) error) (*Server, e
 		srv.ErrorLog = o.ErrorLog
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
+	tracked := &trackedListener{Listener: raw, conns: map[*trackedConn]struct{}{}}
+	var ln net.Listener = tracked
 	if o.ImplicitTLS {
 		if o.TLSConfig == nil {
 			ln.Close()
@@ -88,7 +91,7 @@ func Start(o Options, deliver func(context.Context, Delivery) error) (*Server, e
 		}
 		ln = tls.NewListener(ln, o.TLSConfig)
 	}
-	s := &Server{srv: srv, addr: ln.Addr().String(), done: make(chan struct{})}
+	s := &Server{srv: srv, ln: ln, tracked: tracked, addr: ln.Addr().String(), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		_ = srv.Serve(ln)
@@ -105,17 +108,59 @@ func (s *Server) Addr() string { return s.addr }
 // than once.
 func (s *Server) Close() error {
 	s.once.Do(func() {
+		// Closing the listener ourselves and waiting for Serve to return, before
+		// go-smtp's Shutdown, avoids two races in go-smtp: Shutdown closes only the
+		// listeners Serve has registered already, and Serve may still add a
+		// connection to the WaitGroup that Shutdown waits on.
+		_ = s.ln.Close()
+		<-s.done
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		if err := s.srv.Shutdown(ctx); err != nil && !errors.Is(err, smtp.ErrServerClosed) {
-			_ = s.srv.Close()
-			if !errors.Is(err, context.DeadlineExceeded) {
-				s.err = err
-			}
+		if err := s.srv.Shutdown(ctx); errors.Is(err, context.DeadlineExceeded) {
+			s.tracked.closeAll()
 		}
-		<-s.done
 	})
-	return s.err
+	return nil
+}
+
+// trackedListener remembers the open connections so that Close can end those that
+// outlive the grace period (go-smtp's own Close does nothing after Shutdown).
+type trackedListener struct {
+	net.Listener
+	mu    sync.Mutex
+	conns map[*trackedConn]struct{}
+}
+
+func (l *trackedListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	tc := &trackedConn{Conn: c, l: l}
+	l.mu.Lock()
+	l.conns[tc] = struct{}{}
+	l.mu.Unlock()
+	return tc, nil
+}
+
+func (l *trackedListener) closeAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.conns {
+		_ = c.Conn.Close()
+	}
+}
+
+type trackedConn struct {
+	net.Conn
+	l *trackedListener
+}
+
+func (c *trackedConn) Close() error {
+	c.l.mu.Lock()
+	delete(c.l.conns, c)
+	c.l.mu.Unlock()
+	return c.Conn.Close()
 }
 
 type session struct {
