@@ -157,6 +157,7 @@ func newBuyer(t *testing.T, form pay.BusinessForm, corporateNumber string) store
 	u, err := db.Store.CreateBuyer(context.Background(), store.NewBuyer{
 		BusinessForm: form, CorporateName: "テスト商事株式会社", CorporateNumber: corporateNumber,
 		BusinessName: "テスト工房", EmailAddress: email, PasswordHash: testHash, LastName: "山田", FirstName: "太郎",
+		TermsVersion: account.TermsVersion,
 	})
 	require.NoError(t, err)
 	return u

@@ -21,6 +21,8 @@ func Pages() []PageInfo {
 	for _, p := range publicPlaceholders {
 		ps = append(ps, PageInfo{p.path, p.title, "public"})
 	}
+	ps = append(ps, signupPages()...)
+	ps = append(ps, accountPages()...)
 	for _, p := range infoPages {
 		ps = append(ps, PageInfo{p.path, p.title, "public"})
 	}

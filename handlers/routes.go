@@ -13,27 +13,10 @@ type page struct {
 // Screens still waiting for their issues (SPEC.md §2). Each moves to a handler file of
 // its own, and out of these lists, when its capability lands.
 var (
-	publicPlaceholders = []page{
-		{"/signup", "新規登録"},
-		{"/signup/code", "認証コードの入力"},
-		{"/password/sendemail", "パスワード再設定メールの送信"},
-		{"/password/reset", "パスワードの再設定"},
-		{"/password/reregistration", "登録のやり直し"},
-		{"/registration", "利用者情報の登録"},
-		{"/registration/confirm", "登録内容の確認"},
-		{"/registration/result", "登録完了"},
-		{"/myaccount/edit-email-complete", "メールアドレスの変更完了"},
-	}
+	publicPlaceholders   = []page{}
 	signedInPlaceholders = []page{
 		{"/notifications", "お知らせ"},
-		{"/termsofservice", "利用規約"},
-		{"/myaccount", "ログイン情報"},
-		{"/myaccount/edit-email-address", "メールアドレスの変更"},
-		{"/myaccount/edit-email-auth", "メールアドレス変更の認証"},
-		{"/myaccount/edit-password", "パスワードの変更"},
-		{"/myaccount/company", "会社情報"},
 		{"/myaccount/creditcards", "お支払い方法"},
-		{"/myaccount/security", "セキュリティ設定"},
 		{"/suppliers", "登録取引先"},
 		{"/suppliers/add/company", "取引先の追加：取引先情報"},
 		{"/suppliers/add/bank", "取引先の追加：振込先口座"},
@@ -76,19 +59,21 @@ func (a *App) routes() {
 	for _, p := range publicPlaceholders {
 		e.GET(p.path, a.showPlaceholderPage(p.title, false))
 	}
+	a.signupRoutes(e)
 	for _, p := range infoPages {
 		e.GET(p.path, a.showInfoPage(p))
 	}
 
 	// Signed in.
-	signed := e.Group("", a.requireSignIn)
+	signed := e.Group("", a.requireSignIn, a.requireCurrentTerms)
 	signed.GET("/toppage", a.showTopPage)
 	for _, p := range signedInPlaceholders {
 		signed.GET(p.path, a.showPlaceholderPage(p.title, true))
 	}
+	a.accountRoutes(e, signed)
 
 	// Collections: corporations only, unless excluded (SPEC.md §4, §6).
-	collections := e.Group("/collections", a.requireSignIn, a.requireCollections)
+	collections := e.Group("/collections", a.requireSignIn, a.requireCurrentTerms, a.requireCollections)
 	for _, p := range collectionPlaceholders {
 		collections.GET(p.path[len("/collections"):], a.showPlaceholderPage(p.title, true))
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"cardpay/account"
 	"cardpay/auth"
 	"cardpay/pay"
 	"cardpay/store"
@@ -18,10 +19,11 @@ var demoBuyers = []store.NewBuyer{
 	{
 		BusinessForm: pay.Corporation, CorporateName: "デモ商事株式会社", CorporateNumber: "7000012050002",
 		EmailAddress: "corp@demo.example", LastName: "山田", FirstName: "太郎", PhoneNumber: "0312345678",
+		TermsVersion: account.TermsVersion,
 	},
 	{
 		BusinessForm: pay.SoleProprietor, BusinessName: "デモ工房", EmailAddress: "sole@demo.example",
-		LastName: "佐藤", FirstName: "花子", PhoneNumber: "09012345678",
+		LastName: "佐藤", FirstName: "花子", PhoneNumber: "09012345678", TermsVersion: account.TermsVersion,
 	},
 }
 

@@ -1,0 +1,129 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"cardpay/auth"
+	"cardpay/mail"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+const (
+	msgCurrentPasswordRequired = "現在のパスワードを入力してください"
+	msgCurrentPasswordWrong    = "現在のパスワードが正しくありません"
+	msgEmailSame               = "現在のメールアドレスと同じです。新しいメールアドレスを入力してください"
+	msgEmailTaken              = "このメールアドレスは既に使用されています。別のメールアドレスを入力してください"
+)
+
+// checkCurrentPassword is the message for a wrong or missing current password, or "".
+// Changes to how the user signs in ask for it, so that a session left open on a shared
+// computer is not enough to take the account over.
+func checkCurrentPassword(u store.User, password string) string {
+	if password == "" {
+		return msgCurrentPasswordRequired
+	}
+	if auth.CheckPassword(u.PasswordHash, password) != nil {
+		return msgCurrentPasswordWrong
+	}
+	return ""
+}
+
+// StartEmailChange checks the new address and the current password, refuses an address
+// another account (or this one) already signs in with, and mails a code to the new
+// address: the change happens only once ConfirmEmailChange receives that code, which
+// proves the user reads mail there. Field names: email_address (the new address) and
+// current_password.
+func (s *Service) StartEmailChange(ctx context.Context, u store.User, newEmail, password string) (pay.FieldErrors, error) {
+	var errs pay.FieldErrors
+	email, msg := pay.ValidateEmail(newEmail)
+	errs.Add("email_address", msg)
+	if msg == "" && strings.EqualFold(email, u.EmailAddress) {
+		errs.Add("email_address", msgEmailSame)
+	}
+	errs.Add("current_password", checkCurrentPassword(u, password))
+	if len(errs) > 0 {
+		return errs, nil
+	}
+	// Only someone who knows the password learns whether an address is taken.
+	taken, err := s.Store.EmailTaken(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	if taken {
+		errs.Add("email_address", msgEmailTaken)
+		return errs, nil
+	}
+	code, hash, err := s.Codes.New()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Store.CreateCode(ctx, store.PurposeEmailChange, strconv.FormatInt(u.ID, 10), hash, email, s.now().Add(auth.CodeTTL)); err != nil {
+		return nil, err
+	}
+	return nil, s.send(ctx, mail.EmailChangeCode(email, s.ServiceName, code, auth.CodeTTL))
+}
+
+// ConfirmEmailChange checks the code mailed by StartEmailChange and makes its address
+// the user's sign-in address; the old address is told, so that a change by someone else
+// does not go unnoticed. Wrong, expired and used codes are Refusals on the field "code".
+// It returns the new address.
+func (s *Service) ConfirmEmailChange(ctx context.Context, u store.User, input string) (string, error) {
+	if strings.TrimSpace(input) == "" {
+		return "", &Refusal{Field: "code", Message: "確認コードを入力してください"}
+	}
+	// The address is the payload of the very code that was accepted: a newer request
+	// made meanwhile retires this code rather than swapping the address behind it.
+	c, err := s.useLatestCode(ctx, store.PurposeEmailChange, strconv.FormatInt(u.ID, 10), input, "code")
+	if err != nil {
+		return "", err
+	}
+	email := c.Payload
+	taken, err := s.Store.EmailTaken(ctx, email)
+	if err != nil {
+		return "", err
+	}
+	if taken {
+		return "", &Refusal{Field: "code", Message: "このメールアドレスは既に使用されています。もう一度メールアドレスの変更をお申し込みください"}
+	}
+	if err := s.Store.SetEmailAddress(ctx, u.BuyerID, u.ID, email); err != nil {
+		// Another account took the address between the check and the update (the
+		// unique index refuses it).
+		if taken, terr := s.Store.EmailTaken(ctx, email); terr == nil && taken {
+			return "", &Refusal{Field: "code", Message: "このメールアドレスは既に使用されています。もう一度メールアドレスの変更をお申し込みください"}
+		}
+		return "", err
+	}
+	return email, s.send(ctx, mail.EmailChanged(u.EmailAddress, email, s.ServiceName, s.now()))
+}
+
+// useLatestCode is checkCode for callers that need the accepted code itself (its
+// payload): it checks input against the newest code for (purpose, subject), counts a
+// wrong attempt, and uses the code up on success.
+func (s *Service) useLatestCode(ctx context.Context, purpose, subject, input, field string) (store.OneTimeCode, error) {
+	c, err := s.Store.LatestCode(ctx, purpose, subject)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.OneTimeCode{}, &Refusal{Field: field, Message: auth.CodeWrong.Message()}
+	}
+	if err != nil {
+		return store.OneTimeCode{}, err
+	}
+	res := auth.CheckCode(auth.StoredCode{Hash: c.CodeHash, ExpiresAt: c.ExpiresAt, Attempts: c.Attempts, UsedAt: c.UsedAt}, input, s.now(), s.Codes)
+	switch res {
+	case auth.CodeOK:
+		if err := s.Store.UseCode(ctx, c.ID); errors.Is(err, store.ErrNotFound) {
+			return store.OneTimeCode{}, &Refusal{Field: field, Message: auth.CodeUsed.Message()}
+		} else if err != nil {
+			return store.OneTimeCode{}, err
+		}
+		return c, nil
+	case auth.CodeWrong:
+		if err := s.Store.CountCodeAttempt(ctx, c.ID); err != nil {
+			return store.OneTimeCode{}, err
+		}
+	}
+	return store.OneTimeCode{}, &Refusal{Field: field, Message: res.Message()}
+}
