@@ -33,6 +33,11 @@ type Options struct {
 	CollectionExclusions map[string]bool
 	// DevMailbox is set only in development without SMTP_URL; then /dev/mailbox is routed.
 	DevMailbox mail.Box
+	// SecretKey is SECRET_KEY; the API derives its id_token signing key from it.
+	SecretKey string
+	// APIAccessTokenTTL shortens the API's access tokens in development and e2e runs
+	// (API_ACCESS_TOKEN_TTL); 0 means 15 minutes.
+	APIAccessTokenTTL time.Duration
 	// Now is the clock; tests move it to check the session timeouts.
 	Now func() time.Time
 }

@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/api"
 )
 
 // page is a screen that a later issue builds out; until then it renders the honest
@@ -83,6 +85,14 @@ func (a *App) routes() {
 		e.GET("/dev/mailbox", showDevMailboxPage(a, a.DevMailbox))
 		e.GET("/dev/mailbox/:id", showDevMailPage(a, a.DevMailbox))
 	}
+
+	// JSON API (SPEC.md §7): its own route table in handlers/api, described by its openapi.json.
+	api.Register(e, api.Deps{
+		Store: a.Store, Account: a.Account, Sessions: a.Sessions, Logger: a.Logger, Now: a.Now,
+		SecretKey: a.SecretKey, AccessTokenTTL: a.APIAccessTokenTTL,
+		CollectionExclusions: a.CollectionExclusions,
+		SessionUser:          currentUser, RenewSession: a.startSession,
+	})
 
 	e.RouteNotFound("/*", a.showNotFoundPage)
 }

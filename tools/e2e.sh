@@ -86,7 +86,7 @@ trap 'exit 143' TERM
 
 log "starting bin/server on port $PORT (log: ${SERVER_LOG#"$ROOT"/})"
 t=$(date +%s.%N)
-PORT=$PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${E2E_DATABASE_NAME:-cardpay_e2e}" RESET_DATABASE=1 APP_ENV=development \
+PORT=$PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${E2E_DATABASE_NAME:-cardpay_e2e}" RESET_DATABASE=1 API_ACCESS_TOKEN_TTL=3s APP_ENV=development \
 	bin/server >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"cardpay/handlers"
 	"cardpay/views"
@@ -25,7 +26,10 @@ type Config struct {
 	// the database: the name created on the located server, and whether to start empty.
 	DatabaseName  string
 	ResetDatabase bool
-	Links         views.Links
+	// APIAccessTokenTTL (API_ACCESS_TOKEN_TTL, development only) shortens API access
+	// tokens so that the browser tests can see one expire.
+	APIAccessTokenTTL time.Duration
+	Links             views.Links
 	// CollectionExclusions: comma-separated corporate numbers that may not request
 	// card payments (SPEC.md §4).
 	CollectionExclusions map[string]bool
@@ -97,6 +101,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			*dst = v
 		}
 	}
+	if v := getenv("API_ACCESS_TOKEN_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("API_ACCESS_TOKEN_TTL must be a positive duration such as 3s, got %q", v))
+		}
+		c.APIAccessTokenTTL = d
+	}
 	c.CollectionExclusions = map[string]bool{}
 	for _, n := range strings.Split(getenv("COLLECTION_EXCLUDED_CORPORATE_NUMBERS"), ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -118,6 +129,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		if c.SMTPURL == "" {
 			errs = append(errs, errors.New("production needs SMTP_URL"))
+		}
+		if c.APIAccessTokenTTL != 0 {
+			errs = append(errs, errors.New("API_ACCESS_TOKEN_TTL is for development only"))
 		}
 		if c.ResetDatabase {
 			errs = append(errs, errors.New("RESET_DATABASE is for development only"))

@@ -101,3 +101,13 @@ func TestLoadConfigDatabaseOptions(t *testing.T) {
 	}))
 	assert.ErrorContains(t, err, "development only", "production never drops its database")
 }
+
+func TestLoadConfigAPIAccessTokenTTL(t *testing.T) {
+	c, err := LoadConfig(envOf(map[string]string{"API_ACCESS_TOKEN_TTL": "3s"}))
+	require.NoError(t, err)
+	assert.Equal(t, "3s", c.APIAccessTokenTTL.String())
+	_, err = LoadConfig(envOf(map[string]string{"API_ACCESS_TOKEN_TTL": "soon"}))
+	assert.ErrorContains(t, err, "API_ACCESS_TOKEN_TTL")
+	_, err = LoadConfig(envOf(map[string]string{"API_ACCESS_TOKEN_TTL": "-1s"}))
+	assert.ErrorContains(t, err, "API_ACCESS_TOKEN_TTL")
+}

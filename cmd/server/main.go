@@ -91,6 +91,8 @@ func run(logger *slog.Logger) error {
 		Store:                st,
 		Account:              acct,
 		DevMailbox:           devBox,
+		SecretKey:            cfg.SecretKey,
+		APIAccessTokenTTL:    cfg.APIAccessTokenTTL,
 		Sessions:             sessions,
 		Logger:               logger,
 		ServiceName:          cfg.ServiceName,

@@ -1,0 +1,222 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/account"
+	"cardpay/auth"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+type loginRequest struct {
+	EmailAddress string `json:"email_address"`
+	Password     string `json:"password"`
+}
+
+// twoFactorChallenge answers a password that was right for a user with two-factor on.
+type twoFactorChallenge struct {
+	Status       string `json:"status"` // two_factor_required
+	Method       string `json:"method"` // email or totp
+	SessionToken string `json:"session_token"`
+	ExpiresIn    int    `json:"expires_in"`
+	Message      string `json:"message"`
+}
+
+// throttlePrefix starts both of auth's throttle messages (LockedMessage and
+// SlowDownMessage); a test keeps this true. account.SignIn returns them as refusals
+// like a wrong password, and the API answers them with 429 instead of 401.
+const throttlePrefix = "ログインの失敗が続"
+
+func throttled(r *account.Refusal) bool { return strings.HasPrefix(r.Message, throttlePrefix) }
+
+// login is POST /api/v1/login. The throttle and the lock are account.SignIn's; an
+// unknown address and a wrong password get the same 401.
+func (s *server) login(c *echo.Context) error {
+	var req loginRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	var errs pay.FieldErrors
+	if strings.TrimSpace(req.EmailAddress) == "" {
+		errs.Add("email_address", "メールアドレスを入力してください")
+	}
+	if req.Password == "" {
+		errs.Add("password", "パスワードを入力してください")
+	}
+	if len(errs) > 0 {
+		return validationError(errs)
+	}
+	ctx := c.Request().Context()
+	res, err := s.Account.SignIn(ctx, strings.TrimSpace(req.EmailAddress), req.Password, c.RealIP(), c.Request().UserAgent())
+	if r, ok := account.AsRefusal(err); ok {
+		if throttled(r) {
+			return tooManyAttempts(r.Message)
+		}
+		return errBadCredentials
+	}
+	if err != nil {
+		return err
+	}
+	if res.SecondFactor != account.SecondFactorNone {
+		token, hash, err := auth.NewToken()
+		if err != nil {
+			return err
+		}
+		if err := s.Store.CreateAPILoginChallenge(ctx, res.User.BuyerID, res.User.ID, hash, s.now().Add(auth.CodeTTL)); err != nil {
+			return err
+		}
+		msg := "認証アプリに表示されている確認コードを入力してください。"
+		if res.SecondFactor == account.SecondFactorEmail {
+			msg = "ご登録のメールアドレスに確認コードを送信しました。"
+		}
+		return c.JSON(http.StatusOK, twoFactorChallenge{
+			Status: "two_factor_required", Method: res.SecondFactor, SessionToken: token,
+			ExpiresIn: int(auth.CodeTTL.Seconds()), Message: msg,
+		})
+	}
+	ts, err := s.signIn(ctx, res.User)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, ts)
+}
+
+type secondFactorRequest struct {
+	SessionToken string `json:"session_token"`
+	Code         string `json:"code"`
+}
+
+// loginSecondFactor is POST /api/v1/login_2auth: the mailed or authenticator code for
+// the session_token that login answered. Wrong codes count towards the sign-in
+// throttle; a session_token works once and for 10 minutes.
+func (s *server) loginSecondFactor(c *echo.Context) error {
+	var req secondFactorRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	var errs pay.FieldErrors
+	if req.SessionToken == "" {
+		errs.Add("session_token", "session_tokenを指定してください")
+	}
+	code := strings.TrimSpace(req.Code)
+	if code == "" {
+		errs.Add("code", "確認コードを入力してください")
+	}
+	if len(errs) > 0 {
+		return validationError(errs)
+	}
+	ctx := c.Request().Context()
+	ch, err := s.Store.APILoginChallengeByHash(ctx, auth.HashToken(req.SessionToken))
+	if errors.Is(err, store.ErrNotFound) {
+		return errBadSessionToken
+	}
+	if err != nil {
+		return err
+	}
+	if ch.UsedAt != nil || !s.now().Before(ch.ExpiresAt) {
+		return errBadSessionToken
+	}
+	u, err := s.Store.User(ctx, ch.BuyerID, ch.UserID)
+	if errors.Is(err, store.ErrNotFound) {
+		return errBadSessionToken
+	}
+	if err != nil {
+		return err
+	}
+	if u.TwoFactorMethod == account.SecondFactorNone {
+		// Two-factor was switched off meanwhile: start again with the password.
+		return errBadSessionToken
+	}
+	err = s.Account.VerifySecondFactor(ctx, u, code, c.RealIP(), c.Request().UserAgent())
+	if r, ok := account.AsRefusal(err); ok {
+		if throttled(r) {
+			return tooManyAttempts(r.Message)
+		}
+		return fieldError("code", r.Message)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.Store.UseAPILoginChallenge(ctx, ch.ID); errors.Is(err, store.ErrNotFound) {
+		return errBadSessionToken
+	} else if err != nil {
+		return err
+	}
+	ts, err := s.signIn(ctx, u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, ts)
+}
+
+type refreshRequest struct {
+	RefreshToken string `json:"refresh_token"`
+}
+
+// refreshTokens is POST /api/v1/users/token, sent without auth headers: a refresh token
+// for a new triple. The old refresh token is used up; presenting it again revokes the
+// whole sign-in, since either the client or a thief holds a copy.
+func (s *server) refreshTokens(c *echo.Context) error {
+	var req refreshRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if req.RefreshToken == "" {
+		return fieldError("refresh_token", "refresh_tokenを指定してください")
+	}
+	if len(req.RefreshToken) > maxJWTLen {
+		return errBadRefreshToken
+	}
+	ctx := c.Request().Context()
+	access, refresh, na, nr, err := s.newTokens()
+	if err != nil {
+		return err
+	}
+	f, err := s.Store.RotateAPIRefreshToken(ctx, auth.HashToken(req.RefreshToken), s.now(), na, nr)
+	switch {
+	case errors.Is(err, store.ErrAPITokenReused):
+		s.Logger.Warn("api: refresh token reused; sign-in revoked", "user_id", f.UserID, "ip", c.RealIP())
+		return errBadRefreshToken
+	case errors.Is(err, store.ErrAPITokenInvalid):
+		return errBadRefreshToken
+	case err != nil:
+		return err
+	}
+	u, err := s.Store.User(ctx, f.BuyerID, f.UserID)
+	if errors.Is(err, store.ErrNotFound) {
+		return errBadRefreshToken
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.tokenSetFor(u, f, access, refresh, na.ExpiresAt))
+}
+
+type statusAnswer struct {
+	Status  string `json:"status"`
+	Message string `json:"message,omitempty"`
+}
+
+// logout is POST /api/v1/logout. In token mode it revokes the sign-in of the presented
+// tokens, even when the access token is out of date (a client logs out with whatever
+// it holds). In cookie mode it ends the server session.
+func (s *server) logout(c *echo.Context) error {
+	ctx := c.Request().Context()
+	p, err := s.authenticate(c, true)
+	if err != nil {
+		return err
+	}
+	if p.Mode == cookieMode {
+		if err := s.Sessions.Destroy(ctx); err != nil {
+			return err
+		}
+	} else if err := s.Store.RevokeAPITokenFamily(ctx, p.User.BuyerID, p.User.ID, p.FamilyID, s.now()); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, statusAnswer{Status: "logged_out", Message: "ログアウトしました"})
+}
