@@ -9,60 +9,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import {
-  COMBOS,
-  assertNoProblems,
-  comboName,
-  describeFocus,
-  firstPage,
-  launch,
-  pageProblems,
-  screenshot,
-  tabTo,
-  url,
-} from "./lib.mjs";
+import { COMBOS, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, tabTo, url, lastMailId, waitForMail, mailCode } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const PASSWORD = "e2eSignup2026pw";
-
-// --- The development mailbox ---------------------------------------------------------------
-
-const decode = (s) =>
-  s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#34;|&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
-
-/** Id of the newest mail in the mailbox (0 when empty), to wait for mails after it. */
-async function lastMailId() {
-  const res = await fetch(url("/dev/mailbox"));
-  if (res.status === 404) throw new Error("/dev/mailbox is missing: the development mailbox is not routed yet");
-  const ids = [...(await res.text()).matchAll(/href="\/dev\/mailbox\/(\d+)"/g)].map((m) => Number(m[1]));
-  return ids.length ? Math.max(...ids) : 0;
-}
-
-/** Waits for a mail to `to` whose subject contains `subject`, newer than mail `after`; returns its text. */
-async function waitForMail(to, subject, after) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const html = await (await fetch(url("/dev/mailbox"))).text();
-    for (const m of html.matchAll(/<tr><td>[^<]*<\/td><td>([^<]*)<\/td><td><a href="\/dev\/mailbox\/(\d+)">([^<]*)<\/a>/g)) {
-      const [, rcpt, id, subj] = m;
-      if (Number(id) > after && decode(rcpt).includes(to) && decode(subj).includes(subject)) {
-        const body = await (await fetch(url(`/dev/mailbox/${id}`))).text();
-        const pre = body.match(/<pre[^>]*>([\s\S]*?)<\/pre>/);
-        if (!pre) throw new Error(`mail ${id} has no <pre> body`);
-        return decode(pre[1]);
-      }
-    }
-    if (Date.now() > deadline) throw new Error(`no mail to ${to} with subject ${subject} after #${after} within 15 s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** The six-digit code standing on its own line in a mail. */
-function mailCode(text) {
-  const m = text.match(/^[ \t　]*(\d{6})[ \t　]*$/m);
-  if (!m) throw new Error(`no code in mail:\n${text}`);
-  return m[1];
-}
 
 // --- Page helpers --------------------------------------------------------------------------
 
