@@ -203,39 +203,8 @@ export function formatViolations(violations) {
 }
 
 /**
- * App bugs this suite found and reported, not fixed yet. An axe violation matches when its
- * rule id and node target are listed. A test whose only problems are known ones is marked
- * TODO — printed in full and counted under "todo", but not failing the run — so every other
- * problem still fails. Remove an entry once the app is fixed; E2E_STRICT=1 fails on them all.
- */
-export const KNOWN_ISSUES = [];
-export const STRICT = process.env.E2E_STRICT === "1";
-
-function knownIssue(ruleId, target) {
-  return KNOWN_ISSUES.find((k) => k.id === ruleId && k.targets.includes(target));
-}
-
-/** Splits axe violations into unknown ones and those listed in KNOWN_ISSUES. */
-export function splitKnown(violations) {
-  const unknown = [];
-  const known = [];
-  const notes = new Set();
-  for (const v of violations) {
-    const u = v.nodes.filter((n) => !knownIssue(v.id, n.target.join(" ")));
-    const k = v.nodes.filter((n) => knownIssue(v.id, n.target.join(" ")));
-    if (u.length) unknown.push({ ...v, nodes: u });
-    if (k.length) {
-      known.push({ ...v, nodes: k });
-      for (const n of k) notes.add(knownIssue(v.id, n.target.join(" ")).note);
-    }
-  }
-  return { unknown, known, notes: [...notes] };
-}
-
-/**
  * The checks every page passes: status, html[lang=ja], a title naming the service,
- * exactly one <h1>, and no axe violations. Returns {problems, known, notes}: readable
- * problems, and those that are KNOWN_ISSUES with their notes.
+ * exactly one <h1>, and no axe violations. Returns {problems}: readable problems.
  */
 export async function pageProblems(page, response, { status = 200, where = page.url() } = {}) {
   const problems = [];
@@ -248,36 +217,16 @@ export async function pageProblems(page, response, { status = 200, where = page.
   else if (!title.includes(SERVICE_NAME)) problems.push(`<title> ${JSON.stringify(title)} does not contain ${SERVICE_NAME}`);
   const h1 = await page.locator("h1").count();
   if (h1 !== 1) problems.push(`${h1} <h1> elements, want exactly 1`);
-  const { unknown, known, notes } = splitKnown(await axe(page));
-  if (unknown.length) problems.push(`axe found ${unknown.length} violation(s):\n${formatViolations(unknown)}`);
-  const knownProblems = known.length ? [`known app bug(s), axe:\n${formatViolations(known)}`] : [];
-  return { problems, known: knownProblems, notes };
+  const violations = await axe(page);
+  if (violations.length) problems.push(`axe found ${violations.length} violation(s):\n${formatViolations(violations)}`);
+  return { problems };
 }
 
-/**
- * Fails the test `t` with every problem listed, after saving a screenshot to test-results/.
- * When all problems are known issues (and not E2E_STRICT), marks the test TODO instead.
- */
-export async function assertNoProblems(t, page, { problems, known = [], notes = [] }, label) {
-  if (problems.length === 0 && known.length === 0) return;
-  if (problems.length === 0 && !STRICT) {
-    // Only reported app bugs: one line each (the first test that meets one prints it in
-    // full below, every later one just names it), no screenshot.
-    t.todo(`known app bug: ${notes.join("; ")}`);
-    const first = notes.filter((n) => !printedNotes.has(n));
-    for (const n of first) printedNotes.add(n);
-    throw new Error(first.length ? `${label}:\n- ${known.join("\n- ")}` : `${label}: known app bug(s) only, as above`);
-  }
+/** Fails the test with every problem listed, after saving a screenshot to test-results/. */
+export async function assertNoProblems(t, page, { problems }, label) {
+  if (problems.length === 0) return;
   const shot = await screenshot(page, label);
-  const all = [...problems, ...known];
-  throw new Error(`${label}:\n- ${all.join("\n- ")}${shot ? `\n(screenshot: ${shot})` : ""}`);
-}
-const printedNotes = new Set();
-
-/** Marks test `t` TODO for a reported app bug (unless E2E_STRICT=1); returns the note. */
-export function knownBug(t, note) {
-  if (!STRICT) t.todo(`known app bug: ${note}`);
-  return note;
+  throw new Error(`${label}:\n- ${problems.join("\n- ")}${shot ? `\n(screenshot: ${shot})` : ""}`);
 }
 
 /** Saves a full-page screenshot under test-results/e2e/; returns its path or "". */
