@@ -29,7 +29,12 @@ async function andWait(page, act) {
 }
 
 const pressEnter = (page) => andWait(page, () => page.keyboard.press("Enter"));
-const click = (page, selector) => andWait(page, () => page.click(selector));
+// Buttons and links are activated from the keyboard: focus, then Enter (a mouse is never used).
+const click = (page, selector) =>
+  andWait(page, async () => {
+    await page.locator(selector).focus();
+    await page.keyboard.press("Enter");
+  });
 const goto = (page, p) => page.goto(url(p));
 
 /** The registration island is mounted (JavaScript on) or not there to mount (off). */
