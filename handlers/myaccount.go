@@ -13,40 +13,7 @@ import (
 	"cardpay/views"
 )
 
-// accountRoutes are the password-reset and my-account screens (SPEC.md §2): the public
-// ones on e, the rest on the signed-in group.
-func (a *App) accountRoutes(e *echo.Echo, signed *echo.Group) {
-	// Public.
-	e.GET("/password/sendemail", a.showPasswordSendEmailPage)
-	e.POST("/password/sendemail", a.sendPasswordResetEmail)
-	e.GET("/password/reset", a.showPasswordResetPage)
-	e.POST("/password/reset", a.resetPassword)
-	e.GET("/myaccount/edit-email-complete", a.showEmailChangeCompletePage)
-
-	// Signed in.
-	signed.GET("/termsofservice", a.showTermsPage)
-	signed.POST("/termsofservice", a.acceptTerms)
-	signed.GET("/myaccount", a.showMyAccountPage)
-	signed.GET("/myaccount/company", a.showCompanyPage)
-	signed.POST("/myaccount/company/user-name", a.changeUserName)
-	signed.POST("/myaccount/company/transfer-person-name", a.changeTransferPersonName)
-	signed.GET("/myaccount/edit-password", a.showEditPasswordPage)
-	signed.POST("/myaccount/edit-password", a.changePassword)
-	signed.GET("/myaccount/edit-email-address", a.showEditEmailAddressPage)
-	signed.POST("/myaccount/edit-email-address", a.startEmailChange)
-	signed.GET("/myaccount/edit-email-auth", a.showEditEmailAuthPage)
-	signed.POST("/myaccount/edit-email-auth", a.confirmEmailChange)
-	signed.GET("/myaccount/security", a.showSecurityPage)
-	signed.POST("/myaccount/security", a.chooseTwoFactor)
-	signed.GET("/myaccount/security/totp", a.showTOTPSetupPage)
-	signed.POST("/myaccount/security/totp", a.enableTOTP)
-	signed.GET("/myaccount/security/email", a.showEmailTwoFactorPage)
-	signed.POST("/myaccount/security/email", a.enableEmailTwoFactor)
-	signed.POST("/myaccount/security/email/resend", a.resendEmailTwoFactorCode)
-	signed.GET("/myaccount/security/recovery-codes", a.showRecoveryCodesPage)
-}
-
-// accountPages are the GET pages of accountRoutes that show without a flow in progress,
+// accountPages are the password-reset and my-account GET pages that show without a flow in progress,
 // for Pages(). The others (edit-email-auth, security/totp, security/email,
 // security/recovery-codes) send a visitor with nothing pending back to where the flow
 // starts.

@@ -18,9 +18,6 @@ func Pages() []PageInfo {
 		{"/no-such-page", "ページが見つかりません", "public"},
 		{"/dev/mailbox", "開発用メールボックス", "public"},
 	}
-	for _, p := range publicPlaceholders {
-		ps = append(ps, PageInfo{p.path, p.title, "public"})
-	}
 	ps = append(ps, signupPages()...)
 	ps = append(ps, accountPages()...)
 	for _, p := range infoPages {

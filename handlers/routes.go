@@ -15,7 +15,6 @@ type page struct {
 // Screens still waiting for their issues (SPEC.md §2). Each moves to a handler file of
 // its own, and out of these lists, when its capability lands.
 var (
-	publicPlaceholders   = []page{}
 	signedInPlaceholders = []page{
 		{"/notifications", "お知らせ"},
 		{"/myaccount/creditcards", "お支払い方法"},
@@ -58,10 +57,30 @@ func (a *App) routes() {
 	e.POST("/onetime-password", a.verifyOnetimePassword)
 	e.POST("/onetime-password/resend", a.resendOnetimePassword)
 	e.GET("/error/:title/:message", a.showErrorPage)
-	for _, p := range publicPlaceholders {
-		e.GET(p.path, a.showPlaceholderPage(p.title, false))
-	}
-	a.signupRoutes(e)
+
+	// Sign-up and registration.
+	e.GET("/signup", a.showSignupPage)
+	e.POST("/signup", a.signUp)
+	e.GET("/signup/code", a.showSignupCodePage)
+	e.POST("/signup/code", a.verifySignupCode)
+	e.POST("/signup/code/resend", a.resendSignupCode)
+	e.GET("/password/reregistration", a.showReregistrationPage)
+	e.POST("/password/reregistration", a.reregister)
+	e.GET("/registration", a.showRegistrationPage)
+	e.POST("/registration", a.saveRegistration)
+	e.GET("/registration/confirm", a.showRegistrationConfirmPage)
+	e.POST("/registration/confirm", a.register)
+	e.GET("/registration/result", a.showRegistrationResultPage)
+	// Postal-code lookup for the registration island (SPEC.md has no call for it).
+	e.GET("/api/v1/postal_codes/:code", a.getPostalCodes)
+
+	// Password reset and the end of an e-mail change.
+	e.GET("/password/sendemail", a.showPasswordSendEmailPage)
+	e.POST("/password/sendemail", a.sendPasswordResetEmail)
+	e.GET("/password/reset", a.showPasswordResetPage)
+	e.POST("/password/reset", a.resetPassword)
+	e.GET("/myaccount/edit-email-complete", a.showEmailChangeCompletePage)
+
 	for _, p := range infoPages {
 		e.GET(p.path, a.showInfoPage(p))
 	}
@@ -72,7 +91,28 @@ func (a *App) routes() {
 	for _, p := range signedInPlaceholders {
 		signed.GET(p.path, a.showPlaceholderPage(p.title, true))
 	}
-	a.accountRoutes(e, signed)
+
+	// My account and terms.
+	signed.GET("/termsofservice", a.showTermsPage)
+	signed.POST("/termsofservice", a.acceptTerms)
+	signed.GET("/myaccount", a.showMyAccountPage)
+	signed.GET("/myaccount/company", a.showCompanyPage)
+	signed.POST("/myaccount/company/user-name", a.changeUserName)
+	signed.POST("/myaccount/company/transfer-person-name", a.changeTransferPersonName)
+	signed.GET("/myaccount/edit-password", a.showEditPasswordPage)
+	signed.POST("/myaccount/edit-password", a.changePassword)
+	signed.GET("/myaccount/edit-email-address", a.showEditEmailAddressPage)
+	signed.POST("/myaccount/edit-email-address", a.startEmailChange)
+	signed.GET("/myaccount/edit-email-auth", a.showEditEmailAuthPage)
+	signed.POST("/myaccount/edit-email-auth", a.confirmEmailChange)
+	signed.GET("/myaccount/security", a.showSecurityPage)
+	signed.POST("/myaccount/security", a.chooseTwoFactor)
+	signed.GET("/myaccount/security/totp", a.showTOTPSetupPage)
+	signed.POST("/myaccount/security/totp", a.enableTOTP)
+	signed.GET("/myaccount/security/email", a.showEmailTwoFactorPage)
+	signed.POST("/myaccount/security/email", a.enableEmailTwoFactor)
+	signed.POST("/myaccount/security/email/resend", a.resendEmailTwoFactorCode)
+	signed.GET("/myaccount/security/recovery-codes", a.showRecoveryCodesPage)
 
 	// Collections: corporations only, unless excluded (SPEC.md §4, §6).
 	collections := e.Group("/collections", a.requireSignIn, a.requireCurrentTerms, a.requireCollections)

@@ -10,25 +10,6 @@ import (
 	"cardpay/views"
 )
 
-// signupRoutes are the public routes of sign-up (SPEC.md §2): the sign-up form, the
-// mailed code, re-registration of an unfinished sign-up and the registration wizard,
-// plus the postal-code lookup the wizard's island calls.
-func (a *App) signupRoutes(e *echo.Echo) {
-	e.GET("/signup", a.showSignupPage)
-	e.POST("/signup", a.signUp)
-	e.GET("/signup/code", a.showSignupCodePage)
-	e.POST("/signup/code", a.verifySignupCode)
-	e.POST("/signup/code/resend", a.resendSignupCode)
-	e.GET("/password/reregistration", a.showReregistrationPage)
-	e.POST("/password/reregistration", a.reregister)
-	e.GET("/registration", a.showRegistrationPage)
-	e.POST("/registration", a.saveRegistration)
-	e.GET("/registration/confirm", a.showRegistrationConfirmPage)
-	e.POST("/registration/confirm", a.register)
-	e.GET("/registration/result", a.showRegistrationResultPage)
-	e.GET("/api/v1/postal_codes/:code", a.getPostalCodes)
-}
-
 // signupPages are the sign-up pages that render without an earlier step, for Pages().
 // The others redirect to /signup until the session holds a sign-up.
 func signupPages() []PageInfo {
