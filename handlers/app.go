@@ -3,6 +3,7 @@
 package handlers
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -38,6 +39,10 @@ type Options struct {
 	// APIAccessTokenTTL shortens the API's access tokens in development and e2e runs
 	// (API_ACCESS_TOKEN_TTL); 0 means 15 minutes.
 	APIAccessTokenTTL time.Duration
+	// CorporationLookup asks an outside registry (the NTA corporate-number Web-API, package
+	// nta) for corporations matching a name or number; nil keeps corporation search to
+	// the corporations the service already knows.
+	CorporationLookup func(ctx context.Context, q string) ([]store.Corporation, error)
 	// Now is the clock; tests move it to check the session timeouts.
 	Now func() time.Time
 }

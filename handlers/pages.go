@@ -20,6 +20,7 @@ func Pages() []PageInfo {
 	}
 	ps = append(ps, signupPages()...)
 	ps = append(ps, accountPages()...)
+	ps = append(ps, supplierPages()...)
 	for _, p := range infoPages {
 		ps = append(ps, PageInfo{p.path, p.title, "public"})
 	}
@@ -30,4 +31,14 @@ func Pages() []PageInfo {
 		ps = append(ps, PageInfo{p.path, p.title, "collections"})
 	}
 	return ps
+}
+
+// supplierPages are the supplier screens reachable without ids; the browser journey
+// visits the others (a supplier, its accounts and history) with the ids it creates.
+func supplierPages() []PageInfo {
+	return []PageInfo{
+		{"/suppliers?status=enable", "登録取引先", "signed_in"},
+		{"/suppliers?status=disable", "登録取引先", "signed_in"},
+		{"/suppliers/add/company", "取引先の追加：事業形態", "signed_in"},
+	}
 }

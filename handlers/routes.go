@@ -18,10 +18,6 @@ var (
 	signedInPlaceholders = []page{
 		{"/notifications", "お知らせ"},
 		{"/myaccount/creditcards", "お支払い方法"},
-		{"/suppliers", "登録取引先"},
-		{"/suppliers/add/company", "取引先の追加：取引先情報"},
-		{"/suppliers/add/bank", "取引先の追加：振込先口座"},
-		{"/suppliers/add/confirm", "取引先の追加：確認"},
 		{"/payments/draft", "下書き"},
 		{"/payments/review", "審査中"},
 		{"/payments/reserved", "支払予約"},
@@ -86,7 +82,7 @@ func (a *App) routes() {
 	}
 
 	// Signed in.
-	signed := e.Group("", a.requireSignIn, a.requireCurrentTerms)
+	signed := e.Group("", a.requireSignIn, a.requireCurrentTerms, a.leaveWorkflows)
 	signed.GET("/toppage", a.showTopPage)
 	for _, p := range signedInPlaceholders {
 		signed.GET(p.path, a.showPlaceholderPage(p.title, true))
@@ -114,8 +110,27 @@ func (a *App) routes() {
 	signed.POST("/myaccount/security/email/resend", a.resendEmailTwoFactorCode)
 	signed.GET("/myaccount/security/recovery-codes", a.showRecoveryCodesPage)
 
+	// Registered suppliers and their bank accounts.
+	signed.GET("/suppliers", a.showSupplierListPage)
+	signed.GET("/suppliers/add/company", a.showSupplierCompanyPage)
+	signed.POST("/suppliers/add/company", a.saveSupplierCompany)
+	signed.GET("/suppliers/add/bank", a.showSupplierBankPage)
+	signed.POST("/suppliers/add/bank", a.saveSupplierBank)
+	signed.GET("/suppliers/add/confirm", a.showSupplierConfirmPage)
+	signed.POST("/suppliers/add/confirm", a.createSupplier)
+	signed.GET("/suppliers/:id", a.showSupplierPage)
+	signed.GET("/suppliers/:id/delete", a.showSupplierDeletePage)
+	signed.POST("/suppliers/:id/delete", a.deleteSupplier)
+	signed.GET("/suppliers/:id/accounts/new", a.showNewAccountPage)
+	signed.POST("/suppliers/:id/accounts/new", a.createAccount)
+	signed.GET("/suppliers/:id/accounts/:accountid/edit", a.showEditAccountPage)
+	signed.POST("/suppliers/:id/accounts/:accountid/edit", a.updateAccount)
+	signed.GET("/suppliers/:id/payment-history", a.showSupplierHistoryPage)
+	signed.GET("/suppliers/:id/payment-history/:paymentid", a.showSupplierPaymentPage)
+	signed.GET("/suppliers/:id/collection-history/:paymentid", a.showSupplierCollectionPage)
+
 	// Collections: corporations only, unless excluded (SPEC.md §4, §6).
-	collections := e.Group("/collections", a.requireSignIn, a.requireCurrentTerms, a.requireCollections)
+	collections := e.Group("/collections", a.requireSignIn, a.requireCurrentTerms, a.requireCollections, a.leaveWorkflows)
 	for _, p := range collectionPlaceholders {
 		collections.GET(p.path[len("/collections"):], a.showPlaceholderPage(p.title, true))
 	}

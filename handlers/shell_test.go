@@ -53,7 +53,7 @@ func TestHeaderMenusAndBell(t *testing.T) {
 	u := newBuyer(t, pay.Corporation, "")
 	c := ta.client(t)
 	c.signIn(u.EmailAddress)
-	res := c.get("/suppliers")
+	res := c.get("/suppliers?status=enable")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	for _, item := range []string{"会社情報", "ログイン情報", "お支払い方法", "セキュリティ設定", "利用規約", "お問い合わせ",
 		"プライバシーポリシー", "個人情報の取り扱いについて", "取引先向けサービス", "ログアウト", "操作マニュアル", "よくあるご質問"} {
@@ -66,7 +66,7 @@ func TestHeaderMenusAndBell(t *testing.T) {
 
 	_, err := db.Store.CreateNotification(context.Background(), u.BuyerID, "お知らせ", "")
 	require.NoError(t, err)
-	res = c.get("/suppliers")
+	res = c.get("/suppliers?status=enable")
 	assert.Contains(t, res.body, "bell__dot")
 	assert.Contains(t, res.body, "お知らせ（未読があります）")
 }

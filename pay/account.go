@@ -1,5 +1,10 @@
 package pay
 
+import (
+	"errors"
+	"strings"
+)
+
 // AccountType is a bank account's deposit type in our API and database
 // (SPEC §3: 2 ordinary, 1 current, 0 default). These are not the zengin
 // codes; see ZenginCode.
@@ -65,3 +70,28 @@ const (
 	HolderCheckNormal   HolderCheckKind = 2
 	HolderCheckPersonal HolderCheckKind = 4
 )
+
+const accountNumberDigits = 7
+
+// Messages for NormalizeAccountNumber, exported so handlers can tell the
+// two apart with errors.Is.
+var (
+	ErrAccountNumberRequired = errors.New("口座番号を入力してください")
+	ErrAccountNumberFormat   = errors.New("口座番号は7桁の数字で入力してください")
+)
+
+// NormalizeAccountNumber checks an account number (口座番号) as typed and
+// answers the seven ASCII digits the zengin file carries. Full-width digits,
+// spaces and hyphens (1234-567, １２３４５６７) are accepted, as people copy
+// numbers from passbooks and PDFs. Nothing is padded: a shorter number may
+// be a typo, and a bank's own zero-padding is for the person to copy.
+func NormalizeAccountNumber(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", ErrAccountNumberRequired
+	}
+	d := NormalizeCode(s)
+	if len(d) != accountNumberDigits || !allASCIIDigits(d) {
+		return "", ErrAccountNumberFormat
+	}
+	return d, nil
+}

@@ -84,3 +84,41 @@ func TestHolderCheckKinds(t *testing.T) {
 		assert.Equal(t, tt.code, int(tt.kind))
 	}
 }
+
+func TestNormalizeAccountNumber(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+		err  error
+	}{
+		{"seven digits", "1234567", "1234567", nil},
+		{"leading zeros kept", "0012345", "0012345", nil},
+		{"full-width digits", "１２３４５６７", "1234567", nil},
+		{"hyphen", "123-4567", "1234567", nil},
+		{"full-width hyphen and spaces", " １２３－４５６７　", "1234567", nil},
+		{"empty", "", "", pay.ErrAccountNumberRequired},
+		{"spaces only", " 　", "", pay.ErrAccountNumberRequired},
+		{"six digits", "123456", "", pay.ErrAccountNumberFormat},
+		{"eight digits (ゆうちょ 記号番号 is not a zengin number)", "12345678", "", pay.ErrAccountNumberFormat},
+		{"letter", "123456A", "", pay.ErrAccountNumberFormat},
+		{"hyphens only", "---", "", pay.ErrAccountNumberFormat},
+		{"Arabic-Indic digits", "١٢٣٤٥٦٧", "", pay.ErrAccountNumberFormat},
+		{"invalid UTF-8", "123\xff4567", "", pay.ErrAccountNumberFormat},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := pay.NormalizeAccountNumber(tt.in)
+			assert.Equal(t, tt.want, got)
+			assert.ErrorIs(t, err, tt.err)
+			if tt.err == nil {
+				assert.NoError(t, err)
+			}
+		})
+	}
+}
+
+func TestAccountNumberMessages(t *testing.T) {
+	assert.Equal(t, "口座番号を入力してください", pay.ErrAccountNumberRequired.Error())
+	assert.Equal(t, "口座番号は7桁の数字で入力してください", pay.ErrAccountNumberFormat.Error())
+}

@@ -16,5 +16,11 @@ func (s *Store) Stats(ctx context.Context, buyerID int64) (pay.Stats, error) {
 		return st, err
 	}
 	st.NotificationUnreadCount = n
+	if st.SuppliersEnableCount, st.SuppliersDisableCount, err = s.SupplierCounts(ctx, buyerID); err != nil {
+		return st, err
+	}
+	if st.Payments, err = s.PaymentCounts(ctx, buyerID); err != nil {
+		return st, err
+	}
 	return st, nil
 }

@@ -3,6 +3,8 @@
 package views
 
 import (
+	"strconv"
+
 	"cardpay/pay"
 )
 
@@ -105,3 +107,5 @@ func WorkflowFor(path string) (Workflow, bool) {
 func hasPrefix(path, prefix string) bool {
 	return path == prefix || len(path) > len(prefix) && path[:len(prefix)] == prefix && path[len(prefix)] == '/'
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

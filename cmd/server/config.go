@@ -33,6 +33,9 @@ type Config struct {
 	// CollectionExclusions: comma-separated corporate numbers that may not request
 	// card payments (SPEC.md §4).
 	CollectionExclusions map[string]bool
+	// NTAAppID (NTA_APP_ID) is the application ID of the National Tax Agency's
+	// corporate-number Web-API; set, corporation search asks the registry too.
+	NTAAppID string
 }
 
 const (
@@ -57,6 +60,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		DemoPassword: getenv("DEMO_PASSWORD"),
 		Links:        handlers.DefaultLinks,
 		DatabaseName: getenv("DATABASE_NAME"),
+		NTAAppID:     strings.TrimSpace(getenv("NTA_APP_ID")),
 	}
 	if c.DatabaseName == "" {
 		c.DatabaseName = "cardpay_dev"

@@ -32,6 +32,70 @@ var demoNotifications = []struct{ title, body string }{
 	{"年末年始の振込について", "12月31日から1月3日は銀行休業日のため、振込日に指定できません。"},
 }
 
+// demoCorporations stand in for the National Tax Agency registry in development (without
+// NTA_APP_ID), so 法人名検索 finds something. The first four are real registry entries;
+// the last two are invented, with valid check digits.
+var demoCorporations = []store.Corporation{
+	{CorporateNumber: "1180301018771", Name: "トヨタ自動車株式会社", NameKana: "トヨタジドウシャ", Address: "愛知県豊田市トヨタ町１番地"},
+	{CorporateNumber: "5010401067252", Name: "ソニーグループ株式会社", NameKana: "ソニーグループ", Address: "東京都港区港南１丁目７－１"},
+	{CorporateNumber: "7010001008844", Name: "株式会社日立製作所", NameKana: "ヒタチセイサクショ", Address: "東京都千代田区丸の内１丁目６－６"},
+	{CorporateNumber: "1010001067912", Name: "株式会社ＮＴＴドコモ", NameKana: "エヌティティドコモ", Address: "東京都千代田区永田町２丁目１１－１"},
+	{CorporateNumber: "2010401099991", Name: "山田商事株式会社", NameKana: "ヤマダショウジ", Address: "東京都港区芝公園４丁目２－８"},
+	{CorporateNumber: "4180001099993", Name: "株式会社さくら製作所", NameKana: "サクラセイサクショ", Address: "愛知県名古屋市中区栄３丁目１－１"},
+}
+
+// demoSuppliers are the corporation's suppliers: one approved with a finished and a
+// reserved payment (its history, and a delete that is refused), one waiting for the
+// operators, one rejected.
+var demoSuppliers = []struct {
+	in       pay.SupplierInput
+	acct     store.AccountFields
+	status   pay.SupplierStatus
+	payments []pay.ExaminationStatus
+}{
+	{
+		pay.SupplierInput{BusinessForm: pay.Corporation, Name: "山田商事株式会社", NameKana: "ヤマダショウジ", CorporateNumber: "2010401099991"},
+		store.AccountFields{BankCode: "0001", BankName: "みずほ銀行", BranchCode: "001", BranchName: "東京営業部", AccountType: pay.AccountOrdinary, AccountNumber: "1234567", HolderName: "ﾔﾏﾀﾞｼﾖｳｼﾞ(ｶ"},
+		pay.SupplierApproved, []pay.ExaminationStatus{pay.TransferCompleted, pay.InProgressExaminationCompleted},
+	},
+	{
+		pay.SupplierInput{BusinessForm: pay.SoleProprietor, Name: "鈴木　一郎", NameKana: "スズキ　イチロウ", BusinessName: "鈴木デザイン事務所"},
+		store.AccountFields{BankCode: "9900", BankName: "ゆうちょ銀行", BranchCode: "018", BranchName: "〇一八", AccountType: pay.AccountOrdinary, AccountNumber: "7654321", HolderName: "ｽｽﾞｷ ｲﾁﾛｳ"},
+		pay.SupplierUnapproved, nil,
+	},
+	{
+		pay.SupplierInput{BusinessForm: pay.Corporation, Name: "株式会社さくら製作所", NameKana: "サクラセイサクショ", CorporateNumber: "4180001099993"},
+		store.AccountFields{BankCode: "0005", BankName: "三菱ＵＦＪ銀行", BranchCode: "001", BranchName: "本店", AccountType: pay.AccountCurrent, AccountNumber: "0001111", HolderName: "ｶ)ｻｸﾗｾｲｻｸｼﾖ"},
+		pay.SupplierRejected, nil,
+	},
+}
+
+// seedSuppliers gives a new demo corporation its suppliers and payments.
+func seedSuppliers(ctx context.Context, st *store.Store, buyerID int64) error {
+	for i, d := range demoSuppliers {
+		acct := d.acct
+		s, err := st.CreateSupplier(ctx, buyerID, d.in, &acct)
+		if err != nil {
+			return fmt.Errorf("demo supplier %s: %w", d.in.Name, err)
+		}
+		if err := st.SetSupplierStatus(ctx, buyerID, s.ID, d.status); err != nil {
+			return err
+		}
+		accts, err := st.SupplierAccounts(ctx, buyerID, s.ID)
+		if err != nil {
+			return err
+		}
+		for j, status := range d.payments {
+			amount := int64(110000 * (i + j + 1))
+			if _, err := st.CreateInvoice(ctx, buyerID, store.NewInvoice{SupplierID: s.ID, AccountID: &accts[0].ID,
+				InvoiceType: pay.InvoicePayment, ExaminationStatus: status, Amount: amount, Fee: amount * 3 / 100}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // seedDemo creates the demo buyers if missing and sets their password to DEMO_PASSWORD,
 // or to a new random one that it prints, so the password is always known to whoever
 // started the app.
@@ -57,6 +121,11 @@ func seedDemo(ctx context.Context, st *store.Store, cfg Config, logger *slog.Log
 					return err
 				}
 			}
+			if nb.BusinessForm == pay.Corporation {
+				if err := seedSuppliers(ctx, st, u.BuyerID); err != nil {
+					return err
+				}
+			}
 		case err != nil:
 			return err
 		default:
@@ -64,6 +133,9 @@ func seedDemo(ctx context.Context, st *store.Store, cfg Config, logger *slog.Log
 				return err
 			}
 		}
+	}
+	if err := st.SaveCorporations(ctx, demoCorporations); err != nil {
+		return err
 	}
 	logger.Info("demo accounts ready")
 	fmt.Printf("demo accounts: corp@demo.example (法人), sole@demo.example (個人事業主) — password: %s\n", password)

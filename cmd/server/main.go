@@ -22,6 +22,7 @@ import (
 	"cardpay/account"
 	"cardpay/auth"
 	"cardpay/handlers"
+	"cardpay/nta"
 	"cardpay/store"
 )
 
@@ -87,7 +88,7 @@ func run(logger *slog.Logger) error {
 		ServiceName: cfg.ServiceName,
 	}
 
-	app := handlers.New(handlers.Options{
+	opts := handlers.Options{
 		Store:                st,
 		Account:              acct,
 		DevMailbox:           devBox,
@@ -99,7 +100,13 @@ func run(logger *slog.Logger) error {
 		BaseURL:              cfg.BaseURL,
 		Links:                cfg.Links,
 		CollectionExclusions: cfg.CollectionExclusions,
-	})
+	}
+	// The corporate-number registry is optional: without NTA_APP_ID, corporation search
+	// covers the corporations the service already knows.
+	if registry := nta.New(nta.Config{AppID: cfg.NTAAppID}); registry.Enabled() {
+		opts.CorporationLookup = registry.Search
+	}
+	app := handlers.New(opts)
 
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
 	if err != nil {

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/store/storetest"
+)
+
+var db *storetest.DB
+
+func TestMain(m *testing.M) { storetest.Run(m, &db) }
+
+// The demo data is what `task dev` shows: both buyers, the corporation's suppliers with
+// their statuses and payments, and corporations to search. Starting twice changes nothing.
+func TestSeedDemo(t *testing.T) {
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg := Config{DemoPassword: "demo password 123"}
+	require.NoError(t, seedDemo(ctx, db.Store, cfg, logger))
+	require.NoError(t, seedDemo(ctx, db.Store, cfg, logger), "a second start keeps the data")
+
+	corp, err := db.Store.UserByEmail(ctx, "corp@demo.example")
+	require.NoError(t, err)
+	st, err := db.Store.Stats(ctx, corp.BuyerID)
+	require.NoError(t, err)
+	assert.Equal(t, 2, st.SuppliersEnableCount)
+	assert.Equal(t, 1, st.SuppliersDisableCount)
+	assert.Equal(t, 1, st.Payments.Reserved)
+	assert.Equal(t, 1, st.Payments.History)
+
+	list, _, err := db.Store.Suppliers(ctx, store.SupplierFilter{BuyerID: corp.BuyerID, Group: pay.SupplierEnable, Size: 10})
+	require.NoError(t, err)
+	for _, s := range list {
+		accts, err := db.Store.SupplierAccounts(ctx, corp.BuyerID, s.ID)
+		require.NoError(t, err)
+		require.Len(t, accts, 1, s.Name)
+		got, err := pay.NormalizeHolderName(accts[0].HolderName)
+		require.NoError(t, err, s.Name)
+		assert.Equal(t, accts[0].HolderName, got, "demo holder names are already in zengin form")
+	}
+
+	sole, err := db.Store.UserByEmail(ctx, "sole@demo.example")
+	require.NoError(t, err)
+	st, err = db.Store.Stats(ctx, sole.BuyerID)
+	require.NoError(t, err)
+	assert.Zero(t, st.SuppliersEnableCount, "the sole proprietor starts empty")
+
+	found, err := db.Store.Corporations(ctx, "トヨタ", 5)
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+	for _, c := range demoCorporations {
+		assert.True(t, pay.ValidCorporateNumber(c.CorporateNumber), c.Name)
+	}
+}

@@ -1,0 +1,178 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/views"
+)
+
+// showSupplierCompanyPage asks the business form first (or again with
+// ?step=business_form), then the supplier's details. A corporation can be searched by
+// name or number (?corp_q=) and a result chosen (?corporate_number=) to fill the form.
+func (a *App) showSupplierCompanyPage(c *echo.Context) error {
+	w := a.supplierWizard(c)
+	if c.QueryParam("step") == "business_form" || !w.Supplier.BusinessForm.Valid() {
+		return a.renderSupplierBusinessForm(c, w.Supplier.BusinessForm, nil)
+	}
+	in := w.Supplier
+	var errs pay.FieldErrors
+	if n := c.QueryParam("corporate_number"); n != "" && in.BusinessForm == pay.Corporation {
+		n = pay.NormalizeCode(n)
+		list, err := a.Store.Corporations(c.Request().Context(), n, 1)
+		if err != nil {
+			return err
+		}
+		if len(list) == 1 && list[0].CorporateNumber == n {
+			in.CorporateNumber, in.Name, in.NameKana = n, list[0].Name, pay.ToFullWidthKatakana(list[0].NameKana)
+		}
+	}
+	return a.renderSupplierCompany(c, in, errs)
+}
+
+func (a *App) renderSupplierBusinessForm(c *echo.Context, f pay.BusinessForm, errs pay.FieldErrors) error {
+	b, err := a.base(c, "取引先の追加：事業形態")
+	if err != nil {
+		return err
+	}
+	for _, e := range errs {
+		b.Errors.Add(e.Field, e.Message)
+	}
+	v := views.SupplierBusinessFormView{Base: b}
+	if f.Valid() {
+		v.Value = strconv.Itoa(int(f))
+	}
+	return render(c, statusFor(b), views.SupplierBusinessFormPage(v))
+}
+
+func (a *App) renderSupplierCompany(c *echo.Context, in pay.SupplierInput, errs pay.FieldErrors) error {
+	b, err := a.base(c, "取引先の追加：取引先情報")
+	if err != nil {
+		return err
+	}
+	for _, e := range errs {
+		b.Errors.Add(e.Field, e.Message)
+	}
+	v := views.SupplierCompanyView{
+		Base: b, Corporation: in.BusinessForm == pay.Corporation, FormLabel: in.BusinessForm.Label(),
+		Values: map[string]string{"name": in.Name, "name_kana": in.NameKana, "corporate_number": in.CorporateNumber, "business_name": in.BusinessName},
+		Labels: map[string]string{},
+	}
+	for _, f := range []string{"name", "name_kana", "corporate_number", "business_name"} {
+		v.Labels[f] = pay.SupplierFieldLabel(in.BusinessForm, f)
+	}
+	if v.Corporation {
+		v.Search, err = a.corporationSearch(c)
+		if err != nil {
+			return err
+		}
+		if msg := v.Search.Status; msg != "" && v.Search.Choices == nil && v.Search.EmptyLabel == "" {
+			v.Base.Errors.Add("corp_q", msg)
+			v.Search.Status = ""
+		}
+	}
+	return render(c, statusFor(v.Base), views.SupplierCompanyPage(v))
+}
+
+// corporationSearch runs ?corp_q= against the corporations the service knows (and the
+// NTA when configured). A 13-digit query with a wrong check digit is answered with the
+// problem instead of a search; corporationSearch then leaves Choices nil and EmptyLabel
+// empty with the message in Status.
+func (a *App) corporationSearch(c *echo.Context) (views.AccountSearch, error) {
+	q := clip(c.QueryParam("corp_q"), 100)
+	s := views.AccountSearch{
+		Action: "/suppliers/add/company", QueryName: "corp_q", Query: q, Label: "法人名または法人番号",
+		Hint: "法人名の一部、または13桁の法人番号（例：山田商事、1180301018771）", ListLabel: "検索結果",
+	}
+	if q == "" {
+		return s, nil
+	}
+	if n := pay.NormalizeCode(q); len(n) == 13 && allDigits(n) && !pay.ValidCorporateNumber(n) {
+		s.Status = "法人番号が正しくありません。13桁の数字をご確認ください"
+		return s, nil
+	}
+	list, err := a.searchCorporations(c.Request().Context(), q, accountChoiceLimit)
+	if err != nil {
+		return s, err
+	}
+	s.Status = searchStatus(len(list), "法人")
+	s.Choices = []views.ChoiceLink{}
+	s.EmptyLabel = "「" + q + "」に当てはまる法人は見つかりませんでした。下の欄に直接入力してください。"
+	for _, co := range list {
+		s.Choices = append(s.Choices, views.ChoiceLink{
+			Href:  "/suppliers/add/company?corporate_number=" + co.CorporateNumber,
+			Label: co.Name, Hint: "法人番号 " + co.CorporateNumber + "　" + co.Address,
+		})
+	}
+	return s, nil
+}
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// searchCorporations asks the NTA adapter first when one is configured (its answers are
+// kept in the corporations table), then searches the table. A failing NTA call is logged
+// and the local answer stands. The API's GET /api/v1/corporations uses it too.
+func (a *App) searchCorporations(ctx context.Context, q string, limit int) ([]store.Corporation, error) {
+	if a.CorporationLookup != nil {
+		found, err := a.CorporationLookup(ctx, q)
+		if err != nil {
+			a.Logger.Warn("corporate-number lookup failed", "error", err)
+		} else if len(found) > 0 {
+			if err := a.Store.SaveCorporations(ctx, found); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return a.Store.Corporations(ctx, q, limit)
+}
+
+// saveSupplierCompany takes the business form, or the supplier's details.
+func (a *App) saveSupplierCompany(c *echo.Context) error {
+	w := a.supplierWizard(c)
+	if c.FormValue("step") == "business_form" {
+		n, _ := strconv.Atoi(c.FormValue("business_form"))
+		f := pay.BusinessForm(n)
+		if !f.Valid() {
+			return a.renderSupplierBusinessForm(c, 0, pay.FieldErrors{{Field: "business_form", Message: "取引先の事業形態を選択してください"}})
+		}
+		if f != w.Supplier.BusinessForm {
+			w.Supplier = pay.SupplierInput{BusinessForm: f}
+			w.CompanyDone = false
+		}
+		if err := a.saveSupplierWizard(c, w); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, "/suppliers/add/company")
+	}
+	if !w.Supplier.BusinessForm.Valid() {
+		return c.Redirect(http.StatusSeeOther, "/suppliers/add/company")
+	}
+	in := pay.SupplierInput{
+		BusinessForm: w.Supplier.BusinessForm, Name: c.FormValue("name"), NameKana: c.FormValue("name_kana"),
+		CorporateNumber: c.FormValue("corporate_number"), BusinessName: c.FormValue("business_name"),
+	}
+	in.Normalise()
+	if errs := in.Validate(); len(errs) > 0 {
+		return a.renderSupplierCompany(c, in, errs)
+	}
+	w.Supplier, w.CompanyDone = in, true
+	if err := a.saveSupplierWizard(c, w); err != nil {
+		return err
+	}
+	if w.AccountDone {
+		return c.Redirect(http.StatusSeeOther, "/suppliers/add/confirm")
+	}
+	return c.Redirect(http.StatusSeeOther, "/suppliers/add/bank")
+}

@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"cardpay/pay"
+)
+
+// Invoice is what a buyer pays (a payment to a supplier, or a card-payment request
+// received from one). The payments issue adds its invoice details; the supplier screens
+// read who was paid, how much and in which status.
+type Invoice struct {
+	ID                int64                 `db:"id"`
+	BuyerID           int64                 `db:"buyer_id"`
+	SupplierID        int64                 `db:"supplier_id"`
+	AccountID         *int64                `db:"account_id"`
+	InvoiceType       pay.InvoiceType       `db:"invoice_type"`
+	ExaminationStatus pay.ExaminationStatus `db:"examination_status"`
+	ActionRequired    bool                  `db:"action_required"`
+	Amount            int64                 `db:"amount"`
+	Fee               int64                 `db:"fee"`
+	DueDate           *time.Time            `db:"due_date"`
+	TransferDate      *time.Time            `db:"transfer_date"`
+	CreatedAt         time.Time             `db:"created_at"`
+}
+
+const invoiceColumns = `id, buyer_id, supplier_id, account_id, invoice_type, examination_status, action_required, amount, fee, due_date, transfer_date, created_at`
+
+// SupplierInvoices lists what the buyer paid or was asked to pay one of its suppliers,
+// newest first, with paging (page from 0) and the total.
+func (s *Store) SupplierInvoices(ctx context.Context, buyerID, supplierID int64, page, size int) ([]Invoice, int, error) {
+	var total int
+	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM invoices WHERE buyer_id = $1 AND supplier_id = $2 AND invoice_type IN ($3, $4)`,
+		buyerID, supplierID, pay.InvoicePayment, pay.InvoiceRequestBuyer); err != nil {
+		return nil, 0, fmt.Errorf("store: invoices of supplier %d: %w", supplierID, err)
+	}
+	list := []Invoice{}
+	if total == 0 || size <= 0 {
+		return list, total, nil
+	}
+	if err := s.DB.SelectContext(ctx, &list, `SELECT `+invoiceColumns+` FROM invoices
+		WHERE buyer_id = $1 AND supplier_id = $2 AND invoice_type IN ($3, $4)
+		ORDER BY id DESC LIMIT $5 OFFSET $6`,
+		buyerID, supplierID, pay.InvoicePayment, pay.InvoiceRequestBuyer, size, page*size); err != nil {
+		return nil, 0, fmt.Errorf("store: invoices of supplier %d: %w", supplierID, err)
+	}
+	return list, total, nil
+}
+
+// SupplierInvoice loads one invoice of type t that the buyer paid one of its suppliers.
+func (s *Store) SupplierInvoice(ctx context.Context, buyerID, supplierID, id int64, t pay.InvoiceType) (Invoice, error) {
+	var inv Invoice
+	err := s.DB.GetContext(ctx, &inv, `SELECT `+invoiceColumns+` FROM invoices
+		WHERE buyer_id = $1 AND supplier_id = $2 AND id = $3 AND invoice_type = $4`, buyerID, supplierID, id, t)
+	if notFound(err) {
+		return Invoice{}, fmt.Errorf("store: invoice %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Invoice{}, fmt.Errorf("store: invoice %d: %w", id, err)
+	}
+	return inv, nil
+}
+
+// NewInvoice is the part of an invoice the supplier screens need; the payments issue
+// replaces it with the whole payment flow. Tests and the demo data use it.
+type NewInvoice struct {
+	SupplierID        int64
+	AccountID         *int64
+	InvoiceType       pay.InvoiceType
+	ExaminationStatus pay.ExaminationStatus
+	Amount            int64
+	Fee               int64
+	TransferDate      *time.Time
+}
+
+// CreateInvoice inserts an invoice for one of the buyer's suppliers. The supplier (and
+// the account, when given) must be the buyer's: the insert selects them by buyer.
+func (s *Store) CreateInvoice(ctx context.Context, buyerID int64, n NewInvoice) (int64, error) {
+	var id int64
+	err := s.DB.GetContext(ctx, &id, `INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
+		examination_status, amount, fee, transfer_date)
+		SELECT s.buyer_id, s.id, $3, $4, $5, $6, $7, $8 FROM suppliers s
+		WHERE s.buyer_id = $1 AND s.id = $2 AND s.deleted_at IS NULL
+		AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM supplier_accounts a WHERE a.buyer_id = $1 AND a.supplier_id = $2 AND a.id = $3))
+		RETURNING id`,
+		buyerID, n.SupplierID, n.AccountID, n.InvoiceType, n.ExaminationStatus, n.Amount, n.Fee, n.TransferDate)
+	if notFound(err) {
+		return 0, fmt.Errorf("store: create invoice for supplier %d: %w", n.SupplierID, ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: create invoice: %w", err)
+	}
+	return id, nil
+}
+
+// PaymentCounts sizes the buyer's payment lists by the SPEC.md §4 bucket rules.
+func (s *Store) PaymentCounts(ctx context.Context, buyerID int64) (pay.PaymentCounts, error) {
+	var rows []struct {
+		Status         pay.ExaminationStatus `db:"examination_status"`
+		Type           pay.InvoiceType       `db:"invoice_type"`
+		ActionRequired bool                  `db:"action_required"`
+		N              int                   `db:"n"`
+	}
+	var c pay.PaymentCounts
+	if err := s.DB.SelectContext(ctx, &rows, `SELECT examination_status, invoice_type, action_required, count(*) AS n
+		FROM invoices WHERE buyer_id = $1 GROUP BY 1, 2, 3`, buyerID); err != nil {
+		return c, fmt.Errorf("store: payment counts of buyer %d: %w", buyerID, err)
+	}
+	for _, r := range rows {
+		b, ok := pay.PaymentBucketOf(r.Status, r.Type, r.ActionRequired)
+		if !ok {
+			continue
+		}
+		switch b {
+		case pay.BucketWaiting:
+			c.Waiting += r.N
+		case pay.BucketReview:
+			c.Review += r.N
+		case pay.BucketActionRequired:
+			c.ActionRequired += r.N
+		case pay.BucketReserved:
+			c.Reserved += r.N
+		case pay.BucketHistory:
+			c.History += r.N
+		}
+	}
+	return c, nil
+}
