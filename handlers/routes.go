@@ -147,6 +147,7 @@ func (a *App) routes() {
 		SecretKey: a.SecretKey, AccessTokenTTL: a.APIAccessTokenTTL,
 		CollectionExclusions: a.CollectionExclusions,
 		SessionUser:          currentUser, RenewSession: a.startSession,
+		SearchCorporations: a.searchCorporations,
 	})
 
 	e.RouteNotFound("/*", a.showNotFoundPage)

@@ -1,6 +1,7 @@
-// Package api is the JSON API under /api/v1 (SPEC.md §7 Users calls) that islands and
-// outside clients use. It is a thin adapter around the account service and the store,
-// like the HTML handlers: the rules live in package account and package pay.
+// Package api is the JSON API under /api/v1 (SPEC.md §7: the Users and Suppliers calls,
+// and the bank, account-holder and clock calls of Invoices) that islands and outside
+// clients use. It is a thin adapter around the account service and the store, like the
+// HTML handlers: the rules live in package account and package pay.
 //
 // routes() below is the package's route table; openapi.json describes every route in it
 // (a test keeps the two equal). JSON is snake_case in and out. Errors are always JSON:
@@ -8,6 +9,7 @@
 //	400 {"status":"invalid_json"|"bad_request", "message":…}
 //	401 {"status":"unauthorized"|"expired_access_token"|"invalid_credentials"|…, "message":…}
 //	404 {"status":"not_found", "message":…}
+//	409 {"status":"supplier_in_use"|"terms_outdated", "message":…}
 //	413 {"status":"payload_too_large", "message":…}
 //	422 {"status":"validation_error", "message":…, "errors":[{"field":…, "message":…}]}
 //	429 {"status":"too_many_attempts", "message":…}
@@ -15,6 +17,7 @@
 package api
 
 import (
+	"context"
 	"crypto/rand"
 	"log/slog"
 	"net/http"
@@ -69,6 +72,10 @@ type Deps struct {
 	// password, carrying the new session epoch (the HTML handlers' startSession).
 	// nil means such a session ends at its next request instead.
 	RenewSession func(c *echo.Context, u store.User) error
+	// SearchCorporations answers GET corporations: the local registry table and, when
+	// configured, the National Tax Agency's API. q is tidied and checked (a 13-digit
+	// number has a valid check digit); limit is 1–100. nil searches Store.Corporations.
+	SearchCorporations func(ctx context.Context, q string, limit int) ([]store.Corporation, error)
 }
 
 // server holds the dependencies and serves every call.
@@ -139,6 +146,25 @@ func routes() []route {
 		{http.MethodGet, "/users/notifications", signedIn, (*server).notifications},
 		{http.MethodGet, "/users/notices/:id", signedIn, (*server).notice},
 		{http.MethodPost, "/users/notifications/:id/confirmation", signedIn, (*server).confirmNotification},
+
+		// Suppliers.
+		{http.MethodPost, "/suppliers/corporation", signedIn, (*server).createCorporationSupplier},
+		{http.MethodPost, "/suppliers/sole_proprietor", signedIn, (*server).createSoleProprietorSupplier},
+		{http.MethodGet, "/suppliers", signedIn, (*server).suppliers},
+		{http.MethodGet, "/suppliers/:id", signedIn, (*server).supplier},
+		{http.MethodDelete, "/suppliers/:id", signedIn, (*server).deleteSupplier},
+		{http.MethodPost, "/suppliers/:id/accounts", signedIn, (*server).createSupplierAccount},
+		{http.MethodGet, "/suppliers/:id/accounts", signedIn, (*server).supplierAccounts},
+		{http.MethodPut, "/suppliers/:id/accounts/:accountId", signedIn, (*server).updateSupplierAccount},
+		{http.MethodGet, "/corporations", signedIn, (*server).corporations},
+
+		// Banks and bank accounts (SPEC.md §7 Invoices).
+		{http.MethodGet, "/banks2", signedIn, (*server).searchBanks},
+		{http.MethodGet, "/banks/closed_day", signedIn, (*server).closedDays},
+		{http.MethodPost, "/accounts/holder_kana", signedIn, (*server).holderKana},
+
+		// The server's clock, public: it tells nothing about anyone.
+		{http.MethodGet, "/system/time", public, (*server).systemTime},
 
 		// This document.
 		{http.MethodGet, "/openapi.json", public, (*server).openAPI},

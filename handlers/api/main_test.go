@@ -57,6 +57,12 @@ func (c *clock) Now() time.Time {
 	return c.t
 }
 
+func (c *clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
 func (c *clock) Add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -261,9 +267,13 @@ func (c *client) call(method, path string, body any) result {
 	require.NoError(c.t, err)
 	r := result{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
 	if len(raw) > 0 {
-		require.NoError(c.t, json.Unmarshal(raw, &r.Body), "every API answer is a JSON object: %s %s → %d %q", method, path, res.StatusCode, raw)
+		require.NoError(c.t, json.Unmarshal(raw, &r.Body), "every API answer but 204 is a JSON object: %s %s → %d %q", method, path, res.StatusCode, raw)
 	}
-	require.True(c.t, strings.HasPrefix(res.Header.Get("Content-Type"), "application/json"), "%s %s: Content-Type %q", method, path, res.Header.Get("Content-Type"))
+	if res.StatusCode == http.StatusNoContent {
+		require.Empty(c.t, raw, "204 has no body")
+	} else {
+		require.True(c.t, strings.HasPrefix(res.Header.Get("Content-Type"), "application/json"), "%s %s: Content-Type %q", method, path, res.Header.Get("Content-Type"))
+	}
 	checkDocumented(c.t, method, path, r)
 	return r
 }
@@ -276,6 +286,10 @@ func (c *client) post(path string, body any) result {
 func (c *client) put(path string, body any) result {
 	c.t.Helper()
 	return c.call(http.MethodPut, path, body)
+}
+func (c *client) delete(path string) result {
+	c.t.Helper()
+	return c.call(http.MethodDelete, path, nil)
 }
 
 // login signs in with the password and keeps the tokens.

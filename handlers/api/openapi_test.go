@@ -43,7 +43,8 @@ func TestOpenAPIListsEveryRouteAndNoOther(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, undocumented, "every route of the API is in openapi.json")
 	assert.Equal(t, api.ExternalOperations, unserved, "openapi.json lists only the API's routes and the external ones")
-	assert.Len(t, documentedOperations(), 29, "26 calls of SPEC.md §7 Users, users/stats, openapi.json, postal_codes")
+	assert.Len(t, documentedOperations(), 42, "26 calls of SPEC.md §7 Users, users/stats, openapi.json, postal_codes; "+
+		"9 of Suppliers, and banks2, banks/closed_day, accounts/holder_kana, system/time of Invoices")
 }
 
 func TestOpenAPIDocument(t *testing.T) {
@@ -59,6 +60,10 @@ func TestOpenAPIDocument(t *testing.T) {
 		for code, r := range resp {
 			_, err := strconv.Atoi(code)
 			assert.NoError(t, err, "%s: response %q is a status code", op, code)
+			if code == "204" {
+				assert.Nil(t, deref(r.(map[string]any))["content"], "%s 204 has no body", op)
+				continue
+			}
 			assert.NotNil(t, responseSchema(r), "%s %s has a JSON schema", op, code)
 		}
 		if strings.Contains(path, "{") {
@@ -171,7 +176,7 @@ func checkDocumented(t *testing.T, method, path string, r result) {
 	if !assert.True(t, ok, "%s %s answered %d, which openapi.json does not list: %s", method, tpl, r.Status, r) {
 		return
 	}
-	if tpl == "/openapi.json" {
+	if tpl == "/openapi.json" || r.Status == http.StatusNoContent {
 		return
 	}
 	assert.Empty(t, problems(responseSchema(resp), r.Body, "body"), "%s %s %d: the answer does not match openapi.json: %s", method, tpl, r.Status, r)
