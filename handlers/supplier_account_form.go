@@ -9,6 +9,7 @@ import (
 
 	"cardpay/banks"
 	"cardpay/pay"
+	"cardpay/static"
 	"cardpay/views"
 )
 
@@ -75,6 +76,7 @@ func (a *App) renderAccountForm(c *echo.Context, f accountForm, in pay.AccountIn
 	v.Props = views.AccountFormProps{
 		Action: f.href, SubmitLabel: f.submitLabel, BankCode: in.BankCode, BranchCode: in.BranchCode,
 		AccountNumber: in.AccountNumber, HolderName: in.HolderName, Errors: map[string]string{},
+		IconHref: static.URL("dist/icons.svg"),
 	}
 	if in.AccountType.Valid() {
 		v.Props.AccountType = itoa(int(in.AccountType))

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { CORP, displayPath, firstPage, launch, pages, screenshot, signIn, url } from "./lib.mjs";
+import { SOLE, displayPath, firstPage, launch, pages, screenshot, signIn, url } from "./lib.mjs";
 
 const SHOW_DELAY_MS = 100;
 const DURATION_MS = 5000;
@@ -71,7 +71,7 @@ describe("snackbar island (JS on, 1280px)", () => {
 
   it("mounts after sign-in, shows ログインしました ~100 ms later and closes it by itself after 5 s", TIMEOUT, async (ctx) => {
     errors.length = 0;
-    await signIn(page, CORP);
+    await signIn(page, SOLE);
     const island = page.locator("[data-island='snackbar']");
     assert.equal(await island.count(), 1, "the landing page has one snackbar island");
     await page.locator("[data-island='snackbar'][data-island-mounted='true']").waitFor({ timeout: 10_000 });
@@ -98,7 +98,7 @@ describe("snackbar island (JS on, 1280px)", () => {
 
   it("閉じる closes the notice before its time", TIMEOUT, async () => {
     errors.length = 0;
-    await signIn(page, CORP);
+    await signIn(page, SOLE);
     const notice = page.locator("[data-island='snackbar'] .snackbar");
     await notice.and(page.locator("[data-state='shown']")).waitFor({ timeout: 10_000 });
     const shownAt = Date.now();
@@ -110,7 +110,7 @@ describe("snackbar island (JS on, 1280px)", () => {
   });
 
   it("the island's live region keeps role=status", async () => {
-    await signIn(page, CORP);
+    await signIn(page, SOLE);
     await page.locator("[data-island='snackbar'][data-island-mounted='true']").waitFor({ timeout: 10_000 });
     assert.ok((await page.locator("[data-island='snackbar'] [role='status']").count()) >= 1, "a role=status live region");
   });
@@ -125,7 +125,7 @@ describe("snackbar island (JS on, 1280px)", () => {
     }
     it("the sign-in landing page with its island", TIMEOUT, async () => {
       errors.length = 0;
-      await signIn(page, CORP);
+      await signIn(page, SOLE);
       await page.locator("[data-island='snackbar'][data-island-mounted='true']").waitFor({ timeout: 10_000 });
       assert.deepEqual(errors, [], "no console errors, page errors or failed requests");
     });
@@ -163,7 +163,7 @@ describe("notice without JavaScript (JS off, 360px)", () => {
   });
 
   it("after sign-in ログインしました is plain HTML with role=status and a 閉じる link", TIMEOUT, async () => {
-    await signIn(page, CORP);
+    await signIn(page, SOLE);
     const notice = page.locator("[data-island='snackbar'] .snackbar[role='status']");
     assert.equal(await notice.count(), 1, "one server-rendered notice with role=status");
     assert.ok(await notice.isVisible(), "the notice is visible without JavaScript");
@@ -207,14 +207,14 @@ describe("pages without a notice ship no JavaScript", () => {
   }
   describe("signed in", () => {
     before(async () => {
-      await signIn(page, CORP);
+      await signIn(page, SOLE);
     });
     for (const p of signedInPages) {
       it(`${p.path} has zero <script>`, TIMEOUT, () => noScripts(p.path));
     }
   });
   it("the page with a notice has exactly one module script, for the island", TIMEOUT, async () => {
-    await signIn(page, CORP);
+    await signIn(page, SOLE);
     const scripts = await page.locator("script").evaluateAll((els) => els.map((e) => ({ type: e.type, src: e.getAttribute("src") })));
     assert.equal(scripts.length, 1, `one <script>, got ${JSON.stringify(scripts)}`);
     assert.equal(scripts[0].type, "module");
