@@ -331,7 +331,7 @@ func parse(r io.Reader) (*table, error) {
 // given number of ASCII digits, above the previous row's, and a name and
 // kana.
 func check(f [5]string, digits int, hasPrev bool, prev func() string) error {
-	if len(f[0]) != digits || !allDigits(f[0]) {
+	if len(f[0]) != digits || !pay.AllDigits(f[0]) {
 		return fmt.Errorf("code %q is not %d digits", f[0], digits)
 	}
 	if hasPrev && f[0] <= prev() {
@@ -398,19 +398,10 @@ func (t *table) bank(code string) *bankEntry {
 // not the given number of digits.
 func normaliseCode(s string, digits int) string {
 	c := pay.NormalizeCode(s)
-	if len(c) != digits || !allDigits(c) {
+	if len(c) != digits || !pay.AllDigits(c) {
 		return ""
 	}
 	return c
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // parseQuery reads a query as a code prefix (when it is up to the given
@@ -420,7 +411,7 @@ func parseQuery(q string, digits int, aliases *strings.Replacer) (code, text str
 	if utf8.RuneCountInString(q) > maxQueryRunes {
 		q = string([]rune(q)[:maxQueryRunes])
 	}
-	if c := pay.NormalizeCode(q); len(c) <= digits && allDigits(c) {
+	if c := pay.NormalizeCode(q); len(c) <= digits && pay.AllDigits(c) {
 		code = c
 	}
 	text = fold(q)

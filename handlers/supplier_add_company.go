@@ -92,8 +92,10 @@ func (a *App) corporationSearch(c *echo.Context) (views.AccountSearch, error) {
 	if q == "" {
 		return s, nil
 	}
-	if n := pay.NormalizeCode(q); len(n) == 13 && allDigits(n) && !pay.ValidCorporateNumber(n) {
-		s.Status = "法人番号が正しくありません。13桁の数字をご確認ください"
+	// The page refuses only a full number with a wrong check digit; a longer one simply
+	// finds nothing.
+	if n, msg, ok := pay.CorporateNumberQuery(q); ok && len(n) == 13 && msg != "" {
+		s.Status = msg
 		return s, nil
 	}
 	list, err := a.searchCorporations(c.Request().Context(), q, accountChoiceLimit)
@@ -110,15 +112,6 @@ func (a *App) corporationSearch(c *echo.Context) (views.AccountSearch, error) {
 		})
 	}
 	return s, nil
-}
-
-func allDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // searchCorporations asks the NTA adapter first when one is configured (its answers are

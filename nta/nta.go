@@ -107,7 +107,7 @@ func (c *Client) Search(ctx context.Context, q string) ([]store.Corporation, err
 	if q == "" {
 		return nil, nil
 	}
-	if code := pay.NormalizeCode(q); code != "" && allDigits(code) {
+	if code := pay.NormalizeCode(q); code != "" && pay.AllDigits(code) {
 		if len(code) != 13 || !pay.ValidCorporateNumber(code) {
 			return nil, nil
 		}
@@ -268,15 +268,6 @@ func (d corporationsXML) current() []store.Corporation {
 		})
 	}
 	return list
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // widen turns half-width ASCII into full-width: the registry stores names in

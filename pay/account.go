@@ -90,7 +90,7 @@ func NormalizeAccountNumber(s string) (string, error) {
 		return "", ErrAccountNumberRequired
 	}
 	d := NormalizeCode(s)
-	if len(d) != accountNumberDigits || !allASCIIDigits(d) {
+	if len(d) != accountNumberDigits || !AllDigits(d) {
 		return "", ErrAccountNumberFormat
 	}
 	return d, nil

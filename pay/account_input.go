@@ -48,7 +48,7 @@ func (in AccountInput) Check(dir BankDirectory) (CheckedAccount, FieldErrors) {
 	switch {
 	case out.BankCode == "":
 		errs.Add("bank_code", "金融機関を選択してください")
-	case len(out.BankCode) != 4 || !allASCIIDigits(out.BankCode):
+	case len(out.BankCode) != 4 || !AllDigits(out.BankCode):
 		errs.Add("bank_code", "金融機関コードは4桁の数字です。金融機関を選び直してください")
 	default:
 		name, ok := dir.BankName(out.BankCode)
@@ -60,7 +60,7 @@ func (in AccountInput) Check(dir BankDirectory) (CheckedAccount, FieldErrors) {
 	switch {
 	case out.BranchCode == "":
 		errs.Add("branch_code", "支店を選択してください")
-	case len(out.BranchCode) != 3 || !allASCIIDigits(out.BranchCode):
+	case len(out.BranchCode) != 3 || !AllDigits(out.BranchCode):
 		errs.Add("branch_code", "支店コードは3桁の数字です。支店を選び直してください")
 	case errs.For("bank_code") != "":
 		errs.Add("branch_code", "金融機関を選んでから支店を選択してください")

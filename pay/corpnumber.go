@@ -6,7 +6,7 @@ package pay
 // is the n-th digit from the right and Qn is 1 for odd n, 2 for even n.
 // It answers false unless base is exactly 12 ASCII digits.
 func CorporateCheckDigit(base string) (int, bool) {
-	if len(base) != 12 || !allASCIIDigits(base) {
+	if len(base) != 12 || !AllDigits(base) {
 		return 0, false
 	}
 	sum := 0
@@ -27,7 +27,7 @@ func CorporateCheckDigit(base string) (int, bool) {
 // pass user input through NormalizeCode first. A match only catches typos
 // (and not 0↔9 swaps); it does not prove the number was ever issued.
 func ValidCorporateNumber(s string) bool {
-	if len(s) != 13 || !allASCIIDigits(s) {
+	if len(s) != 13 || !AllDigits(s) {
 		return false
 	}
 	check, ok := CorporateCheckDigit(s[1:])
@@ -38,6 +38,24 @@ func ValidCorporateNumber(s string) bool {
 // number (適格請求書発行事業者登録番号): "T" and 13 digits passing the same
 // check as a corporate number (DESIGN §4). Strict like ValidCorporateNumber:
 // NormalizeCode turns "ｔ１２３…" or "T-123…" into the accepted form first.
+// CorporateNumberQuery reads a search query (法人名または法人番号) the way people type
+// a number: hyphens, spaces and full-width digits allowed. ok is false when q is a name;
+// otherwise number is the digits and msg what is wrong with them as a corporate number
+// (more than 13 digits, or 13 with a wrong check digit), "" for a number or its start.
+func CorporateNumberQuery(q string) (number, msg string, ok bool) {
+	number = NormalizeCode(q)
+	if number == "" || !AllDigits(number) {
+		return "", "", false
+	}
+	switch {
+	case len(number) > 13:
+		msg = "法人番号は13桁の数字です。桁数をご確認ください"
+	case len(number) == 13 && !ValidCorporateNumber(number):
+		msg = "法人番号が正しくありません。13桁の数字をご確認ください"
+	}
+	return number, msg, true
+}
+
 func ValidRegistrationNumber(s string) bool {
 	return len(s) == 14 && s[0] == 'T' && ValidCorporateNumber(s[1:])
 }

@@ -126,3 +126,22 @@ func TestCorporateCheckDigit(t *testing.T) {
 		})
 	}
 }
+
+func TestCorporateNumberQuery(t *testing.T) {
+	for _, tc := range []struct {
+		q, number, msg string
+		ok             bool
+	}{
+		{"山田商事", "", "", false},
+		{"", "", "", false},
+		{"1180", "1180", "", true},
+		{"１１８０-３０１０-１８７７１", "1180301018771", "", true},
+		{"2180301018771", "2180301018771", "法人番号が正しくありません。13桁の数字をご確認ください", true},
+		{"11803010187710", "11803010187710", "法人番号は13桁の数字です。桁数をご確認ください", true},
+	} {
+		number, msg, ok := pay.CorporateNumberQuery(tc.q)
+		assert.Equal(t, tc.number, number, tc.q)
+		assert.Equal(t, tc.msg, msg, tc.q)
+		assert.Equal(t, tc.ok, ok, tc.q)
+	}
+}

@@ -20,7 +20,7 @@ func InvoiceNumber(id int64) string {
 // returns "" unless exactly seven digits remain.
 func PostalCode(digits string) string {
 	d := NormalizeCode(strings.TrimPrefix(strings.TrimSpace(digits), "〒"))
-	if len(d) != 7 || !allASCIIDigits(d) {
+	if len(d) != 7 || !AllDigits(d) {
 		return ""
 	}
 	return "〒" + d[:3] + "-" + d[3:]
@@ -105,7 +105,9 @@ func isHyphenLike(r rune) bool {
 	return false
 }
 
-func allASCIIDigits(s string) bool {
+// AllDigits reports whether s holds only the ASCII digits 0–9 (true for ""; callers
+// check the length they need). Run NormalizeCode first to accept what people type.
+func AllDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false

@@ -538,11 +538,11 @@ func (rule fieldRule) check(v string, now time.Time) string {
 			return label + "を選択してください"
 		}
 	case kindPostalCode:
-		if len(v) != 7 || !allASCIIDigits(v) {
+		if len(v) != 7 || !AllDigits(v) {
 			return label + "は7桁の数字で入力してください（例：100-0001）"
 		}
 	case kindPhone:
-		if len(v) < 10 || len(v) > 11 || v[0] != '0' || !allASCIIDigits(v) {
+		if len(v) < 10 || len(v) > 11 || v[0] != '0' || !AllDigits(v) {
 			return label + "は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"
 		}
 	case kindCorporateNumber:

@@ -39,7 +39,7 @@ func (s *server) searchBanks(c *echo.Context) error {
 	var bank banks.Bank
 	switch {
 	case raw == "":
-	case len(code) != 4 || !isDigits(code):
+	case len(code) != 4 || !pay.AllDigits(code):
 		errs.Add("bank_code", "金融機関コードは4桁の数字で指定してください")
 	default:
 		b, ok := banks.ByCode(code)

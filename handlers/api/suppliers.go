@@ -348,15 +348,10 @@ func (s *server) corporations(c *echo.Context) error {
 		errs.Add("q", "法人名または法人番号を入力してください")
 	}
 	limit := queryInt(c, "limit", defaultPageSize, 1, maxPageSize, &errs)
-	if code := pay.NormalizeCode(q); len(errs) == 0 && isDigits(code) {
+	if number, msg, ok := pay.CorporateNumberQuery(q); len(errs) == 0 && ok {
 		// A number typed with hyphens, spaces or full-width digits is a number.
-		q = code
-		switch {
-		case len(code) > 13:
-			errs.Add("q", "法人番号は13桁の数字です。桁数をご確認ください")
-		case len(code) == 13 && !pay.ValidCorporateNumber(code):
-			errs.Add("q", "法人番号が正しくありません。13桁の数字をご確認ください")
-		}
+		q = number
+		errs.Add("q", msg)
 	}
 	if len(errs) > 0 {
 		return validationError(errs)
@@ -397,16 +392,4 @@ func queryText(c *echo.Context, name, label string, max int, errs *pay.FieldErro
 		return ""
 	}
 	return v
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
