@@ -49,7 +49,7 @@ func (a *App) createAccount(c *echo.Context) error {
 	in := accountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
 	if len(errs) == 0 {
-		_, err = a.Store.CreateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, accountFields(checked))
+		_, err = a.Store.CreateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, store.AccountFieldsOf(checked))
 		errs, err = accountSaveErrors(err)
 	}
 	if err != nil {
@@ -71,13 +71,6 @@ func accountSaveErrors(err error) (pay.FieldErrors, error) {
 		return pay.FieldErrors{{Field: "account_number", Message: "この口座への支払いが進行中のため変更できません。支払いが完了してから変更するか、新しい口座を追加してください"}}, nil
 	}
 	return nil, err
-}
-
-func accountFields(a pay.CheckedAccount) store.AccountFields {
-	return store.AccountFields{
-		BankCode: a.BankCode, BankName: a.BankName, BranchCode: a.BranchCode, BranchName: a.BranchName,
-		AccountType: a.AccountType, AccountNumber: a.AccountNumber, HolderName: a.HolderName,
-	}
 }
 
 func (a *App) accountFromPath(c *echo.Context) (store.Supplier, store.SupplierAccount, error) {
@@ -111,7 +104,7 @@ func (a *App) updateAccount(c *echo.Context) error {
 	in := accountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
 	if len(errs) == 0 {
-		_, err = a.Store.UpdateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, acct.ID, accountFields(checked))
+		_, err = a.Store.UpdateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, acct.ID, store.AccountFieldsOf(checked))
 		errs, err = accountSaveErrors(err)
 	}
 	if err != nil {

@@ -74,10 +74,8 @@ func (a *App) createSupplier(c *echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
 	u := currentUser(c)
-	s, err := a.Store.CreateSupplier(c.Request().Context(), u.BuyerID, in, &store.AccountFields{
-		BankCode: acct.BankCode, BankName: acct.BankName, BranchCode: acct.BranchCode, BranchName: acct.BranchName,
-		AccountType: acct.AccountType, AccountNumber: acct.AccountNumber, HolderName: acct.HolderName,
-	})
+	fields := store.AccountFieldsOf(acct)
+	s, err := a.Store.CreateSupplier(c.Request().Context(), u.BuyerID, in, &fields)
 	if err != nil {
 		return err
 	}

@@ -25,13 +25,3 @@ func (s *Store) CreateNotification(ctx context.Context, buyerID int64, title, bo
 	}
 	return id, nil
 }
-
-// UnreadNotificationCount is the number behind the bell's unread dot.
-func (s *Store) UnreadNotificationCount(ctx context.Context, buyerID int64) (int, error) {
-	var n int
-	err := s.DB.GetContext(ctx, &n, `SELECT count(*) FROM notifications WHERE buyer_id = $1 AND read_at IS NULL`, buyerID)
-	if err != nil {
-		return 0, fmt.Errorf("store: unread notifications of buyer %d: %w", buyerID, err)
-	}
-	return n, nil
-}

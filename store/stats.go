@@ -2,22 +2,26 @@ package store
 
 import (
 	"context"
+	"fmt"
 
 	"cardpay/pay"
 )
 
 // Stats gathers the counts behind the header and the landing rules (SPEC.md §3 user
-// stats). Each count is added here when the table it counts exists; until then it is
-// zero because there is nothing to count.
+// stats). Every signed-in page reads them, so the notification and supplier counts come
+// from one statement and the payment buckets from a second. Each count is added here
+// when the table it counts exists; until then it is zero because there is nothing to
+// count.
 func (s *Store) Stats(ctx context.Context, buyerID int64) (pay.Stats, error) {
 	var st pay.Stats
-	n, err := s.UnreadNotificationCount(ctx, buyerID)
+	err := s.DB.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM notifications WHERE buyer_id = $1 AND read_at IS NULL),
+		count(*) FILTER (WHERE status = ANY($2)), count(*) FILTER (WHERE status = ANY($3))
+		FROM suppliers WHERE buyer_id = $1 AND deleted_at IS NULL`,
+		buyerID, supplierStatusCodes(pay.SupplierEnable), supplierStatusCodes(pay.SupplierDisable)).
+		Scan(&st.NotificationUnreadCount, &st.SuppliersEnableCount, &st.SuppliersDisableCount)
 	if err != nil {
-		return st, err
-	}
-	st.NotificationUnreadCount = n
-	if st.SuppliersEnableCount, st.SuppliersDisableCount, err = s.SupplierCounts(ctx, buyerID); err != nil {
-		return st, err
+		return st, fmt.Errorf("store: stats of buyer %d: %w", buyerID, err)
 	}
 	if st.Payments, err = s.PaymentCounts(ctx, buyerID); err != nil {
 		return st, err

@@ -61,6 +61,14 @@ type AccountFields struct {
 	HolderName    string
 }
 
+// AccountFieldsOf is the stored form of an account that passed pay.AccountInput.Check.
+func AccountFieldsOf(a pay.CheckedAccount) AccountFields {
+	return AccountFields{
+		BankCode: a.BankCode, BankName: a.BankName, BranchCode: a.BranchCode, BranchName: a.BranchName,
+		AccountType: a.AccountType, AccountNumber: a.AccountNumber, HolderName: a.HolderName,
+	}
+}
+
 const supplierColumns = `id, buyer_id, business_form, name, name_kana, corporate_number, business_name, status, created_at, updated_at`
 const accountColumns = `id, buyer_id, supplier_id, bank_code, bank_name, branch_code, branch_name, account_type, account_number, holder_name, created_at, updated_at`
 
@@ -100,18 +108,6 @@ func supplierStatusCodes(g pay.SupplierGroup) pq.Int64Array {
 		codes = append(codes, int64(st))
 	}
 	return codes
-}
-
-// SupplierCounts are the sizes of the enable and disable lists, for the user's stats.
-func (s *Store) SupplierCounts(ctx context.Context, buyerID int64) (enable, disable int, err error) {
-	err = s.DB.QueryRowContext(ctx, `SELECT
-		count(*) FILTER (WHERE status = ANY($2)), count(*) FILTER (WHERE status = ANY($3))
-		FROM suppliers WHERE buyer_id = $1 AND deleted_at IS NULL`,
-		buyerID, supplierStatusCodes(pay.SupplierEnable), supplierStatusCodes(pay.SupplierDisable)).Scan(&enable, &disable)
-	if err != nil {
-		return 0, 0, fmt.Errorf("store: supplier counts of buyer %d: %w", buyerID, err)
-	}
-	return enable, disable, nil
 }
 
 // Supplier loads one of the buyer's suppliers; another buyer's, or a deleted one, is
@@ -182,13 +178,8 @@ func (s *Store) DeleteSupplier(ctx context.Context, buyerID, id int64) error {
 	defer tx.Rollback()
 	// Lock the supplier first so that a payment cannot start between the check and
 	// the delete.
-	var locked int64
-	err = tx.GetContext(ctx, &locked, `SELECT id FROM suppliers WHERE buyer_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`, buyerID, id)
-	if notFound(err) {
-		return fmt.Errorf("store: delete supplier %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("store: delete supplier %d: %w", id, err)
+	if err := lockSupplier(ctx, tx, buyerID, id); err != nil {
+		return err
 	}
 	var busy bool
 	if err := tx.GetContext(ctx, &busy, supplierBusyQuery, buyerID, id, inProgress); err != nil {

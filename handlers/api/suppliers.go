@@ -92,10 +92,7 @@ func checkAccount(in pay.AccountInput, prefix string, errs *pay.FieldErrors) sto
 	for _, e := range aerrs {
 		errs.Add(prefix+e.Field, e.Message)
 	}
-	return store.AccountFields{
-		BankCode: a.BankCode, BankName: a.BankName, BranchCode: a.BranchCode, BranchName: a.BranchName,
-		AccountType: a.AccountType, AccountNumber: a.AccountNumber, HolderName: a.HolderName,
-	}
+	return store.AccountFieldsOf(a)
 }
 
 // accountWriteError answers the store's refusals of an account write.
