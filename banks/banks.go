@@ -10,7 +10,6 @@
 package banks
 
 import (
-	"bytes"
 	"cmp"
 	"compress/gzip"
 	"embed"
@@ -70,8 +69,8 @@ func Available() bool { return load() != nil }
 // LoadError says why the data is unavailable, or nil when it is available;
 // for start-up logs and the tests.
 func LoadError() error {
-	load()
-	return loadErr
+	_, err := loadTable()
+	return err
 }
 
 // Count answers how many banks and branches the data holds (0, 0 without
@@ -212,37 +211,18 @@ func (t *table) searchBranches(bankCode, q string, limit int) []Branch {
 	return out
 }
 
-var (
-	loadOnce sync.Once
-	loaded   *table
-	loadErr  error
-)
-
-// load reads the embedded data the first time it is needed, so servers
+// loadTable reads the embedded data the first time it is needed, so servers
 // that never show a bank form do not spend the time at start-up.
+var loadTable = sync.OnceValues(func() (*table, error) { return readData(dataFS) })
+
+// load is the data, or nil when there is none (LoadError says why).
 func load() *table {
-	loadOnce.Do(func() {
-		loaded, loadErr = readData(dataFS)
-	})
-	return loaded
+	t, _ := loadTable()
+	return t
 }
 
-// errNoData is reported when the binary was built before `npm run build`.
-var errNoData = errors.New("banks: banks/" + dataFile + " is missing; run `npm run build` (islands/zengin.mjs) before building or testing")
-
 func readData(fsys fs.FS) (*table, error) {
-	gz, err := fs.ReadFile(fsys, dataFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errNoData
-	}
-	if err != nil {
-		return nil, fmt.Errorf("banks: %w", err)
-	}
-	t, err := parse(bytes.NewReader(gz))
-	if err != nil {
-		return nil, fmt.Errorf("banks: %s: %w", dataFile, err)
-	}
-	return t, nil
+	return pay.ReadEmbedded(fsys, "banks", dataFile, "islands/zengin.mjs", parse)
 }
 
 // dataJSON is the file islands/zengin.mjs writes; the script documents it.

@@ -293,7 +293,7 @@ func TestParseRejects(t *testing.T) {
 
 func TestWithoutData(t *testing.T) {
 	tab, err := readData(fstest.MapFS{"data/.gitkeep": {}})
-	assert.ErrorIs(t, err, errNoData)
+	assert.ErrorIs(t, err, pay.ErrNoEmbeddedData)
 	assert.Nil(t, tab)
 
 	// What the exported functions do on a binary built without the data.

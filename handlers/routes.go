@@ -1,158 +1,191 @@
 package handlers
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/api"
+	"cardpay/handlers/collections"
+	"cardpay/handlers/dev"
+	"cardpay/handlers/info"
+	"cardpay/handlers/myaccount"
+	"cardpay/handlers/notifications"
+	"cardpay/handlers/password"
+	"cardpay/handlers/payments"
+	"cardpay/handlers/signin"
+	"cardpay/handlers/signup"
+	"cardpay/handlers/suppliers"
+	"cardpay/handlers/web"
 )
 
-// page is a screen that a later issue builds out; until then it renders the honest
-// placeholder view under its real route and title.
-type page struct {
-	path, title string
-}
+// routes is the one route table (DESIGN.md §2), grouped by area. A page's path and
+// title are declared once, as a web.Page in its area; this table routes the path.
+func routes(e *echo.Echo, a *web.App) {
+	var (
+		signinArea        = &signin.Handler{App: a}
+		signupArea        = &signup.Handler{App: a}
+		passwordArea      = &password.Handler{App: a}
+		myaccountArea     = &myaccount.Handler{App: a}
+		infoArea          = &info.Handler{App: a}
+		suppliersArea     = &suppliers.Handler{App: a}
+		paymentsArea      = &payments.Handler{App: a}
+		collectionsArea   = &collections.Handler{App: a}
+		notificationsArea = &notifications.Handler{App: a}
+	)
 
-// Screens still waiting for their issues (SPEC.md §2). Each moves to a handler file of
-// its own, and out of these lists, when its capability lands.
-var (
-	signedInPlaceholders = []page{
-		{"/notifications", "お知らせ"},
-		{"/myaccount/creditcards", "お支払い方法"},
-		{"/payments/draft", "下書き"},
-		{"/payments/review", "審査中"},
-		{"/payments/reserved", "支払予約"},
-		{"/payments/history", "支払履歴"},
-		{"/payments/waiting", "支払待ち"},
-		{"/payments/create", "請求書の支払いを作成"},
-		{"/payments/add/invoiceinfo", "請求書情報の入力"},
-		{"/payments/add/confirm", "支払内容の確認"},
-		{"/payments/complete", "支払申請の完了"},
-	}
-	collectionPlaceholders = []page{
-		{"/collections/draft", "下書き"},
-		{"/collections/request", "依頼中"},
-		{"/collections/decided", "支払確定"},
-		{"/collections/history", "依頼履歴"},
-		{"/collections/create", "カード払い依頼を作成"},
-		{"/collections/add/invoice", "請求書情報の入力"},
-		{"/collections/add/bank", "入金先口座の選択"},
-		{"/collections/add/confirm", "依頼内容の確認"},
-		{"/collections/complete", "依頼の完了"},
-	}
-)
-
-// routes is the one route table (DESIGN.md §2), grouped by area.
-func (a *App) routes() {
-	e := a.echo
-	// Public (simple layout).
-	e.GET("/", redirectTo("/signin"))
-	e.GET("/signin", a.showSignInPage)
-	e.POST("/signin", a.signIn)
-	e.POST("/signout", a.signOut)
-	e.GET("/onetime-password", a.showOnetimePasswordPage)
-	e.POST("/onetime-password", a.verifyOnetimePassword)
-	e.POST("/onetime-password/resend", a.resendOnetimePassword)
-	e.GET("/error/:title/:message", a.showErrorPage)
+	// Sign-in, sign-out and the one-time password (simple layout).
+	e.GET("/", redirectTo(signin.SignInPage.Path))
+	e.GET(signin.SignInPage.Path, signinArea.ShowSignInPage)
+	e.POST(signin.SignInPage.Path, signinArea.SignIn)
+	e.POST("/signout", signinArea.SignOut)
+	e.GET(signin.OnetimePasswordPage.Path, signinArea.ShowOnetimePasswordPage)
+	e.POST(signin.OnetimePasswordPage.Path, signinArea.VerifyOnetimePassword)
+	e.POST("/onetime-password/resend", signinArea.ResendOnetimePassword)
 
 	// Sign-up and registration.
-	e.GET("/signup", a.showSignupPage)
-	e.POST("/signup", a.signUp)
-	e.GET("/signup/code", a.showSignupCodePage)
-	e.POST("/signup/code", a.verifySignupCode)
-	e.POST("/signup/code/resend", a.resendSignupCode)
-	e.GET("/password/reregistration", a.showReregistrationPage)
-	e.POST("/password/reregistration", a.reregister)
-	e.GET("/registration", a.showRegistrationPage)
-	e.POST("/registration", a.saveRegistration)
-	e.GET("/registration/confirm", a.showRegistrationConfirmPage)
-	e.POST("/registration/confirm", a.register)
-	e.GET("/registration/result", a.showRegistrationResultPage)
-	// Postal-code lookup for the registration island (SPEC.md has no call for it).
-	e.GET("/api/v1/postal_codes/:code", a.getPostalCodes)
+	e.GET(signup.SignupPage.Path, signupArea.ShowSignupPage)
+	e.POST(signup.SignupPage.Path, signupArea.SignUp)
+	e.GET("/signup/code", signupArea.ShowSignupCodePage)
+	e.POST("/signup/code", signupArea.VerifySignupCode)
+	e.POST("/signup/code/resend", signupArea.ResendSignupCode)
+	e.GET("/registration", signupArea.ShowRegistrationPage)
+	e.POST("/registration", signupArea.SaveRegistration)
+	e.GET("/registration/confirm", signupArea.ShowRegistrationConfirmPage)
+	e.POST("/registration/confirm", signupArea.Register)
+	e.GET("/registration/result", signupArea.ShowRegistrationResultPage)
 
-	// Password reset and the end of an e-mail change.
-	e.GET("/password/sendemail", a.showPasswordSendEmailPage)
-	e.POST("/password/sendemail", a.sendPasswordResetEmail)
-	e.GET("/password/reset", a.showPasswordResetPage)
-	e.POST("/password/reset", a.resetPassword)
-	e.GET("/myaccount/edit-email-complete", a.showEmailChangeCompletePage)
+	// Password reset and re-registration (signed out).
+	e.GET(password.ReregistrationPage.Path, passwordArea.ShowReregistrationPage)
+	e.POST(password.ReregistrationPage.Path, passwordArea.Reregister)
+	e.GET(password.SendEmailPage.Path, passwordArea.ShowSendEmailPage)
+	e.POST(password.SendEmailPage.Path, passwordArea.SendResetEmail)
+	e.GET(password.ResetPage.Path, passwordArea.ShowResetPage)
+	e.POST(password.ResetPage.Path, passwordArea.ResetPassword)
 
-	for _, p := range infoPages {
-		e.GET(p.path, a.showInfoPage(p))
+	// Help and policy pages, the error view.
+	for _, p := range info.Pages {
+		e.GET(p.Path, infoArea.ShowInfoPage(p))
+	}
+	e.GET("/error/:title/:message", infoArea.ShowErrorPage)
+
+	// Signed in: every group below leaves an unfinished create workflow when a page
+	// outside it is opened.
+	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow)
+	signed := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, leave)
+	signed.GET("/toppage", infoArea.ShowTopPage)
+	signed.GET(info.TermsPage.Path, infoArea.ShowTermsPage)
+	signed.POST(info.TermsPage.Path, infoArea.AcceptTerms)
+
+	// My account. The end of an e-mail change is reached from the mail, signed out too.
+	e.GET(myaccount.EmailChangeCompletePage.Path, myaccountArea.ShowEmailChangeCompletePage)
+	signed.GET(myaccount.MyAccountPage.Path, myaccountArea.ShowMyAccountPage)
+	signed.GET(myaccount.CompanyPage.Path, myaccountArea.ShowCompanyPage)
+	signed.POST("/myaccount/company/user-name", myaccountArea.ChangeUserName)
+	signed.POST("/myaccount/company/transfer-person-name", myaccountArea.ChangeTransferPersonName)
+	signed.GET(myaccount.EditPasswordPage.Path, myaccountArea.ShowEditPasswordPage)
+	signed.POST(myaccount.EditPasswordPage.Path, myaccountArea.ChangePassword)
+	signed.GET(myaccount.EditEmailAddressPage.Path, myaccountArea.ShowEditEmailAddressPage)
+	signed.POST(myaccount.EditEmailAddressPage.Path, myaccountArea.StartEmailChange)
+	signed.GET("/myaccount/edit-email-auth", myaccountArea.ShowEditEmailAuthPage)
+	signed.POST("/myaccount/edit-email-auth", myaccountArea.ConfirmEmailChange)
+	signed.GET(myaccount.SecurityPage.Path, myaccountArea.ShowSecurityPage)
+	signed.POST(myaccount.SecurityPage.Path, myaccountArea.ChooseTwoFactor)
+	signed.GET("/myaccount/security/totp", myaccountArea.ShowTOTPSetupPage)
+	signed.POST("/myaccount/security/totp", myaccountArea.EnableTOTP)
+	signed.GET("/myaccount/security/email", myaccountArea.ShowEmailTwoFactorPage)
+	signed.POST("/myaccount/security/email", myaccountArea.EnableEmailTwoFactor)
+	signed.POST("/myaccount/security/email/resend", myaccountArea.ResendEmailTwoFactorCode)
+	signed.GET("/myaccount/security/recovery-codes", myaccountArea.ShowRecoveryCodesPage)
+	for _, p := range myaccount.Placeholders {
+		signed.GET(p.Path, a.ShowPlaceholderPage(p))
 	}
 
-	// Signed in.
-	signed := e.Group("", a.requireSignIn, a.requireCurrentTerms, a.leaveWorkflows)
-	signed.GET("/toppage", a.showTopPage)
-	for _, p := range signedInPlaceholders {
-		signed.GET(p.path, a.showPlaceholderPage(p.title, true))
+	// Notifications.
+	for _, p := range notifications.Placeholders {
+		signed.GET(p.Path, notificationsArea.ShowPlaceholderPage(p))
 	}
 
-	// My account and terms.
-	signed.GET("/termsofservice", a.showTermsPage)
-	signed.POST("/termsofservice", a.acceptTerms)
-	signed.GET("/myaccount", a.showMyAccountPage)
-	signed.GET("/myaccount/company", a.showCompanyPage)
-	signed.POST("/myaccount/company/user-name", a.changeUserName)
-	signed.POST("/myaccount/company/transfer-person-name", a.changeTransferPersonName)
-	signed.GET("/myaccount/edit-password", a.showEditPasswordPage)
-	signed.POST("/myaccount/edit-password", a.changePassword)
-	signed.GET("/myaccount/edit-email-address", a.showEditEmailAddressPage)
-	signed.POST("/myaccount/edit-email-address", a.startEmailChange)
-	signed.GET("/myaccount/edit-email-auth", a.showEditEmailAuthPage)
-	signed.POST("/myaccount/edit-email-auth", a.confirmEmailChange)
-	signed.GET("/myaccount/security", a.showSecurityPage)
-	signed.POST("/myaccount/security", a.chooseTwoFactor)
-	signed.GET("/myaccount/security/totp", a.showTOTPSetupPage)
-	signed.POST("/myaccount/security/totp", a.enableTOTP)
-	signed.GET("/myaccount/security/email", a.showEmailTwoFactorPage)
-	signed.POST("/myaccount/security/email", a.enableEmailTwoFactor)
-	signed.POST("/myaccount/security/email/resend", a.resendEmailTwoFactorCode)
-	signed.GET("/myaccount/security/recovery-codes", a.showRecoveryCodesPage)
+	// Paying a supplier's invoice by card.
+	for _, p := range payments.Placeholders {
+		signed.GET(p.Path, paymentsArea.ShowPlaceholderPage(p))
+	}
 
 	// Registered suppliers and their bank accounts.
-	signed.GET("/suppliers", a.showSupplierListPage)
-	signed.GET("/suppliers/add/company", a.showSupplierCompanyPage)
-	signed.POST("/suppliers/add/company", a.saveSupplierCompany)
-	signed.GET("/suppliers/add/bank", a.showSupplierBankPage)
-	signed.POST("/suppliers/add/bank", a.saveSupplierBank)
-	signed.GET("/suppliers/add/confirm", a.showSupplierConfirmPage)
-	signed.POST("/suppliers/add/confirm", a.createSupplier)
-	signed.GET("/suppliers/:id", a.showSupplierPage)
-	signed.GET("/suppliers/:id/delete", a.showSupplierDeletePage)
-	signed.POST("/suppliers/:id/delete", a.deleteSupplier)
-	signed.GET("/suppliers/:id/accounts/new", a.showNewAccountPage)
-	signed.POST("/suppliers/:id/accounts/new", a.createAccount)
-	signed.GET("/suppliers/:id/accounts/:accountid/edit", a.showEditAccountPage)
-	signed.POST("/suppliers/:id/accounts/:accountid/edit", a.updateAccount)
-	signed.GET("/suppliers/:id/payment-history", a.showSupplierHistoryPage)
-	signed.GET("/suppliers/:id/payment-history/:paymentid", a.showSupplierPaymentPage)
-	signed.GET("/suppliers/:id/collection-history/:paymentid", a.showSupplierCollectionPage)
+	signed.GET(suppliers.ListPage.Path, suppliersArea.ShowListPage)
+	signed.GET(suppliers.AddCompanyPage.Path, suppliersArea.ShowAddCompanyPage)
+	signed.POST(suppliers.AddCompanyPage.Path, suppliersArea.SaveAddCompany)
+	signed.GET("/suppliers/add/bank", suppliersArea.ShowAddBankPage)
+	signed.POST("/suppliers/add/bank", suppliersArea.SaveAddBank)
+	signed.GET("/suppliers/add/confirm", suppliersArea.ShowAddConfirmPage)
+	signed.POST("/suppliers/add/confirm", suppliersArea.CreateSupplier)
+	signed.GET("/suppliers/:id", suppliersArea.ShowSupplierPage)
+	signed.GET("/suppliers/:id/delete", suppliersArea.ShowDeletePage)
+	signed.POST("/suppliers/:id/delete", suppliersArea.DeleteSupplier)
+	signed.GET("/suppliers/:id/accounts/new", suppliersArea.ShowNewBankAccountPage)
+	signed.POST("/suppliers/:id/accounts/new", suppliersArea.CreateBankAccount)
+	signed.GET("/suppliers/:id/accounts/:accountid/edit", suppliersArea.ShowEditBankAccountPage)
+	signed.POST("/suppliers/:id/accounts/:accountid/edit", suppliersArea.UpdateBankAccount)
+	signed.GET("/suppliers/:id/payment-history", suppliersArea.ShowHistoryPage)
+	signed.GET("/suppliers/:id/payment-history/:paymentid", suppliersArea.ShowHistoryPaymentPage)
+	signed.GET("/suppliers/:id/collection-history/:paymentid", suppliersArea.ShowHistoryCollectionPage)
 
-	// Collections: corporations only, unless excluded (SPEC.md §4, §6).
-	collections := e.Group("/collections", a.requireSignIn, a.requireCurrentTerms, a.requireCollections, a.leaveWorkflows)
-	for _, p := range collectionPlaceholders {
-		collections.GET(p.path[len("/collections"):], a.showPlaceholderPage(p.title, true))
+	// Card-payment requests: corporations only, unless excluded (SPEC.md §4, §6).
+	requests := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, collectionsArea.RequireCollections, leave)
+	for _, p := range collections.Placeholders {
+		requests.GET(p.Path, collectionsArea.ShowPlaceholderPage(p))
 	}
 
 	// Development only: the in-process mailbox (nil in production or with SMTP_URL).
 	if a.DevMailbox != nil {
-		e.GET("/dev/mailbox", showDevMailboxPage(a, a.DevMailbox))
-		e.GET("/dev/mailbox/:id", showDevMailPage(a, a.DevMailbox))
+		devArea := &dev.Handler{App: a, Box: a.DevMailbox}
+		e.GET(dev.MailboxPage.Path, devArea.ShowMailboxPage)
+		e.GET(dev.MailboxPage.Path+"/:id", devArea.ShowMailPage)
 	}
 
 	// JSON API (SPEC.md §7): its own route table in handlers/api, described by its openapi.json.
-	api.Register(e, api.Deps{
-		Store: a.Store, Account: a.Account, Sessions: a.Sessions, Logger: a.Logger, Now: a.Now,
-		SecretKey: a.SecretKey, AccessTokenTTL: a.APIAccessTokenTTL,
-		CollectionExclusions: a.CollectionExclusions,
-		SessionUser:          currentUser, RenewSession: a.startSession,
-		SearchCorporations: a.searchCorporations,
-	})
+	api.Register(e, a)
 
-	e.RouteNotFound("/*", a.showNotFoundPage)
+	e.RouteNotFound("/*", web.ShowNotFoundPage)
 }
 
 func redirectTo(path string) echo.HandlerFunc {
-	return func(c *echo.Context) error { return c.Redirect(303, path) }
+	return func(c *echo.Context) error { return c.Redirect(http.StatusSeeOther, path) }
+}
+
+// Pages lists every GET page that shows without a flow in progress or a path parameter,
+// plus one example of each error view, for the browser tests and the page-weight script
+// (`bin/server -pages`). The others (the code pages, the wizards' later steps, a
+// supplier's pages) are visited by the journeys that reach them.
+func Pages() []web.Page {
+	ps := []web.Page{
+		signin.SignInPage,
+		{Path: "/error/" + "エラー" + "/" + "処理を続けられませんでした", Title: "エラー", Access: web.Public},
+		{Path: "/no-such-page", Title: web.ErrNotFound.Heading, Access: web.Public},
+		dev.MailboxPage,
+		signup.SignupPage,
+		password.ReregistrationPage,
+		password.SendEmailPage,
+		password.ResetPage,
+		myaccount.EmailChangeCompletePage,
+		info.TermsPage,
+		myaccount.MyAccountPage,
+		myaccount.CompanyPage,
+		myaccount.EditPasswordPage,
+		myaccount.EditEmailAddressPage,
+		myaccount.SecurityPage,
+		withQuery(suppliers.ListPage, "?status=enable"),
+		withQuery(suppliers.ListPage, "?status=disable"),
+		suppliers.AddCompanyPage,
+	}
+	ps = append(ps, info.Pages...)
+	for _, list := range [][]web.Page{myaccount.Placeholders, notifications.Placeholders, payments.Placeholders, collections.Placeholders} {
+		ps = append(ps, list...)
+	}
+	return ps
+}
+
+func withQuery(p web.Page, query string) web.Page {
+	p.Path += query
+	return p
 }

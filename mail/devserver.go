@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cardpay/mail/internal/smtpd"
+	"cardpay/store"
 )
 
 // StartDevServer runs the development mailbox: a real SMTP server on 127.0.0.1 (a free
@@ -29,8 +30,9 @@ func StartDevServer(ctx context.Context, box Box) (smtpURL string, stop func() e
 		if r.To == "" {
 			r.To = clean(strings.Join(d.To, ", "))
 		}
-		r.ReceivedAt = time.Now()
-		_, err = box.SaveDevMail(dctx, r)
+		_, err = box.SaveDevMail(dctx, store.DevMail{
+			From: r.From, To: r.To, Subject: r.Subject, Text: r.Text, ReceivedAt: time.Now(),
+		})
 		return err
 	})
 	if err != nil {

@@ -14,37 +14,38 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/mail"
+	"cardpay/store"
 )
 
 // memBox is a Box in memory; the store's own tests cover *store.Store.
 type memBox struct {
 	mu    sync.Mutex
-	mails []mail.Received
+	mails []store.DevMail
 	fail  error
 }
 
-func (b *memBox) SaveDevMail(_ context.Context, r mail.Received) (int64, error) {
+func (b *memBox) SaveDevMail(_ context.Context, m store.DevMail) (int64, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.fail != nil {
 		return 0, b.fail
 	}
-	r.ID = int64(len(b.mails) + 1)
-	b.mails = append(b.mails, r)
-	return r.ID, nil
+	m.ID = int64(len(b.mails) + 1)
+	b.mails = append(b.mails, m)
+	return m.ID, nil
 }
 
-func (b *memBox) DevMails(context.Context, int) ([]mail.Received, error) {
+func (b *memBox) DevMails(context.Context, int) ([]store.DevMail, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]mail.Received(nil), b.mails...), nil
+	return append([]store.DevMail(nil), b.mails...), nil
 }
 
-func (b *memBox) DevMail(_ context.Context, id int64) (mail.Received, error) {
+func (b *memBox) DevMail(_ context.Context, id int64) (store.DevMail, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if id < 1 || int(id) > len(b.mails) {
-		return mail.Received{}, errors.New("not found")
+		return store.DevMail{}, errors.New("not found")
 	}
 	return b.mails[id-1], nil
 }

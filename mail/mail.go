@@ -7,6 +7,8 @@ package mail
 import (
 	"context"
 	"time"
+
+	"cardpay/store"
 )
 
 // Message is one plain-text mail to one recipient. The text is UTF-8; the sender
@@ -33,12 +35,15 @@ type Received struct {
 	ReceivedAt time.Time
 }
 
-// Box keeps the development mailbox's messages; *store.Store implements it.
+// Box keeps the development mailbox's messages; *store.Store implements it. Its
+// messages are the store's rows, so that mail depends on store and not the reverse.
 type Box interface {
 	// SaveDevMail stores a received message and returns its id.
-	SaveDevMail(ctx context.Context, r Received) (int64, error)
+	SaveDevMail(ctx context.Context, m store.DevMail) (int64, error)
 	// DevMails lists the newest messages first, at most limit of them.
-	DevMails(ctx context.Context, limit int) ([]Received, error)
+	DevMails(ctx context.Context, limit int) ([]store.DevMail, error)
 	// DevMail returns one message, or store.ErrNotFound.
-	DevMail(ctx context.Context, id int64) (Received, error)
+	DevMail(ctx context.Context, id int64) (store.DevMail, error)
 }
+
+var _ Box = (*store.Store)(nil)

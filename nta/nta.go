@@ -24,7 +24,6 @@ import (
 	"unicode/utf8"
 
 	"cardpay/pay"
-	"cardpay/store"
 )
 
 const (
@@ -65,6 +64,15 @@ type Config struct {
 	HTTP    *http.Client // default a client with a 5 s timeout
 }
 
+// Corporation is one current registry record: the adapter's own answer, which the
+// caller (account.Corporations) keeps in its table.
+type Corporation struct {
+	CorporateNumber string
+	Name            string
+	NameKana        string // full-width katakana; empty when never registered
+	Address         string // head office
+}
+
 // Client searches the NTA registry. A nil *Client is the adapter switched off.
 type Client struct {
 	appID string
@@ -99,7 +107,7 @@ func (c *Client) Enabled() bool { return c != nil }
 // with a wrong check digit, other all-digit input, a name too short or too long —
 // return (nil, nil) without a request. Transport failures, non-200 answers and
 // malformed XML return an error starting "nta: ".
-func (c *Client) Search(ctx context.Context, q string) ([]store.Corporation, error) {
+func (c *Client) Search(ctx context.Context, q string) ([]Corporation, error) {
 	if c == nil {
 		return nil, nil
 	}
@@ -140,7 +148,7 @@ func (c *Client) Search(ctx context.Context, q string) ([]store.Corporation, err
 	})
 }
 
-func (c *Client) get(ctx context.Context, path string, query url.Values) ([]store.Corporation, error) {
+func (c *Client) get(ctx context.Context, path string, query url.Values) ([]Corporation, error) {
 	u := c.base + path + "?" + query.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -242,8 +250,8 @@ type corporationXML struct {
 // already asks for these (history=0, change=0, close=0), but /num returns closed
 // corporations whatever is asked, and what we save must be current whatever the
 // API sends.
-func (d corporationsXML) current() []store.Corporation {
-	var list []store.Corporation
+func (d corporationsXML) current() []Corporation {
+	var list []Corporation
 	for _, x := range d.Corporations {
 		if len(list) == MaxResults {
 			break
@@ -258,7 +266,7 @@ func (d corporationsXML) current() []store.Corporation {
 		if address == "" {
 			address = strings.TrimSpace(x.AddressOutside) // head office abroad
 		}
-		list = append(list, store.Corporation{
+		list = append(list, Corporation{
 			CorporateNumber: number,
 			Name:            name,
 			// The registry's フリガナ is already full-width katakana (empty for

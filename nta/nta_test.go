@@ -19,31 +19,30 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/pay"
-	"cardpay/store"
 )
 
 const testAppID = "KtestAppID001"
 
 var (
-	toyota = store.Corporation{
+	toyota = Corporation{
 		CorporateNumber: "1180301018771",
 		Name:            "トヨタ自動車株式会社",
 		NameKana:        "トヨタジドウシャ",
 		Address:         "愛知県豊田市トヨタ町１番地",
 	}
-	toyotaShisaku = store.Corporation{
+	toyotaShisaku = Corporation{
 		CorporateNumber: "3180301099991",
 		Name:            "トヨタ試作工業株式会社",
 		NameKana:        "トヨタシサクコウギョウ",
 		Address:         "愛知県豊田市元町１番地９",
 	}
-	sony = store.Corporation{
+	sony = Corporation{
 		CorporateNumber: "5010401067252",
 		Name:            "ソニーグループ株式会社",
 		NameKana:        "ソニーグループ",
 		Address:         "東京都港区港南１丁目７番１号",
 	}
-	docomo = store.Corporation{
+	docomo = Corporation{
 		CorporateNumber: "1010001067912",
 		Name:            "株式会社ＮＴＴドコモ",
 		NameKana:        "エヌティティドコモ",
@@ -345,7 +344,7 @@ func TestSearchByNumber(t *testing.T) {
 			f, srv := newFake(t)
 			list, err := newTestClient(srv).Search(context.Background(), q)
 			require.NoError(t, err)
-			assert.Equal(t, []store.Corporation{toyota}, list)
+			assert.Equal(t, []Corporation{toyota}, list)
 
 			reqs := f.requests()
 			require.Len(t, reqs, 1)
@@ -379,16 +378,16 @@ func TestSearchByName(t *testing.T) {
 	cases := []struct {
 		q        string
 		sentName string
-		want     []store.Corporation
+		want     []Corporation
 	}{
 		// 株式会社とよた部品販売 matches too but is closed: close=0 leaves it out.
-		{"トヨタ", "トヨタ", []store.Corporation{toyota, toyotaShisaku}},
-		{"とよた", "とよた", []store.Corporation{toyota, toyotaShisaku}}, // target=1 folds kana
-		{"自動車", "自動車", []store.Corporation{toyota}},                // partial, not prefix
-		{"ntt", "ｎｔｔ", []store.Corporation{docomo}},                // sent full-width
-		{"NTT ドコモ", "ＮＴＴ　ドコモ", []store.Corporation{docomo}},
+		{"トヨタ", "トヨタ", []Corporation{toyota, toyotaShisaku}},
+		{"とよた", "とよた", []Corporation{toyota, toyotaShisaku}}, // target=1 folds kana
+		{"自動車", "自動車", []Corporation{toyota}},                // partial, not prefix
+		{"ntt", "ｎｔｔ", []Corporation{docomo}},                // sent full-width
+		{"NTT ドコモ", "ＮＴＴ　ドコモ", []Corporation{docomo}},
 		// The former name ソニー株式会社 is history: change=0 leaves it out.
-		{"ソニー", "ソニー", []store.Corporation{sony}},
+		{"ソニー", "ソニー", []Corporation{sony}},
 		// 国税庁 is 国の機関 (kind 101), outside kind=03,04.
 		{"国税", "国税", nil},
 	}
@@ -434,11 +433,11 @@ func TestSearchSkipsClosedAndHistoricRecords(t *testing.T) {
 
 	list, err := c.Search(context.Background(), "トヨタ")
 	require.NoError(t, err)
-	assert.Equal(t, []store.Corporation{toyota, toyotaShisaku}, list)
+	assert.Equal(t, []Corporation{toyota, toyotaShisaku}, list)
 
 	list, err = c.Search(context.Background(), "ソニー")
 	require.NoError(t, err)
-	assert.Equal(t, []store.Corporation{sony}, list)
+	assert.Equal(t, []Corporation{sony}, list)
 }
 
 func TestSearchDropsUnusableRecords(t *testing.T) {
@@ -456,7 +455,7 @@ func TestSearchDropsUnusableRecords(t *testing.T) {
 	defer srv.Close()
 	list, err := newTestClient(srv).Search(context.Background(), "株式会社")
 	require.NoError(t, err)
-	assert.Equal(t, []store.Corporation{
+	assert.Equal(t, []Corporation{
 		{CorporateNumber: "2180001099995", Name: "エーシーエムイー　インク", NameKana: "エーシーエムイーインク", Address: "アメリカ合衆国カリフォルニア州"},
 		toyota,
 	}, list)
@@ -623,7 +622,7 @@ func TestSearchBodyLimit(t *testing.T) {
 			list, err := newTestClient(srv).Search(context.Background(), "1180301018771")
 			if c.ok {
 				require.NoError(t, err)
-				assert.Equal(t, []store.Corporation{toyota}, list)
+				assert.Equal(t, []Corporation{toyota}, list)
 				return
 			}
 			require.Error(t, err)

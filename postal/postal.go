@@ -10,7 +10,6 @@
 package postal
 
 import (
-	"bytes"
 	"compress/gzip"
 	"embed"
 	"encoding/json"
@@ -69,41 +68,22 @@ func Available() bool { return load() != nil }
 // LoadError says why the data is unavailable, or nil when it is available;
 // for start-up logs and the tests.
 func LoadError() error {
-	load()
-	return loadErr
+	_, err := loadTable()
+	return err
 }
 
-var (
-	loadOnce sync.Once
-	loaded   *table
-	loadErr  error
-)
-
-// load reads the embedded data the first time it is needed: about 50 ms
+// loadTable reads the embedded data the first time it is needed: about 50 ms
 // that servers which never look up a code do not spend at start-up.
-func load() *table {
-	loadOnce.Do(func() {
-		loaded, loadErr = readData(dataFS)
-	})
-	return loaded
-}
+var loadTable = sync.OnceValues(func() (*table, error) { return readData(dataFS) })
 
-// errNoData is reported when the binary was built before `npm run build`.
-var errNoData = errors.New("postal: postal/" + dataFile + " is missing; run `npm run build` (islands/postal.mjs) before building or testing")
+// load is the data, or nil when there is none (LoadError says why).
+func load() *table {
+	t, _ := loadTable()
+	return t
+}
 
 func readData(fsys fs.FS) (*table, error) {
-	gz, err := fs.ReadFile(fsys, dataFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errNoData
-	}
-	if err != nil {
-		return nil, fmt.Errorf("postal: %w", err)
-	}
-	t, err := parse(bytes.NewReader(gz))
-	if err != nil {
-		return nil, fmt.Errorf("postal: %s: %w", dataFile, err)
-	}
-	return t, nil
+	return pay.ReadEmbedded(fsys, "postal", dataFile, "islands/postal.mjs", parse)
 }
 
 // dataJSON is the file islands/postal.mjs writes; the script documents it.

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"cardpay/pay"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -92,7 +94,7 @@ func TestParseRejectsBadData(t *testing.T) {
 func TestReadDataMissing(t *testing.T) {
 	tab, err := readData(fstest.MapFS{"data/.gitkeep": {}})
 	assert.Nil(t, tab)
-	assert.ErrorIs(t, err, errNoData)
+	assert.ErrorIs(t, err, pay.ErrNoEmbeddedData)
 	assert.Contains(t, err.Error(), "npm run build")
 
 	tab, err = readData(fstest.MapFS{dataFile: {Data: []byte("garbage")}})

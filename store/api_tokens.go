@@ -51,25 +51,25 @@ type APIAccess struct {
 // CreateAPITokenFamily starts a family for a signed-in user with its first access and
 // refresh tokens, in one transaction.
 func (s *Store) CreateAPITokenFamily(ctx context.Context, buyerID, userID int64, epoch int, access, refresh NewAPIToken) (APITokenFamily, error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return APITokenFamily{}, err
-	}
-	defer tx.Rollback()
-	var f APITokenFamily
-	err = tx.GetContext(ctx, &f, `INSERT INTO api_token_families (user_id, buyer_id, session_epoch)
-		SELECT id, buyer_id, $3 FROM users WHERE buyer_id = $1 AND id = $2
-		RETURNING id, user_id, buyer_id, session_epoch, created_at, revoked_at`, buyerID, userID, epoch)
-	if notFound(err) {
-		return APITokenFamily{}, ErrNotFound
-	}
-	if err != nil {
-		return APITokenFamily{}, fmt.Errorf("store: API token family of user %d: %w", userID, err)
-	}
-	if err := insertAPITokens(ctx, tx, f.ID, access, refresh); err != nil {
-		return APITokenFamily{}, err
-	}
-	return f, tx.Commit()
+	var created APITokenFamily
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var f APITokenFamily
+		err := tx.GetContext(ctx, &f, `INSERT INTO api_token_families (user_id, buyer_id, session_epoch)
+			SELECT id, buyer_id, $3 FROM users WHERE buyer_id = $1 AND id = $2
+			RETURNING id, user_id, buyer_id, session_epoch, created_at, revoked_at`, buyerID, userID, epoch)
+		if notFound(err) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: API token family of user %d: %w", userID, err)
+		}
+		if err := insertAPITokens(ctx, tx, f.ID, access, refresh); err != nil {
+			return err
+		}
+		created = f
+		return nil
+	})
+	return created, err
 }
 
 func insertAPITokens(ctx context.Context, tx *sqlx.Tx, familyID int64, access, refresh NewAPIToken) error {
@@ -114,68 +114,64 @@ func (s *Store) APIAccessByHash(ctx context.Context, hash string) (APIAccess, er
 //   - ErrAPITokenInvalid when it does not exist, expired, was revoked, or the user's
 //     session epoch moved on (a password change); a stale family is revoked too.
 func (s *Store) RotateAPIRefreshToken(ctx context.Context, hash string, now time.Time, access, refresh NewAPIToken) (APITokenFamily, error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return APITokenFamily{}, err
-	}
-	defer tx.Rollback()
-	var row struct {
-		TokenID      int64      `db:"token_id"`
-		ExpiresAt    time.Time  `db:"expires_at"`
-		UsedAt       *time.Time `db:"used_at"`
-		TokenRevoked *time.Time `db:"token_revoked_at"`
-		UserEpoch    *int       `db:"user_epoch"`
-		APITokenFamily
-	}
-	err = tx.GetContext(ctx, &row, `SELECT t.id AS token_id, t.expires_at, t.used_at, t.revoked_at AS token_revoked_at,
-			f.id, f.user_id, f.buyer_id, f.session_epoch, f.created_at, f.revoked_at,
-			u.session_epoch AS user_epoch
-		FROM api_tokens t
-		JOIN api_token_families f ON f.id = t.family_id
-		LEFT JOIN users u ON u.id = f.user_id AND u.buyer_id = f.buyer_id
-		WHERE t.token_hash = $1 AND t.kind = 'refresh'
-		FOR UPDATE OF t, f`, hash)
-	if notFound(err) {
-		return APITokenFamily{}, ErrAPITokenInvalid
-	}
-	if err != nil {
-		return APITokenFamily{}, fmt.Errorf("store: API refresh token: %w", err)
-	}
-	f := row.APITokenFamily
-	switch {
-	case f.RevokedAt != nil || row.TokenRevoked != nil:
-		return APITokenFamily{}, ErrAPITokenInvalid
-	case row.UsedAt != nil:
-		if err := revokeFamilyTx(ctx, tx, f.ID, now); err != nil {
-			return APITokenFamily{}, err
+	var rotated APITokenFamily
+	// refused is the answer for a token whose family this transaction revokes: the
+	// revocation must be committed, so fn returns nil and the refusal comes after.
+	var refused error
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var row struct {
+			TokenID      int64      `db:"token_id"`
+			ExpiresAt    time.Time  `db:"expires_at"`
+			UsedAt       *time.Time `db:"used_at"`
+			TokenRevoked *time.Time `db:"token_revoked_at"`
+			UserEpoch    *int       `db:"user_epoch"`
+			APITokenFamily
 		}
-		if err := tx.Commit(); err != nil {
-			return APITokenFamily{}, err
+		err := tx.GetContext(ctx, &row, `SELECT t.id AS token_id, t.expires_at, t.used_at, t.revoked_at AS token_revoked_at,
+				f.id, f.user_id, f.buyer_id, f.session_epoch, f.created_at, f.revoked_at,
+				u.session_epoch AS user_epoch
+			FROM api_tokens t
+			JOIN api_token_families f ON f.id = t.family_id
+			LEFT JOIN users u ON u.id = f.user_id AND u.buyer_id = f.buyer_id
+			WHERE t.token_hash = $1 AND t.kind = 'refresh'
+			FOR UPDATE OF t, f`, hash)
+		if notFound(err) {
+			return ErrAPITokenInvalid
 		}
-		return APITokenFamily{}, ErrAPITokenReused
-	case row.UserEpoch == nil || *row.UserEpoch != f.SessionEpoch:
-		if err := revokeFamilyTx(ctx, tx, f.ID, now); err != nil {
-			return APITokenFamily{}, err
+		if err != nil {
+			return fmt.Errorf("store: API refresh token: %w", err)
 		}
-		if err := tx.Commit(); err != nil {
-			return APITokenFamily{}, err
+		f := row.APITokenFamily
+		switch {
+		case f.RevokedAt != nil || row.TokenRevoked != nil:
+			return ErrAPITokenInvalid
+		case row.UsedAt != nil:
+			refused = ErrAPITokenReused
+			return revokeFamilyTx(ctx, tx, f.ID, now)
+		case row.UserEpoch == nil || *row.UserEpoch != f.SessionEpoch:
+			refused = ErrAPITokenInvalid
+			return revokeFamilyTx(ctx, tx, f.ID, now)
+		case !now.Before(row.ExpiresAt):
+			return ErrAPITokenInvalid
 		}
-		return APITokenFamily{}, ErrAPITokenInvalid
-	case !now.Before(row.ExpiresAt):
-		return APITokenFamily{}, ErrAPITokenInvalid
+		if _, err := tx.ExecContext(ctx, `UPDATE api_tokens SET used_at = $2 WHERE id = $1`, row.TokenID, now); err != nil {
+			return fmt.Errorf("store: use API refresh token %d: %w", row.TokenID, err)
+		}
+		if err := insertAPITokens(ctx, tx, f.ID, access, refresh); err != nil {
+			return err
+		}
+		// Tokens of this family that ended a day ago are of no use, not even for noticing a
+		// reuse (an expired refresh token is refused anyway): drop them as the family grows.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM api_tokens WHERE family_id = $1 AND expires_at < $2`, f.ID, now.Add(-24*time.Hour)); err != nil {
+			return fmt.Errorf("store: prune API tokens of family %d: %w", f.ID, err)
+		}
+		rotated = f
+		return nil
+	})
+	if err == nil && refused != nil {
+		return APITokenFamily{}, refused
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE api_tokens SET used_at = $2 WHERE id = $1`, row.TokenID, now); err != nil {
-		return APITokenFamily{}, fmt.Errorf("store: use API refresh token %d: %w", row.TokenID, err)
-	}
-	if err := insertAPITokens(ctx, tx, f.ID, access, refresh); err != nil {
-		return APITokenFamily{}, err
-	}
-	// Tokens of this family that ended a day ago are of no use, not even for noticing a
-	// reuse (an expired refresh token is refused anyway): drop them as the family grows.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM api_tokens WHERE family_id = $1 AND expires_at < $2`, f.ID, now.Add(-24*time.Hour)); err != nil {
-		return APITokenFamily{}, fmt.Errorf("store: prune API tokens of family %d: %w", f.ID, err)
-	}
-	return f, tx.Commit()
+	return rotated, err
 }
 
 func revokeFamilyTx(ctx context.Context, tx *sqlx.Tx, familyID int64, now time.Time) error {
@@ -191,23 +187,17 @@ func revokeFamilyTx(ctx context.Context, tx *sqlx.Tx, familyID int64, now time.T
 // RevokeAPITokenFamily ends one sign-in (POST /api/v1/logout): every access and refresh
 // token of the family stops working. The family must belong to the buyer's user.
 func (s *Store) RevokeAPITokenFamily(ctx context.Context, buyerID, userID, familyID int64, now time.Time) error {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var ok bool
-	if err := tx.GetContext(ctx, &ok, `SELECT EXISTS (SELECT 1 FROM api_token_families WHERE id = $1 AND buyer_id = $2 AND user_id = $3)`,
-		familyID, buyerID, userID); err != nil {
-		return fmt.Errorf("store: API token family %d: %w", familyID, err)
-	}
-	if !ok {
-		return ErrNotFound
-	}
-	if err := revokeFamilyTx(ctx, tx, familyID, now); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var ok bool
+		if err := tx.GetContext(ctx, &ok, `SELECT EXISTS (SELECT 1 FROM api_token_families WHERE id = $1 AND buyer_id = $2 AND user_id = $3)`,
+			familyID, buyerID, userID); err != nil {
+			return fmt.Errorf("store: API token family %d: %w", familyID, err)
+		}
+		if !ok {
+			return ErrNotFound
+		}
+		return revokeFamilyTx(ctx, tx, familyID, now)
+	})
 }
 
 // SetAPITokenFamilyEpoch keeps the caller's own sign-in valid after it changed the
@@ -221,24 +211,21 @@ func (s *Store) SetAPITokenFamilyEpoch(ctx context.Context, buyerID, userID, fam
 // PruneAPITokens deletes a user's tokens that ended before `before`, and families left
 // without tokens. Called at each API sign-in so that tokens do not pile up.
 func (s *Store) PruneAPITokens(ctx context.Context, buyerID, userID int64, before time.Time) error {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM api_tokens WHERE expires_at < $3 AND family_id IN
-		(SELECT id FROM api_token_families WHERE buyer_id = $1 AND user_id = $2)`, buyerID, userID, before); err != nil {
-		return fmt.Errorf("store: prune API tokens of user %d: %w", userID, err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM api_token_families f WHERE buyer_id = $1 AND user_id = $2 AND created_at < $3
-		AND NOT EXISTS (SELECT 1 FROM api_tokens t WHERE t.family_id = f.id)`, buyerID, userID, before); err != nil {
-		return fmt.Errorf("store: prune API token families of user %d: %w", userID, err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM api_login_challenges WHERE buyer_id = $1 AND user_id = $2 AND expires_at < $3`,
-		buyerID, userID, before); err != nil {
-		return fmt.Errorf("store: prune API login challenges of user %d: %w", userID, err)
-	}
-	return tx.Commit()
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM api_tokens WHERE expires_at < $3 AND family_id IN
+			(SELECT id FROM api_token_families WHERE buyer_id = $1 AND user_id = $2)`, buyerID, userID, before); err != nil {
+			return fmt.Errorf("store: prune API tokens of user %d: %w", userID, err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM api_token_families f WHERE buyer_id = $1 AND user_id = $2 AND created_at < $3
+			AND NOT EXISTS (SELECT 1 FROM api_tokens t WHERE t.family_id = f.id)`, buyerID, userID, before); err != nil {
+			return fmt.Errorf("store: prune API token families of user %d: %w", userID, err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM api_login_challenges WHERE buyer_id = $1 AND user_id = $2 AND expires_at < $3`,
+			buyerID, userID, before); err != nil {
+			return fmt.Errorf("store: prune API login challenges of user %d: %w", userID, err)
+		}
+		return nil
+	})
 }
 
 // APILoginChallenge is a sign-in waiting for its second factor.

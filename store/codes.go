@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // Code purposes.
@@ -30,20 +32,20 @@ type OneTimeCode struct {
 // CreateCode stores a new code for (purpose, subject) and retires the earlier unused
 // ones, so only the newest mailed code works.
 func (s *Store) CreateCode(ctx context.Context, purpose, subject, hash, payload string, expiresAt time.Time) (int64, error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `UPDATE one_time_codes SET used_at = now() WHERE purpose = $1 AND subject = $2 AND used_at IS NULL`, purpose, subject); err != nil {
-		return 0, fmt.Errorf("store: retire codes: %w", err)
-	}
-	var id int64
-	if err := tx.GetContext(ctx, &id, `INSERT INTO one_time_codes (purpose, subject, code_hash, payload, expires_at)
-		VALUES ($1, $2, $3, $4, $5) RETURNING id`, purpose, subject, hash, payload, expiresAt); err != nil {
-		return 0, fmt.Errorf("store: create code: %w", err)
-	}
-	return id, tx.Commit()
+	var created int64
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE one_time_codes SET used_at = now() WHERE purpose = $1 AND subject = $2 AND used_at IS NULL`, purpose, subject); err != nil {
+			return fmt.Errorf("store: retire codes: %w", err)
+		}
+		var id int64
+		if err := tx.GetContext(ctx, &id, `INSERT INTO one_time_codes (purpose, subject, code_hash, payload, expires_at)
+			VALUES ($1, $2, $3, $4, $5) RETURNING id`, purpose, subject, hash, payload, expiresAt); err != nil {
+			return fmt.Errorf("store: create code: %w", err)
+		}
+		created = id
+		return nil
+	})
+	return created, err
 }
 
 // LatestCode is the newest code for (purpose, subject), used or not, so the caller can

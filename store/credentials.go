@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // SetUserName changes the user's own name (PUT users/user_name).
@@ -124,27 +126,24 @@ func (s *Store) SignInEvents(ctx context.Context, buyerID, userID int64, limit i
 
 // ReplaceRecoveryCodes stores a new set of recovery-code hashes, dropping the old set.
 func (s *Store) ReplaceRecoveryCodes(ctx context.Context, buyerID, userID int64, hashes []string) error {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var ok bool
-	if err := tx.GetContext(ctx, &ok, `SELECT EXISTS (SELECT 1 FROM users WHERE buyer_id = $1 AND id = $2)`, buyerID, userID); err != nil {
-		return fmt.Errorf("store: recovery codes of user %d: %w", userID, err)
-	}
-	if !ok {
-		return ErrNotFound
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM recovery_codes WHERE user_id = $1`, userID); err != nil {
-		return fmt.Errorf("store: recovery codes of user %d: %w", userID, err)
-	}
-	for _, h := range hashes {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO recovery_codes (user_id, code_hash) VALUES ($1, $2)`, userID, h); err != nil {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var ok bool
+		if err := tx.GetContext(ctx, &ok, `SELECT EXISTS (SELECT 1 FROM users WHERE buyer_id = $1 AND id = $2)`, buyerID, userID); err != nil {
 			return fmt.Errorf("store: recovery codes of user %d: %w", userID, err)
 		}
-	}
-	return tx.Commit()
+		if !ok {
+			return ErrNotFound
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM recovery_codes WHERE user_id = $1`, userID); err != nil {
+			return fmt.Errorf("store: recovery codes of user %d: %w", userID, err)
+		}
+		for _, h := range hashes {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO recovery_codes (user_id, code_hash) VALUES ($1, $2)`, userID, h); err != nil {
+				return fmt.Errorf("store: recovery codes of user %d: %w", userID, err)
+			}
+		}
+		return nil
+	})
 }
 
 // RecoveryCode is a stored, unused recovery code.

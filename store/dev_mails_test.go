@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"cardpay/mail"
 	"cardpay/store"
 )
 
@@ -17,12 +16,12 @@ func TestDevMails(t *testing.T) {
 	ctx := context.Background()
 	clearDevMails(t)
 	at := time.Date(2026, 12, 25, 9, 5, 0, 0, time.UTC)
-	first, err := db.Store.SaveDevMail(ctx, mail.Received{
+	first, err := db.Store.SaveDevMail(ctx, store.DevMail{
 		From: "請求書カード払い <no-reply@cardpay.example>", To: "a@example.jp",
 		Subject: "【請求書カード払い】新規登録の認証コード", Text: "本文\n\n123456", ReceivedAt: at,
 	})
 	require.NoError(t, err)
-	second, err := db.Store.SaveDevMail(ctx, mail.Received{To: "b@example.jp", Subject: "二通目"})
+	second, err := db.Store.SaveDevMail(ctx, store.DevMail{To: "b@example.jp", Subject: "二通目"})
 	require.NoError(t, err)
 	assert.Greater(t, second, first)
 
@@ -58,7 +57,7 @@ func TestDevMailsKeepTheNewest500(t *testing.T) {
 	clearDevMails(t)
 	var ids []int64
 	for i := range store.DevMailsKept + 3 {
-		id, err := db.Store.SaveDevMail(ctx, mail.Received{To: "a@example.jp", Subject: fmt.Sprintf("%d通目", i+1)})
+		id, err := db.Store.SaveDevMail(ctx, store.DevMail{To: "a@example.jp", Subject: fmt.Sprintf("%d通目", i+1)})
 		require.NoError(t, err)
 		ids = append(ids, id)
 	}

@@ -80,19 +80,16 @@ func CompleteSignupTx(ctx context.Context, tx *sqlx.Tx, id int64) error {
 
 // Register creates the buyer and its user from a verified sign-up in one transaction.
 func (s *Store) Register(ctx context.Context, signupID int64, nb NewBuyer) (User, error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
+	var u User
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := CompleteSignupTx(ctx, tx, signupID); err != nil {
+			return err
+		}
+		var err error
+		u, err = CreateBuyerTx(ctx, tx, nb)
+		return err
+	})
 	if err != nil {
-		return User{}, err
-	}
-	defer tx.Rollback()
-	if err := CompleteSignupTx(ctx, tx, signupID); err != nil {
-		return User{}, err
-	}
-	u, err := CreateBuyerTx(ctx, tx, nb)
-	if err != nil {
-		return User{}, err
-	}
-	if err := tx.Commit(); err != nil {
 		return User{}, err
 	}
 	return s.User(ctx, u.BuyerID, u.ID)

@@ -129,24 +129,22 @@ func (s *Store) Supplier(ctx context.Context, buyerID, id int64) (Supplier, erro
 // acct is not nil, in one transaction: the wizard's last step either saves everything or
 // nothing.
 func (s *Store) CreateSupplier(ctx context.Context, buyerID int64, in pay.SupplierInput, acct *AccountFields) (Supplier, error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
+	var id int64
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &id, `INSERT INTO suppliers (buyer_id, business_form, name, name_kana, corporate_number, business_name, status)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+			buyerID, in.BusinessForm, in.Name, in.NameKana, in.CorporateNumber, in.BusinessName, pay.SupplierUnapproved); err != nil {
+			return fmt.Errorf("store: create supplier: %w", err)
+		}
+		if acct != nil {
+			if _, err := insertAccount(ctx, tx, buyerID, id, *acct); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return Supplier{}, err
-	}
-	defer tx.Rollback()
-	var id int64
-	if err := tx.GetContext(ctx, &id, `INSERT INTO suppliers (buyer_id, business_form, name, name_kana, corporate_number, business_name, status)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-		buyerID, in.BusinessForm, in.Name, in.NameKana, in.CorporateNumber, in.BusinessName, pay.SupplierUnapproved); err != nil {
-		return Supplier{}, fmt.Errorf("store: create supplier: %w", err)
-	}
-	if acct != nil {
-		if _, err := insertAccount(ctx, tx, buyerID, id, *acct); err != nil {
-			return Supplier{}, err
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return Supplier{}, fmt.Errorf("store: create supplier: %w", err)
 	}
 	return s.Supplier(ctx, buyerID, id)
 }
@@ -171,27 +169,24 @@ const supplierBusyQuery = `SELECT EXISTS (SELECT 1 FROM invoices
 // so that past payments still name it. A supplier with a payment in progress is
 // ErrSupplierInUse and stays as it is.
 func (s *Store) DeleteSupplier(ctx context.Context, buyerID, id int64) error {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	// Lock the supplier first so that a payment cannot start between the check and
-	// the delete.
-	if err := lockSupplier(ctx, tx, buyerID, id); err != nil {
-		return err
-	}
-	var busy bool
-	if err := tx.GetContext(ctx, &busy, supplierBusyQuery, buyerID, id, inProgress); err != nil {
-		return fmt.Errorf("store: delete supplier %d: %w", id, err)
-	}
-	if busy {
-		return fmt.Errorf("store: delete supplier %d: %w", id, ErrSupplierInUse)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE suppliers SET deleted_at = now(), updated_at = now() WHERE buyer_id = $1 AND id = $2`, buyerID, id); err != nil {
-		return fmt.Errorf("store: delete supplier %d: %w", id, err)
-	}
-	return tx.Commit()
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		// Lock the supplier first so that a payment cannot start between the check and
+		// the delete.
+		if err := lockSupplier(ctx, tx, buyerID, id); err != nil {
+			return err
+		}
+		var busy bool
+		if err := tx.GetContext(ctx, &busy, supplierBusyQuery, buyerID, id, inProgress); err != nil {
+			return fmt.Errorf("store: delete supplier %d: %w", id, err)
+		}
+		if busy {
+			return fmt.Errorf("store: delete supplier %d: %w", id, ErrSupplierInUse)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE suppliers SET deleted_at = now(), updated_at = now() WHERE buyer_id = $1 AND id = $2`, buyerID, id); err != nil {
+			return fmt.Errorf("store: delete supplier %d: %w", id, err)
+		}
+		return nil
+	})
 }
 
 // SupplierAccounts lists a supplier's accounts, oldest first.
@@ -224,23 +219,19 @@ func (s *Store) SupplierAccount(ctx context.Context, buyerID, supplierID, id int
 // sends an approved supplier back to Unapproved: operators check where money goes before
 // it goes there.
 func (s *Store) CreateSupplierAccount(ctx context.Context, buyerID, supplierID int64, f AccountFields) (SupplierAccount, error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
+	var id int64
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := lockSupplier(ctx, tx, buyerID, supplierID); err != nil {
+			return err
+		}
+		var err error
+		if id, err = insertAccount(ctx, tx, buyerID, supplierID, f); err != nil {
+			return err
+		}
+		return reexamine(ctx, tx, buyerID, supplierID)
+	})
 	if err != nil {
 		return SupplierAccount{}, err
-	}
-	defer tx.Rollback()
-	if err := lockSupplier(ctx, tx, buyerID, supplierID); err != nil {
-		return SupplierAccount{}, err
-	}
-	id, err := insertAccount(ctx, tx, buyerID, supplierID, f)
-	if err != nil {
-		return SupplierAccount{}, err
-	}
-	if err := reexamine(ctx, tx, buyerID, supplierID); err != nil {
-		return SupplierAccount{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return SupplierAccount{}, fmt.Errorf("store: create account: %w", err)
 	}
 	return s.SupplierAccount(ctx, buyerID, supplierID, id)
 }
@@ -249,37 +240,32 @@ func (s *Store) CreateSupplierAccount(ctx context.Context, buyerID, supplierID i
 // progress will transfer to is ErrSupplierInUse: changing it would redirect money the
 // operators have already checked.
 func (s *Store) UpdateSupplierAccount(ctx context.Context, buyerID, supplierID, id int64, f AccountFields) (SupplierAccount, error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := lockSupplier(ctx, tx, buyerID, supplierID); err != nil {
+			return err
+		}
+		var busy bool
+		if err := tx.GetContext(ctx, &busy, `SELECT EXISTS (SELECT 1 FROM invoices
+			WHERE buyer_id = $1 AND account_id = $2 AND examination_status = ANY($3))`, buyerID, id, inProgress); err != nil {
+			return fmt.Errorf("store: update account %d: %w", id, err)
+		}
+		if busy {
+			return fmt.Errorf("store: update account %d: %w", id, ErrSupplierInUse)
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE supplier_accounts SET bank_code = $4, bank_name = $5, branch_code = $6,
+			branch_name = $7, account_type = $8, account_number = $9, holder_name = $10, updated_at = now()
+			WHERE buyer_id = $1 AND supplier_id = $2 AND id = $3`,
+			buyerID, supplierID, id, f.BankCode, f.BankName, f.BranchCode, f.BranchName, f.AccountType, f.AccountNumber, f.HolderName)
+		if err != nil {
+			return accountWriteError(id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("store: update account %d: %w", id, ErrNotFound)
+		}
+		return reexamine(ctx, tx, buyerID, supplierID)
+	})
 	if err != nil {
 		return SupplierAccount{}, err
-	}
-	defer tx.Rollback()
-	if err := lockSupplier(ctx, tx, buyerID, supplierID); err != nil {
-		return SupplierAccount{}, err
-	}
-	var busy bool
-	if err := tx.GetContext(ctx, &busy, `SELECT EXISTS (SELECT 1 FROM invoices
-		WHERE buyer_id = $1 AND account_id = $2 AND examination_status = ANY($3))`, buyerID, id, inProgress); err != nil {
-		return SupplierAccount{}, fmt.Errorf("store: update account %d: %w", id, err)
-	}
-	if busy {
-		return SupplierAccount{}, fmt.Errorf("store: update account %d: %w", id, ErrSupplierInUse)
-	}
-	res, err := tx.ExecContext(ctx, `UPDATE supplier_accounts SET bank_code = $4, bank_name = $5, branch_code = $6,
-		branch_name = $7, account_type = $8, account_number = $9, holder_name = $10, updated_at = now()
-		WHERE buyer_id = $1 AND supplier_id = $2 AND id = $3`,
-		buyerID, supplierID, id, f.BankCode, f.BankName, f.BranchCode, f.BranchName, f.AccountType, f.AccountNumber, f.HolderName)
-	if err != nil {
-		return SupplierAccount{}, accountWriteError(id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return SupplierAccount{}, fmt.Errorf("store: update account %d: %w", id, ErrNotFound)
-	}
-	if err := reexamine(ctx, tx, buyerID, supplierID); err != nil {
-		return SupplierAccount{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return SupplierAccount{}, fmt.Errorf("store: update account %d: %w", id, err)
 	}
 	return s.SupplierAccount(ctx, buyerID, supplierID, id)
 }

@@ -101,16 +101,13 @@ type NewBuyer struct {
 
 // CreateBuyer inserts a buyer and its first user in one transaction.
 func (s *Store) CreateBuyer(ctx context.Context, nb NewBuyer) (User, error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
+	var u User
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		u, err = CreateBuyerTx(ctx, tx, nb)
+		return err
+	})
 	if err != nil {
-		return User{}, err
-	}
-	defer tx.Rollback()
-	u, err := CreateBuyerTx(ctx, tx, nb)
-	if err != nil {
-		return User{}, err
-	}
-	if err := tx.Commit(); err != nil {
 		return User{}, err
 	}
 	return s.User(ctx, u.BuyerID, u.ID)

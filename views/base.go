@@ -22,9 +22,12 @@ type Base struct {
 	Stats pay.Stats
 	Flash *Flash
 	// Errors are validation failures shown in the error summary and beside each field.
-	Errors FieldErrors
+	Errors pay.FieldErrors
 	Links  Links
 }
+
+// SetBase fills the Base a view embeds (web.Show fills any view through it).
+func (b *Base) SetBase(base Base) { *b = base }
 
 // User is the signed-in user as the header shows them.
 type User struct {
@@ -46,28 +49,6 @@ type Flash struct {
 // configuration because they usually live on the operator's corporate site.
 type Links struct {
 	Manual, FAQ, Inquiry, Terms, Privacy, PersonalInfo, SupplierService string
-}
-
-// FieldError is one validation failure; Field is the id of the input it belongs to.
-type FieldError struct {
-	Field   string
-	Message string
-}
-
-// FieldErrors keeps the order in which the fields appear on the page.
-type FieldErrors []FieldError
-
-// Add appends a failure for field.
-func (e *FieldErrors) Add(field, message string) { *e = append(*e, FieldError{field, message}) }
-
-// For returns the message for field, or "".
-func (e FieldErrors) For(field string) string {
-	for _, fe := range e {
-		if fe.Field == field {
-			return fe.Message
-		}
-	}
-	return ""
 }
 
 // DocumentTitle is the <title>: page, service, and the error prefix when invalid.
@@ -108,4 +89,4 @@ func hasPrefix(path, prefix string) bool {
 	return path == prefix || len(path) > len(prefix) && path[:len(prefix)] == prefix && path[len(prefix)] == '/'
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
+func Itoa(n int) string { return strconv.Itoa(n) }

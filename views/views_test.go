@@ -56,7 +56,8 @@ func TestIconsUsedAreInTheSprite(t *testing.T) {
 	}
 	files, err := filepath.Glob("*.templ")
 	require.NoError(t, err)
-	more, _ := filepath.Glob("ui/*.templ")
+	// The components and every area's templates (views/<area>).
+	more, _ := filepath.Glob("*/*.templ")
 	used := regexp.MustCompile(`Icon\("([a-z_0-9]+)"`)
 	found := 0
 	for _, f := range append(files, more...) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"cardpay/handlers"
+	"cardpay/handlers/info"
 	"cardpay/views"
 )
 
@@ -58,7 +58,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SMTPURL:      getenv("SMTP_URL"),
 		SecretKey:    getenv("SECRET_KEY"),
 		DemoPassword: getenv("DEMO_PASSWORD"),
-		Links:        handlers.DefaultLinks,
+		Links:        info.DefaultLinks,
 		DatabaseName: getenv("DATABASE_NAME"),
 		NTAAppID:     strings.TrimSpace(getenv("NTA_APP_ID")),
 	}

@@ -22,8 +22,10 @@ import (
 	"cardpay/account"
 	"cardpay/auth"
 	"cardpay/handlers"
+	"cardpay/handlers/web"
 	"cardpay/nta"
 	"cardpay/store"
+	"cardpay/store/devdb"
 )
 
 func main() {
@@ -88,9 +90,10 @@ func run(logger *slog.Logger) error {
 		ServiceName: cfg.ServiceName,
 	}
 
-	opts := handlers.Options{
+	deps := web.Deps{
 		Store:                st,
 		Account:              acct,
+		Corporations:         &account.Corporations{Store: st, Logger: logger},
 		DevMailbox:           devBox,
 		SecretKey:            cfg.SecretKey,
 		APIAccessTokenTTL:    cfg.APIAccessTokenTTL,
@@ -104,9 +107,9 @@ func run(logger *slog.Logger) error {
 	// The corporate-number registry is optional: without NTA_APP_ID, corporation search
 	// covers the corporations the service already knows.
 	if registry := nta.New(nta.Config{AppID: cfg.NTAAppID}); registry.Enabled() {
-		opts.CorporationLookup = registry.Search
+		deps.Corporations.Registry = registry
 	}
-	app := handlers.New(opts)
+	app := handlers.New(deps)
 
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
 	if err != nil {
@@ -144,7 +147,7 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (*store.Sto
 	if cfg.Production() {
 		return store.Open(ctx, cfg.DatabaseURL)
 	}
-	srv, err := store.Locate(ctx, store.LocateOptions{Log: func(f string, a ...any) { logger.Info(fmt.Sprintf(f, a...)) }})
+	srv, err := devdb.Locate(ctx, devdb.Options{Log: func(f string, a ...any) { logger.Info(fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		return nil, err
 	}

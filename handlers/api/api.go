@@ -1,14 +1,15 @@
 // Package api is the JSON API under /api/v1 (SPEC.md §7: the Users and Suppliers calls,
-// and the bank, account-holder and clock calls of Invoices) that islands and outside
-// clients use. It is a thin adapter around the account service and the store, like the
-// HTML handlers: the rules live in package account and package pay.
+// and the bank, account-holder and clock calls of Invoices; and the registration form's
+// postal-code lookup) that islands and outside clients use. Like the site's areas it
+// stands on the kernel (handlers/web) and is a thin adapter around the account service
+// and the store: the rules live in package account and package pay.
 //
 // routes() below is the package's route table; openapi.json describes every route in it
 // (a test keeps the two equal). JSON is snake_case in and out. Errors are always JSON:
 //
 //	400 {"status":"invalid_json"|"bad_request", "message":…}
 //	401 {"status":"unauthorized"|"expired_access_token"|"invalid_credentials"|…, "message":…}
-//	404 {"status":"not_found", "message":…}
+//	404 {"status":"not_found", "message":…} (postal_codes: {"status":"not_found"} alone, as it always was)
 //	409 {"status":"supplier_in_use"|"terms_outdated", "message":…}
 //	413 {"status":"payload_too_large", "message":…}
 //	422 {"status":"validation_error", "message":…, "errors":[{"field":…, "message":…}]}
@@ -17,78 +18,40 @@
 package api
 
 import (
-	"context"
 	"crypto/rand"
-	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v5"
 
-	"cardpay/account"
-	"cardpay/store"
+	"cardpay/handlers/web"
 )
 
 // Prefix is where the API lives.
 const Prefix = "/api/v1"
 
-// Default token lifetimes (DESIGN.md §4 "API auth").
+// Token lifetimes (DESIGN.md §4 "API auth").
 const (
-	DefaultAccessTokenTTL  = 15 * time.Minute
-	DefaultRefreshTokenTTL = 30 * 24 * time.Hour
+	// DefaultAccessTokenTTL is how long an access token and its id_token work unless
+	// web.Deps.APIAccessTokenTTL shortens it (development and e2e runs).
+	DefaultAccessTokenTTL = 15 * time.Minute
+	refreshTokenTTL       = 30 * 24 * time.Hour
 	// signupTokenTTL bounds how long a started sign-up can be finished through the API.
 	signupTokenTTL = 24 * time.Hour
 )
 
-// Deps is everything the API depends on.
-type Deps struct {
-	Store    *store.Store
-	Account  *account.Service
-	Sessions *scs.SessionManager
-	Logger   *slog.Logger
-	// Now is the clock; tests move it to expire tokens. It should be the account
-	// service's clock too.
-	Now func() time.Time
-	// SecretKey is the app's SECRET_KEY; the id_token signing key is derived from it
-	// (HKDF-SHA256, its own info string), never used raw. Without it a random key is
-	// used, good for one process only.
-	SecretKey string
-	// AccessTokenTTL is how long an access token and its id_token work; 0 means
-	// DefaultAccessTokenTTL. Development and e2e runs shorten it (API_ACCESS_TOKEN_TTL).
-	AccessTokenTTL time.Duration
-	// RefreshTokenTTL: 0 means DefaultRefreshTokenTTL.
-	RefreshTokenTTL time.Duration
-	// CollectionExclusions are corporate numbers that may not request card payments
-	// (SPEC.md §4), for collection_mode in GET users/information.
-	CollectionExclusions map[string]bool
-	// SessionUser returns the user signed in with the session cookie, or nil (the HTML
-	// handlers' currentUser, set by their loadUser middleware with its timeouts). It
-	// enables the islands' cookie mode; nil switches cookie mode off.
-	SessionUser func(c *echo.Context) *store.User
-	// RenewSession signs u in again on the cookie session after the user changed the
-	// password, carrying the new session epoch (the HTML handlers' startSession).
-	// nil means such a session ends at its next request instead.
-	RenewSession func(c *echo.Context, u store.User) error
-	// SearchCorporations answers GET corporations: the local registry table and, when
-	// configured, the National Tax Agency's API. q is tidied and checked (a 13-digit
-	// number has a valid check digit); limit is 1–100. nil searches Store.Corporations.
-	SearchCorporations func(ctx context.Context, q string, limit int) ([]store.Corporation, error)
-}
-
-// server holds the dependencies and serves every call.
+// server serves every call on the kernel: the store, the account service, the
+// sessions of cookie mode, the clock, the logger and the corporation search are the
+// site's own (web.App).
 type server struct {
-	Deps
+	*web.App
+	// idKey signs the id_tokens: derived from SECRET_KEY (HKDF-SHA256, its own info
+	// string), never the key itself.
 	idKey []byte
-}
-
-func (s *server) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now()
+	// accessTokenTTL is APIAccessTokenTTL, or DefaultAccessTokenTTL when that is 0.
+	accessTokenTTL time.Duration
 }
 
 // access says who may call a route.
@@ -125,6 +88,8 @@ func routes() []route {
 		{http.MethodPost, "/users/sole_proprietor", public, (*server).registerSoleProprietor},
 		{http.MethodPost, "/user_simple_check", public, (*server).simpleCheck},
 		{http.MethodGet, "/business_categories", public, (*server).businessCategories},
+		// The registration form's address lookup (SPEC.md has no call for it).
+		{http.MethodGet, "/postal_codes/:code", public, (*server).getPostalCodes},
 
 		// Password reset (signed out).
 		{http.MethodPost, "/users/send_password_reset_code", public, (*server).sendPasswordResetCode},
@@ -178,10 +143,11 @@ var allMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http
 const FallbackRouteName = "api.fallback"
 
 // Register adds the API's routes to e under /api/v1. Requests reach them through the
-// app's own wrappers (security headers, cross-origin protection, scs LoadAndSave) and
-// echo middleware; every answer, including 404, 405 and panics, is JSON.
-func Register(e *echo.Echo, d Deps) {
-	s := newServer(d)
+// site's own wrappers (security headers, cross-origin protection, scs LoadAndSave) and
+// echo middleware (LoadUser sets the cookie session's user); every answer, including
+// 404, 405 and panics, is JSON.
+func Register(e *echo.Echo, a *web.App) {
+	s := newServer(a)
 	g := e.Group(Prefix)
 	allowed := map[string][]string{}
 	var paths []string
@@ -223,24 +189,19 @@ func add(g *echo.Group, r echo.Route) {
 	}
 }
 
-func newServer(d Deps) *server {
-	if d.Logger == nil {
-		d.Logger = slog.Default()
+func newServer(a *web.App) *server {
+	ttl := a.APIAccessTokenTTL
+	if ttl <= 0 {
+		ttl = DefaultAccessTokenTTL
 	}
-	if d.AccessTokenTTL <= 0 {
-		d.AccessTokenTTL = DefaultAccessTokenTTL
-	}
-	if d.RefreshTokenTTL <= 0 {
-		d.RefreshTokenTTL = DefaultRefreshTokenTTL
-	}
-	secret := d.SecretKey
+	secret := a.SecretKey
 	if secret == "" {
 		// Only tests and a mis-wired start get here (the configuration always has a
 		// SECRET_KEY): id tokens then work for this process alone.
-		d.Logger.Warn("api: no SecretKey; id tokens are signed with a random key and will not survive a restart or work across instances")
+		a.Logger.Warn("api: no SecretKey; id tokens are signed with a random key and will not survive a restart or work across instances")
 		secret = rand.Text()
 	}
-	return &server{Deps: d, idKey: deriveIDTokenKey(secret)}
+	return &server{App: a, idKey: deriveIDTokenKey(secret), accessTokenTTL: ttl}
 }
 
 func (s *server) bind(h func(*server, *echo.Context) error) echo.HandlerFunc {

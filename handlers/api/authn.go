@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/auth"
+	"cardpay/handlers/web"
 	"cardpay/store"
 )
 
@@ -102,18 +103,20 @@ func (s *server) authenticate(c *echo.Context, allowExpired bool) (*principal, e
 		// The password was changed or reset since this sign-in.
 		return nil, errUnauthorized
 	}
-	now := s.now()
+	now := s.Now()
 	if !allowExpired && (!now.Before(acc.ExpiresAt) || now.Unix() >= claims.Expires) {
 		return nil, errExpiredAccess
 	}
 	return &principal{User: u, Mode: tokenMode, FamilyID: f.ID}, nil
 }
 
+// cookieCaller is the user the site's LoadUser found for the session cookie, with its
+// timeouts and session epoch checked.
 func (s *server) cookieCaller(c *echo.Context) (*principal, error) {
-	if s.SessionUser == nil || !strings.EqualFold(c.Request().Header.Get(headerRequestedBy), requestedByFetch) {
+	if !strings.EqualFold(c.Request().Header.Get(headerRequestedBy), requestedByFetch) {
 		return nil, errUnauthorized
 	}
-	u := s.SessionUser(c)
+	u := web.CurrentUser(c)
 	if u == nil {
 		return nil, errUnauthorized
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/handlers/webtest"
 	"cardpay/pay"
 )
 
@@ -16,7 +17,7 @@ import (
 // never a 500, always a Japanese message, and nothing changes.
 func TestBadBodiesAreRefusedClearly(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	signedIn := env.client(t)
 	signedIn.login(u.EmailAddress)
 
@@ -108,7 +109,7 @@ func TestUnknownPathsAndMethodsAnswerJSON(t *testing.T) {
 	assert.Equal(t, "GET, PUT", r.Header.Get("Allow"))
 
 	// Outside /api/v1 the app's own pages answer.
-	res, err := http.Get(env.srv.URL + "/no-such-page")
+	res, err := http.Get(env.URL + "/no-such-page")
 	require.NoError(t, err)
 	res.Body.Close()
 	assert.Equal(t, http.StatusNotFound, res.StatusCode)
@@ -118,9 +119,9 @@ func TestUnknownPathsAndMethodsAnswerJSON(t *testing.T) {
 // Cross-site requests never reach the API (Go's CrossOriginProtection, as in the app).
 func TestCrossSiteRequestsAreRefused(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
-	req, err := http.NewRequest(http.MethodPost, env.srv.URL+"/api/v1/login",
-		bytes.NewReader([]byte(`{"email_address":"`+u.EmailAddress+`","password":"`+testPassword+`"}`)))
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	req, err := http.NewRequest(http.MethodPost, env.URL+"/api/v1/login",
+		bytes.NewReader([]byte(`{"email_address":"`+u.EmailAddress+`","password":"`+webtest.Password+`"}`)))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Origin", "https://evil.example")
@@ -133,7 +134,7 @@ func TestCrossSiteRequestsAreRefused(t *testing.T) {
 
 func TestCookieModeNeedsTheFetchHeader(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	browser := env.client(t)
 	browser.cookieSignIn(u)
 

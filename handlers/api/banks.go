@@ -90,7 +90,7 @@ const (
 // transfer-date picker. from defaults to today in Japan, to to from + 90 days.
 func (s *server) closedDays(c *echo.Context) error {
 	var errs pay.FieldErrors
-	y, m, d := s.now().In(pay.Tokyo()).Date()
+	y, m, d := s.Now().In(pay.Tokyo()).Date()
 	today := time.Date(y, m, d, 0, 0, 0, 0, pay.Tokyo())
 	from, fromOK := queryDate(c, "from", today, &errs)
 	to, toOK := queryDate(c, "to", from.AddDate(0, 0, closedDaysDefaultSpan), &errs)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/handlers/webtest"
 	"cardpay/pay"
 )
 
@@ -36,7 +37,7 @@ func codes(r result, key string) []string {
 
 func TestBankSearch(t *testing.T) {
 	env := newEnv(t)
-	c := env.signedInAs(t, newBuyer(t, pay.Corporation))
+	c := env.signedInAs(t, webtest.NewBuyer(t, pay.Corporation, ""))
 
 	r := c.get("/banks2")
 	require.Equal(t, http.StatusOK, r.Status, r.String())
@@ -86,7 +87,7 @@ func TestBankSearch(t *testing.T) {
 func TestBankSearchInCookieMode(t *testing.T) {
 	env := newEnv(t)
 	browser := env.client(t)
-	browser.cookieSignIn(newBuyer(t, pay.Corporation))
+	browser.cookieSignIn(webtest.NewBuyer(t, pay.Corporation, ""))
 	browser.headers["X-Requested-With"] = "fetch"
 	r := browser.get("/banks2?q=" + urlq("ゆうちょ"))
 	require.Equal(t, http.StatusOK, r.Status, r.String())
@@ -108,7 +109,7 @@ func closedDays(t *testing.T, r result) []closed {
 
 func TestClosedDays(t *testing.T) {
 	env := newEnv(t)
-	c := env.signedInAs(t, newBuyer(t, pay.Corporation))
+	c := env.signedInAs(t, webtest.NewBuyer(t, pay.Corporation, ""))
 
 	// The year end: 12/31 and 1/2–1/3 besides 元日; 1/4/2027 is a Monday and open.
 	r := c.get("/banks/closed_day?from=2026-12-28&to=2027-01-04")
@@ -151,7 +152,7 @@ func TestClosedDaysDefaultToTheNext90DaysInTokyo(t *testing.T) {
 	env := newEnv(t)
 	// 2026-12-29 20:00 in UTC is already 12/30 in Tokyo.
 	env.clock.Set(time.Date(2026, 12, 29, 20, 0, 0, 0, time.UTC))
-	c := env.signedInAs(t, newBuyer(t, pay.Corporation))
+	c := env.signedInAs(t, webtest.NewBuyer(t, pay.Corporation, ""))
 	r := c.get("/banks/closed_day")
 	days := closedDays(t, r)
 	assert.Equal(t, "2026-12-30", r.str("from"))
@@ -168,7 +169,7 @@ func TestClosedDaysDefaultToTheNext90DaysInTokyo(t *testing.T) {
 
 func TestHolderKana(t *testing.T) {
 	env := newEnv(t)
-	c := env.signedInAs(t, newBuyer(t, pay.Corporation))
+	c := env.signedInAs(t, webtest.NewBuyer(t, pay.Corporation, ""))
 	for in, want := range map[string]string{
 		"ガ":           "ｶﾞ",
 		"プ":           "ﾌﾟ",

@@ -18,6 +18,16 @@ type loginRequest struct {
 	Password     string `json:"password"`
 }
 
+func (r *loginRequest) check() (errs pay.FieldErrors) {
+	if strings.TrimSpace(r.EmailAddress) == "" {
+		errs.Add("email_address", "メールアドレスを入力してください")
+	}
+	if r.Password == "" {
+		errs.Add("password", "パスワードを入力してください")
+	}
+	return errs
+}
+
 // twoFactorChallenge answers a password that was right for a user with two-factor on.
 type twoFactorChallenge struct {
 	Status       string `json:"status"` // two_factor_required
@@ -38,18 +48,8 @@ func throttled(r *account.Refusal) bool { return strings.HasPrefix(r.Message, th
 // unknown address and a wrong password get the same 401.
 func (s *server) login(c *echo.Context) error {
 	var req loginRequest
-	if err := decode(c, &req); err != nil {
+	if err := decodeChecked(c, &req); err != nil {
 		return err
-	}
-	var errs pay.FieldErrors
-	if strings.TrimSpace(req.EmailAddress) == "" {
-		errs.Add("email_address", "メールアドレスを入力してください")
-	}
-	if req.Password == "" {
-		errs.Add("password", "パスワードを入力してください")
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
 	}
 	ctx := c.Request().Context()
 	res, err := s.Account.SignIn(ctx, strings.TrimSpace(req.EmailAddress), req.Password, c.RealIP(), c.Request().UserAgent())
@@ -67,7 +67,7 @@ func (s *server) login(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := s.Store.CreateAPILoginChallenge(ctx, res.User.BuyerID, res.User.ID, hash, s.now().Add(auth.CodeTTL)); err != nil {
+		if err := s.Store.CreateAPILoginChallenge(ctx, res.User.BuyerID, res.User.ID, hash, s.Now().Add(auth.CodeTTL)); err != nil {
 			return err
 		}
 		msg := "認証アプリに表示されている確認コードを入力してください。"
@@ -91,25 +91,19 @@ type secondFactorRequest struct {
 	Code         string `json:"code"`
 }
 
+func (r *secondFactorRequest) check() pay.FieldErrors {
+	return checkTokenAndCode("session_token", r.SessionToken, r.Code)
+}
+
 // loginSecondFactor is POST /api/v1/login_2auth: the mailed or authenticator code for
 // the session_token that login answered. Wrong codes count towards the sign-in
 // throttle; a session_token works once and for 10 minutes.
 func (s *server) loginSecondFactor(c *echo.Context) error {
 	var req secondFactorRequest
-	if err := decode(c, &req); err != nil {
+	if err := decodeChecked(c, &req); err != nil {
 		return err
 	}
-	var errs pay.FieldErrors
-	if req.SessionToken == "" {
-		errs.Add("session_token", "session_tokenを指定してください")
-	}
 	code := strings.TrimSpace(req.Code)
-	if code == "" {
-		errs.Add("code", "確認コードを入力してください")
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
-	}
 	ctx := c.Request().Context()
 	ch, err := s.Store.APILoginChallengeByHash(ctx, auth.HashToken(req.SessionToken))
 	if errors.Is(err, store.ErrNotFound) {
@@ -118,7 +112,7 @@ func (s *server) loginSecondFactor(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if ch.UsedAt != nil || !s.now().Before(ch.ExpiresAt) {
+	if ch.UsedAt != nil || !s.Now().Before(ch.ExpiresAt) {
 		return errBadSessionToken
 	}
 	u, err := s.Store.User(ctx, ch.BuyerID, ch.UserID)
@@ -158,16 +152,20 @@ type refreshRequest struct {
 	RefreshToken string `json:"refresh_token"`
 }
 
+func (r *refreshRequest) check() (errs pay.FieldErrors) {
+	if r.RefreshToken == "" {
+		errs.Add("refresh_token", msgMissing("refresh_token"))
+	}
+	return errs
+}
+
 // refreshTokens is POST /api/v1/users/token, sent without auth headers: a refresh token
 // for a new triple. The old refresh token is used up; presenting it again revokes the
 // whole sign-in, since either the client or a thief holds a copy.
 func (s *server) refreshTokens(c *echo.Context) error {
 	var req refreshRequest
-	if err := decode(c, &req); err != nil {
+	if err := decodeChecked(c, &req); err != nil {
 		return err
-	}
-	if req.RefreshToken == "" {
-		return fieldError("refresh_token", "refresh_tokenを指定してください")
 	}
 	if len(req.RefreshToken) > maxJWTLen {
 		return errBadRefreshToken
@@ -177,7 +175,7 @@ func (s *server) refreshTokens(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.Store.RotateAPIRefreshToken(ctx, auth.HashToken(req.RefreshToken), s.now(), na, nr)
+	f, err := s.Store.RotateAPIRefreshToken(ctx, auth.HashToken(req.RefreshToken), s.Now(), na, nr)
 	switch {
 	case errors.Is(err, store.ErrAPITokenReused):
 		s.Logger.Warn("api: refresh token reused; sign-in revoked", "user_id", f.UserID, "ip", c.RealIP())
@@ -215,7 +213,7 @@ func (s *server) logout(c *echo.Context) error {
 		if err := s.Sessions.Destroy(ctx); err != nil {
 			return err
 		}
-	} else if err := s.Store.RevokeAPITokenFamily(ctx, p.User.BuyerID, p.User.ID, p.FamilyID, s.now()); err != nil {
+	} else if err := s.Store.RevokeAPITokenFamily(ctx, p.User.BuyerID, p.User.ID, p.FamilyID, s.Now()); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, statusAnswer{Status: "logged_out", Message: "ログアウトしました"})

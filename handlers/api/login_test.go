@@ -18,13 +18,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/auth"
+	"cardpay/handlers/webtest"
 	"cardpay/pay"
 	"cardpay/store"
 )
 
 func TestLoginAnswersTokensThatWork(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	r := c.login(u.EmailAddress)
 	assert.Equal(t, "Bearer", r.str("token_type"))
@@ -47,7 +48,7 @@ func TestLoginAnswersTokensThatWork(t *testing.T) {
 	require.Equal(t, http.StatusOK, info.Status, info.String())
 	assert.Equal(t, u.EmailAddress, info.str("email_address"))
 
-	ev, err := db.Store.SignInEvents(context.Background(), u.BuyerID, u.ID, 5)
+	ev, err := webtest.Store().SignInEvents(context.Background(), u.BuyerID, u.ID, 5)
 	require.NoError(t, err)
 	require.NotEmpty(t, ev)
 	assert.True(t, ev[0].Succeeded, "an API sign-in is in the sign-in history")
@@ -55,7 +56,7 @@ func TestLoginAnswersTokensThatWork(t *testing.T) {
 
 func TestLoginDoesNotTellWhichAddressesExist(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	wrong := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": "wrong password 1"})
 	unknown := c.post("/login", map[string]any{"email_address": "nobody-" + u.EmailAddress, "password": "wrong password 1"})
@@ -80,7 +81,7 @@ func TestLoginValidatesItsInput(t *testing.T) {
 
 func TestLoginThrottleAndLockThroughTheAPI(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	bad := map[string]any{"email_address": u.EmailAddress, "password": "wrong password 1"}
 	for i := range 3 {
@@ -88,7 +89,7 @@ func TestLoginThrottleAndLockThroughTheAPI(t *testing.T) {
 		require.Equal(t, http.StatusUnauthorized, r.Status, "failure %d: %s", i+1, r)
 	}
 	// From the 3rd failure on, the next attempt must wait.
-	r := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": testPassword})
+	r := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": webtest.Password})
 	require.Equal(t, http.StatusTooManyRequests, r.Status, "even the right password waits: %s", r)
 	assert.Equal(t, "too_many_attempts", r.str("status"))
 	assert.Contains(t, r.str("message"), "秒ほど待って")
@@ -103,13 +104,13 @@ func TestLoginThrottleAndLockThroughTheAPI(t *testing.T) {
 	}
 	require.Equal(t, http.StatusTooManyRequests, r.Status, "the 10th failure locks: %s", r)
 	assert.Contains(t, r.str("message"), "ロック")
-	env.mail.WaitFor(t, u.EmailAddress, 10*time.Second) // the owner is told
+	env.Mail.WaitFor(t, u.EmailAddress, 10*time.Second) // the owner is told
 
 	env.clock.Add(time.Minute)
-	r = c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": testPassword})
+	r = c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": webtest.Password})
 	require.Equal(t, http.StatusTooManyRequests, r.Status, "locked: %s", r)
 	env.clock.Add(15 * time.Minute)
-	r = c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": testPassword})
+	r = c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": webtest.Password})
 	require.Equal(t, http.StatusOK, r.Status, "the lock ends: %s", r)
 }
 
@@ -123,17 +124,17 @@ func TestThrottleMessagesAreRecognised(t *testing.T) {
 func TestTwoFactorByMailThroughTheAPI(t *testing.T) {
 	env := newEnv(t)
 	ctx := context.Background()
-	u := newBuyer(t, pay.Corporation)
-	require.NoError(t, db.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, "email", ""))
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	require.NoError(t, webtest.Store().SetTwoFactor(ctx, u.BuyerID, u.ID, "email", ""))
 	c := env.client(t)
-	r := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": testPassword})
+	r := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": webtest.Password})
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Equal(t, "two_factor_required", r.str("status"))
 	assert.Equal(t, "email", r.str("method"))
 	assert.Empty(t, r.str("access_token"), "no tokens before the second factor")
 	session := r.str("session_token")
 	require.NotEmpty(t, session)
-	code := env.waitCode(t, u.EmailAddress)
+	code := env.WaitCode(t, u.EmailAddress)
 
 	wrong := "000000"
 	if code == wrong {
@@ -162,11 +163,11 @@ func TestTwoFactorByMailThroughTheAPI(t *testing.T) {
 
 func TestTwoFactorSessionTokenExpires(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
-	require.NoError(t, db.Store.SetTwoFactor(context.Background(), u.BuyerID, u.ID, "email", ""))
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	require.NoError(t, webtest.Store().SetTwoFactor(context.Background(), u.BuyerID, u.ID, "email", ""))
 	c := env.client(t)
-	r := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": testPassword})
-	code := env.waitCode(t, u.EmailAddress)
+	r := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": webtest.Password})
+	code := env.WaitCode(t, u.EmailAddress)
 	env.clock.Add(11 * time.Minute)
 	r = c.post("/login_2auth", map[string]any{"session_token": r.str("session_token"), "code": code})
 	assert.Equal(t, http.StatusUnauthorized, r.Status, r.String())
@@ -175,15 +176,15 @@ func TestTwoFactorSessionTokenExpires(t *testing.T) {
 func TestTwoFactorByAuthenticatorThroughTheAPI(t *testing.T) {
 	env := newEnv(t)
 	ctx := context.Background()
-	u := newBuyer(t, pay.SoleProprietor)
+	u := webtest.NewBuyer(t, pay.SoleProprietor, "")
 	key, err := auth.NewTOTP("請求書カード払い", u.EmailAddress)
 	require.NoError(t, err)
-	sealed, err := auth.NewSealer("test secret key").Seal(key.Secret)
+	sealed, err := auth.NewSealer(webtest.SecretKey).Seal(key.Secret)
 	require.NoError(t, err)
-	require.NoError(t, db.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, "totp", sealed))
+	require.NoError(t, webtest.Store().SetTwoFactor(ctx, u.BuyerID, u.ID, "totp", sealed))
 
 	c := env.client(t)
-	r := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": testPassword})
+	r := c.post("/login", map[string]any{"email_address": u.EmailAddress, "password": webtest.Password})
 	require.Equal(t, "totp", r.str("method"), r.String())
 	code, err := totp.GenerateCode(key.Secret, env.clock.Now())
 	require.NoError(t, err)
@@ -193,7 +194,7 @@ func TestTwoFactorByAuthenticatorThroughTheAPI(t *testing.T) {
 
 func TestRefreshRotatesAndReuseRevokesTheFamily(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	c.login(u.EmailAddress)
 	first := c.tokens
@@ -235,7 +236,7 @@ func TestRefreshRotatesAndReuseRevokesTheFamily(t *testing.T) {
 
 func TestConcurrentRefreshOfOneTokenSucceedsOnce(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	c.login(u.EmailAddress)
 	var wg sync.WaitGroup
@@ -257,7 +258,7 @@ func TestConcurrentRefreshOfOneTokenSucceedsOnce(t *testing.T) {
 
 func TestRefreshTokenExpiresAfter30Days(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	c.login(u.EmailAddress)
 	env.clock.Add(30*24*time.Hour + time.Second)
@@ -271,7 +272,7 @@ func TestRefreshTokenExpiresAfter30Days(t *testing.T) {
 
 func TestLogoutRevokesTheFamily(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	c.login(u.EmailAddress)
 	tok := c.tokens
@@ -294,7 +295,7 @@ func TestLogoutRevokesTheFamily(t *testing.T) {
 
 func TestAuthNeedsBothHeadersOfTheSameSignIn(t *testing.T) {
 	env := newEnv(t)
-	a, b := newBuyer(t, pay.Corporation), newBuyer(t, pay.Corporation)
+	a, b := webtest.NewBuyer(t, pay.Corporation, ""), webtest.NewBuyer(t, pay.Corporation, "")
 	ca, cb := env.client(t), env.client(t)
 	ca.login(a.EmailAddress)
 	cb.login(b.EmailAddress)

@@ -2,182 +2,46 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/cookiejar"
-	"net/http/httptest"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/alexedwards/scs/postgresstore"
-	"github.com/alexedwards/scs/v2"
-	"github.com/labstack/echo/v5"
 	"github.com/stretchr/testify/require"
 
-	"cardpay/account"
-	"cardpay/auth"
 	"cardpay/handlers/api"
-	"cardpay/mail"
-	"cardpay/mail/mailtest"
-	"cardpay/pay"
+	"cardpay/handlers/web"
+	"cardpay/handlers/webtest"
 	"cardpay/store"
-	"cardpay/store/storetest"
 )
 
-var db *storetest.DB
+func TestMain(m *testing.M) { webtest.Main(m) }
 
-func TestMain(m *testing.M) { storetest.Run(m, &db) }
-
-const testPassword = "correct horse battery 7"
-
-var testHash = func() string {
-	h, err := auth.HashPassword(testPassword)
-	if err != nil {
-		panic(err)
-	}
-	return h
-}()
-
-// clock is a settable clock shared by the API and the account service.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-// env is the API on a real database and a real SMTP server, behind the same wrappers
-// as handlers.App: cross-origin protection, then scs LoadAndSave around echo.
+// env is the whole site (webtest) with the API tests' settings: a clock the tests move
+// to expire tokens and codes, and one corporation excluded from collections.
 type env struct {
-	srv   *httptest.Server
-	echo  *echo.Echo
-	mail  *mailtest.Server
-	clock *clock
-	logs  *bytes.Buffer
+	*webtest.Env
+	clock *webtest.Clock
 }
 
-// Session keys of the stand-in for the HTML handlers' loadUser (handlers/session.go).
-const (
-	sessionUserID  = "user_id"
-	sessionBuyerID = "buyer_id"
-	sessionEpoch   = "epoch"
-)
-
-func newEnv(t *testing.T, mutate ...func(*api.Deps)) *env {
+func newEnv(t *testing.T, mutate ...func(*web.Deps)) *env {
 	t.Helper()
-	sessions := scs.New()
-	sessions.Store = postgresstore.NewWithCleanupInterval(db.Store.DB.DB, 0)
-	sessions.Cookie.Name = "cardpay_session"
-	sessions.Cookie.SameSite = http.SameSiteLaxMode
-	mailSrv := mailtest.NewServer(t)
-	sender, err := mail.NewSMTP(mailSrv.URL(), "no-reply@test.example")
-	require.NoError(t, err)
-	clk := &clock{t: time.Now()}
-	logs := &bytes.Buffer{}
-	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: logs}, nil))
-	acct := &account.Service{
-		Store: db.Store, Mail: sender, Codes: auth.NewCodes("test secret key"), Sealer: auth.NewSealer("test secret key"),
-		Throttle: auth.DefaultThrottle, ServiceName: "請求書カード払い", Now: clk.Now,
+	clk := webtest.NewClock(time.Now())
+	settings := func(d *web.Deps) {
+		d.CollectionExclusions = map[string]bool{"2000012010019": true}
+		d.Clock = clk.Now
 	}
-	e := echo.NewWithConfig(echo.Config{Logger: logger, NoGroupAutoRegister404Routes: true})
-	loadUser := func(c *echo.Context) *store.User {
-		ctx := c.Request().Context()
-		uid, bid := sessions.GetInt64(ctx, sessionUserID), sessions.GetInt64(ctx, sessionBuyerID)
-		if uid == 0 || bid == 0 {
-			return nil
-		}
-		u, err := db.Store.User(ctx, bid, uid)
-		if err != nil || u.SessionEpoch != sessions.GetInt(ctx, sessionEpoch) {
-			return nil
-		}
-		return &u
-	}
-	startSession := func(c *echo.Context, u store.User) error {
-		ctx := c.Request().Context()
-		if err := sessions.RenewToken(ctx); err != nil {
-			return err
-		}
-		sessions.Put(ctx, sessionUserID, u.ID)
-		sessions.Put(ctx, sessionBuyerID, u.BuyerID)
-		sessions.Put(ctx, sessionEpoch, u.SessionEpoch)
-		return nil
-	}
-	d := api.Deps{
-		Store: db.Store, Account: acct, Sessions: sessions, Logger: logger, Now: clk.Now,
-		SecretKey: "test secret key", CollectionExclusions: map[string]bool{"2000012010019": true},
-		SessionUser: loadUser, RenewSession: startSession,
-	}
-	for _, f := range mutate {
-		f(&d)
-	}
-	api.Register(e, d)
-	// Test-only stand-in for POST /signin: signs the cookie session in as a user.
-	e.POST("/test/session", func(c *echo.Context) error {
-		var body struct {
-			BuyerID int64 `json:"buyer_id"`
-			UserID  int64 `json:"user_id"`
-		}
-		if err := json.NewDecoder(c.Request().Body).Decode(&body); err != nil {
-			return err
-		}
-		u, err := db.Store.User(c.Request().Context(), body.BuyerID, body.UserID)
-		if err != nil {
-			return err
-		}
-		if err := startSession(c, u); err != nil {
-			return err
-		}
-		return c.NoContent(http.StatusNoContent)
-	})
-	// The app answers unknown pages with its HTML 404 page; the API must win under /api/v1.
-	e.RouteNotFound("/*", func(c *echo.Context) error {
-		return c.HTML(http.StatusNotFound, "<h1>ページが見つかりません</h1>")
-	})
-	cop := http.NewCrossOriginProtection()
-	srv := httptest.NewServer(cop.Handler(sessions.LoadAndSave(e)))
-	t.Cleanup(srv.Close)
-	return &env{srv: srv, echo: e, mail: mailSrv, clock: clk, logs: logs}
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return &env{Env: webtest.New(t, append([]func(*web.Deps){settings}, mutate...)...), clock: clk}
 }
 
 // client calls the API; tokens, when set, go in the two auth headers.
+// A client is also a browser: its cookie jar holds the session of cookieSignIn.
 type client struct {
 	t       *testing.T
-	env     *env
-	http    *http.Client
+	browser *webtest.Client
 	tokens  tokens
 	headers map[string]string
 }
@@ -190,9 +54,7 @@ type tokens struct {
 }
 
 func (e *env) client(t *testing.T) *client {
-	jar, err := cookiejar.New(nil)
-	require.NoError(t, err)
-	return &client{t: t, env: e, http: &http.Client{Jar: jar, Timeout: 30 * time.Second}, headers: map[string]string{}}
+	return &client{t: t, browser: e.Client(t), headers: map[string]string{}}
 }
 
 type result struct {
@@ -244,7 +106,7 @@ func (c *client) call(method, path string, body any) result {
 		require.NoError(c.t, err)
 		rd = bytes.NewReader(j)
 	}
-	req, err := http.NewRequest(method, c.env.srv.URL+api.Prefix+path, rd)
+	req, err := http.NewRequest(method, c.browser.Base+api.Prefix+path, rd)
 	require.NoError(c.t, err)
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -260,14 +122,11 @@ func (c *client) call(method, path string, body any) result {
 			req.Header.Set(k, v)
 		}
 	}
-	res, err := c.http.Do(req)
-	require.NoError(c.t, err)
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	require.NoError(c.t, err)
-	r := result{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
+	res := c.browser.Do(req)
+	raw := res.Body
+	r := result{Status: res.StatusCode, Header: res.Header, Raw: raw}
 	if len(raw) > 0 {
-		require.NoError(c.t, json.Unmarshal(raw, &r.Body), "every API answer but 204 is a JSON object: %s %s → %d %q", method, path, res.StatusCode, raw)
+		require.NoError(c.t, json.Unmarshal([]byte(raw), &r.Body), "every API answer but 204 is a JSON object: %s %s → %d %q", method, path, res.StatusCode, raw)
 	}
 	if res.StatusCode == http.StatusNoContent {
 		require.Empty(c.t, raw, "204 has no body")
@@ -295,7 +154,7 @@ func (c *client) delete(path string) result {
 // login signs in with the password and keeps the tokens.
 func (c *client) login(email string) result {
 	c.t.Helper()
-	r := c.post("/login", map[string]any{"email_address": email, "password": testPassword})
+	r := c.post("/login", map[string]any{"email_address": email, "password": webtest.Password})
 	require.Equal(c.t, http.StatusOK, r.Status, r.String())
 	c.setTokens(r)
 	return r
@@ -307,44 +166,8 @@ func (c *client) setTokens(r result) {
 	require.NotEmpty(c.t, c.tokens.AccessToken, r.String())
 }
 
-// cookieSignIn signs the client's cookie session in as u (the pages' sign-in).
+// cookieSignIn signs the client's cookie session in as u through the sign-in form.
 func (c *client) cookieSignIn(u store.User) {
 	c.t.Helper()
-	b, _ := json.Marshal(map[string]int64{"buyer_id": u.BuyerID, "user_id": u.ID})
-	req, err := http.NewRequest(http.MethodPost, c.env.srv.URL+"/test/session", bytes.NewReader(b))
-	require.NoError(c.t, err)
-	res, err := c.http.Do(req)
-	require.NoError(c.t, err)
-	res.Body.Close()
-	require.Equal(c.t, http.StatusNoContent, res.StatusCode)
-}
-
-var buyerSeq atomic.Int64
-
-func newBuyer(t *testing.T, form pay.BusinessForm) store.User {
-	t.Helper()
-	n := buyerSeq.Add(1)
-	email := fmt.Sprintf("%s-%d-%d@api.example", strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-")), n, time.Now().UnixNano()%1e6)
-	nb := store.NewBuyer{
-		BusinessForm: form, EmailAddress: email, PasswordHash: testHash, LastName: "山田", FirstName: "太郎",
-		PhoneNumber: "0312345678", TermsVersion: account.TermsVersion,
-		Details: store.BuyerDetails{TransferPersonName: "テストショウジ"},
-	}
-	if form == pay.Corporation {
-		nb.CorporateName, nb.CorporateNumber = "テスト商事株式会社", "7000012050002"
-	} else {
-		nb.BusinessName = "テスト工房"
-	}
-	u, err := db.Store.CreateBuyer(context.Background(), nb)
-	require.NoError(t, err)
-	return u
-}
-
-// waitCode reads the newest mailed code to address.
-func (e *env) waitCode(t *testing.T, address string) string {
-	t.Helper()
-	m := e.mail.WaitFor(t, address, 10*time.Second)
-	code := mailtest.Code(m.Text)
-	require.Len(t, code, 6, "a 6-digit code in %q", m.Text)
-	return code
+	c.browser.SignIn(u.EmailAddress)
 }

@@ -80,7 +80,7 @@ func (s *server) confirmNotification(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.Store.MarkNotificationRead(c.Request().Context(), caller(c).User.BuyerID, id, s.now())
+	n, err := s.Store.MarkNotificationRead(c.Request().Context(), caller(c).User.BuyerID, id, s.Now())
 	if err != nil {
 		return err
 	}

@@ -22,10 +22,6 @@ func (s *server) openAPI(c *echo.Context) error {
 	return c.Blob(http.StatusOK, "application/json", OpenAPI)
 }
 
-// ExternalOperations are documented /api/v1 operations served outside this package
-// ("METHOD /path" with {params}): the postal-code lookup of the registration form.
-var ExternalOperations = []string{"GET /postal_codes/{code}"}
-
 // DocumentationGaps compares the /api/v1 routes registered on an echo instance with
 // openapi.json: undocumented are routes the document lacks, unserved are documented
 // operations no route serves. A test of the whole app should find both empty.

@@ -17,12 +17,8 @@ func (s *server) sendPasswordResetCode(c *echo.Context) error {
 	if err := decode(c, &req); err != nil {
 		return err
 	}
-	errs, err := s.Account.SendPasswordReset(c.Request().Context(), req.EmailAddress)
-	if err != nil {
+	if err := asError(s.Account.SendPasswordReset(c.Request().Context(), req.EmailAddress)); err != nil {
 		return err
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
 	}
 	return c.JSON(http.StatusOK, statusAnswer{
 		Status:  "sent",
@@ -44,12 +40,8 @@ func (s *server) resetPassword(c *echo.Context) error {
 	if err := decode(c, &req); err != nil {
 		return err
 	}
-	errs, err := s.Account.ResetPassword(c.Request().Context(), req.EmailAddress, req.Code, req.Password)
-	if err != nil {
+	if err := asError(s.Account.ResetPassword(c.Request().Context(), req.EmailAddress, req.Code, req.Password)); err != nil {
 		return err
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
 	}
 	return c.JSON(http.StatusOK, statusAnswer{Status: "password_reset", Message: "パスワードを再設定しました。新しいパスワードでログインしてください。"})
 }

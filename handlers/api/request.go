@@ -75,6 +75,50 @@ func decode(c *echo.Context, dst any) error {
 	return nil
 }
 
+// checked is a request that finds its own problems: the fields its call requires, and
+// anything else that needs nothing but the request to judge.
+type checked interface {
+	check() pay.FieldErrors
+}
+
+// decodeChecked decodes the body into req as decode does, then answers 422
+// validation_error with every problem req.check finds, before any work is done.
+func decodeChecked(c *echo.Context, req checked) error {
+	if err := decode(c, req); err != nil {
+		return err
+	}
+	return asError(req.check(), nil)
+}
+
+// asError is the outcome of a call that judges the input, such as the account
+// service's: its error when it failed, else 422 validation_error when it found
+// problems, else nil.
+func asError(problems pay.FieldErrors, err error) error {
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return validationError(problems)
+	}
+	return nil
+}
+
+// msgMissing is the message for a field a client program sends by itself (a token
+// from an earlier answer), named as in the JSON.
+func msgMissing(field string) string { return field + "を指定してください" }
+
+// checkTokenAndCode checks a code step's request: the token of the step (tokenField)
+// and the code the person types.
+func checkTokenAndCode(tokenField, token, code string) (errs pay.FieldErrors) {
+	if token == "" {
+		errs.Add(tokenField, msgMissing(tokenField))
+	}
+	if strings.TrimSpace(code) == "" {
+		errs.Add("code", "確認コードを入力してください")
+	}
+	return errs
+}
+
 func decodeError(err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError

@@ -48,11 +48,8 @@ func (s *server) startSignup(c *echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	id, errs, err := s.Account.StartSignup(ctx, req.EmailAddress, req.Password, req.Consent)
-	if err != nil {
+	if err := asError(errs, err); err != nil {
 		return err
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
 	}
 	token, err := s.signupToken(ctx, id)
 	if err != nil {
@@ -68,7 +65,7 @@ func (s *server) signupToken(ctx context.Context, signupID int64) (string, error
 	if err != nil || signupID == 0 {
 		return token, err
 	}
-	return token, s.Store.CreateAPISignupToken(ctx, signupID, hash, s.now().Add(signupTokenTTL))
+	return token, s.Store.CreateAPISignupToken(ctx, signupID, hash, s.Now().Add(signupTokenTTL))
 }
 
 // signupByToken finds the live sign-up token, or ErrNotFound when it does not exist or
@@ -77,7 +74,7 @@ func (s *server) signupToken(ctx context.Context, signupID int64) (string, error
 // address without a sign-up cannot be told from a real one.
 func (s *server) signupByToken(ctx context.Context, token string) (store.APISignupToken, error) {
 	t, err := s.Store.APISignupTokenByHash(ctx, auth.HashToken(token))
-	if err == nil && !s.now().Before(t.ExpiresAt) {
+	if err == nil && !s.Now().Before(t.ExpiresAt) {
 		return store.APISignupToken{}, store.ErrNotFound
 	}
 	return t, err
@@ -88,23 +85,17 @@ type certificationRequest struct {
 	Code        string `json:"code"`
 }
 
+func (r *certificationRequest) check() pay.FieldErrors {
+	return checkTokenAndCode("signup_token", r.SignupToken, r.Code)
+}
+
 func (s *server) certifySignup(c *echo.Context) error {
 	var req certificationRequest
-	if err := decode(c, &req); err != nil {
+	if err := decodeChecked(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	code := strings.TrimSpace(req.Code)
-	var errs pay.FieldErrors
-	if req.SignupToken == "" {
-		errs.Add("signup_token", "signup_tokenを指定してください")
-	}
-	if code == "" {
-		errs.Add("code", "確認コードを入力してください")
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
-	}
 	t, err := s.signupByToken(ctx, req.SignupToken)
 	if errors.Is(err, store.ErrNotFound) {
 		return fieldError("code", auth.CodeWrong.Message())
@@ -142,11 +133,8 @@ func (s *server) resignup(c *echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	id, errs, err := s.Account.Resignup(ctx, req.EmailAddress)
-	if err != nil {
+	if err := asError(errs, err); err != nil {
 		return err
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
 	}
 	token, err := s.signupToken(ctx, id)
 	if err != nil {
@@ -175,7 +163,7 @@ func (s *server) validateRegistration(c *echo.Context) error {
 		return err
 	}
 	r.Normalise()
-	errs := r.Validate(s.now())
+	errs := r.Validate(s.Now())
 	if errs == nil {
 		errs = pay.FieldErrors{}
 	}
@@ -185,6 +173,15 @@ func (s *server) validateRegistration(c *echo.Context) error {
 type registrationRequest struct {
 	SignupToken string `json:"signup_token"`
 	pay.Registration
+}
+
+// check asks only for the token: the registration's own fields are the account
+// service's to judge, together with the sign-up.
+func (r *registrationRequest) check() (errs pay.FieldErrors) {
+	if r.SignupToken == "" {
+		errs.Add("signup_token", msgMissing("signup_token"))
+	}
+	return errs
 }
 
 func (s *server) registerCorporation(c *echo.Context) error {
@@ -205,13 +202,10 @@ type registeredAnswer struct {
 // The business form is the path's; a different business_form in the body is ignored.
 func (s *server) register(c *echo.Context, form pay.BusinessForm) error {
 	var req registrationRequest
-	if err := decode(c, &req); err != nil {
+	if err := decodeChecked(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	if req.SignupToken == "" {
-		return fieldError("signup_token", "signup_tokenを指定してください")
-	}
 	t, err := s.signupByToken(ctx, req.SignupToken)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
@@ -225,11 +219,8 @@ func (s *server) register(c *echo.Context, form pay.BusinessForm) error {
 	if ref, ok := account.AsRefusal(err); ok {
 		return newError(http.StatusConflict, "conflict", ref.Message)
 	}
-	if err != nil {
+	if err := asError(errs, err); err != nil {
 		return err
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
 	}
 	info, err := s.informationOf(ctx, u)
 	if err != nil {
@@ -242,6 +233,13 @@ func (s *server) register(c *echo.Context, form pay.BusinessForm) error {
 type simpleCheckRequest struct {
 	EmailAddress *string `json:"email_address"`
 	Password     *string `json:"password"`
+}
+
+func (r *simpleCheckRequest) check() (errs pay.FieldErrors) {
+	if r.EmailAddress == nil && r.Password == nil {
+		errs.Add("email_address", "email_address または password を指定してください")
+	}
+	return errs
 }
 
 type simpleCheckAnswer struct {
@@ -258,11 +256,8 @@ type simpleCheckAnswer struct {
 // Problems are the answer here: 200 with valid false.
 func (s *server) simpleCheck(c *echo.Context) error {
 	var req simpleCheckRequest
-	if err := decode(c, &req); err != nil {
+	if err := decodeChecked(c, &req); err != nil {
 		return err
-	}
-	if req.EmailAddress == nil && req.Password == nil {
-		return fieldError("email_address", "email_address または password を指定してください")
 	}
 	errs := pay.FieldErrors{}
 	var email string

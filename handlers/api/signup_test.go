@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/handlers/webtest"
 	"cardpay/pay"
 )
 
@@ -56,7 +57,7 @@ func (e *env) signUp(t *testing.T, c *client, email, password string) string {
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
 	token := r.str("signup_token")
 	require.NotEmpty(t, token)
-	code := e.waitCode(t, email)
+	code := e.WaitCode(t, email)
 	r = c.post("/users/certification", map[string]any{"signup_token": token, "code": code})
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Equal(t, "verified", r.str("status"))
@@ -78,7 +79,7 @@ func TestSignupToCorporationRegistration(t *testing.T) {
 	r = c.post("/users", map[string]any{"email_address": email, "password": "kakunin2026pass", "consent": true})
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
 	token := r.str("signup_token")
-	code := env.waitCode(t, email)
+	code := env.WaitCode(t, email)
 
 	r = c.post("/users/corporation", with(corporationForm(), "signup_token", token))
 	require.Equal(t, http.StatusUnprocessableEntity, r.Status, "no registration before the address is confirmed: %s", r)
@@ -139,7 +140,7 @@ func TestSignupAsSoleProprietor(t *testing.T) {
 
 func TestSignupDoesNotTellWhichAddressesExist(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 
 	taken := c.post("/users", map[string]any{"email_address": u.EmailAddress, "password": "another2026pass", "consent": true})
@@ -147,7 +148,7 @@ func TestSignupDoesNotTellWhichAddressesExist(t *testing.T) {
 	require.Equal(t, http.StatusCreated, taken.Status)
 	assert.Equal(t, free.Status, taken.Status)
 	assert.Equal(t, free.str("message"), taken.str("message"))
-	m := env.mail.WaitFor(t, u.EmailAddress, 10*time.Second)
+	m := env.Mail.WaitFor(t, u.EmailAddress, 10*time.Second)
 	assert.Contains(t, m.Text, "既に登録されている", "the owner is told instead of getting a code")
 	r := c.post("/users/certification", map[string]any{"signup_token": taken.str("signup_token"), "code": "123456"})
 	assert.Equal(t, http.StatusUnprocessableEntity, r.Status)
@@ -162,7 +163,7 @@ func TestSignupDoesNotTellWhichAddressesExist(t *testing.T) {
 	assert.Len(t, none.str("signup_token"), len(open.str("signup_token")))
 	wrongOpen := c.post("/users/certification", map[string]any{"signup_token": open.str("signup_token"), "code": "000001"})
 	wrongNone := c.post("/users/certification", map[string]any{"signup_token": none.str("signup_token"), "code": "000001"})
-	if env.waitCode(t, "free@signup.example") != "000001" {
+	if env.WaitCode(t, "free@signup.example") != "000001" {
 		assert.Equal(t, wrongOpen.Raw, wrongNone.Raw)
 	}
 	regNone := c.post("/users/corporation", with(corporationForm(), "signup_token", none.str("signup_token")))
@@ -179,14 +180,14 @@ func TestResignupTokenOfAnotherVisitorCannotRegister(t *testing.T) {
 	const email = "owner@signup.example"
 	r := owner.post("/users", map[string]any{"email_address": email, "password": "kakunin2026pass", "consent": true})
 	ownerToken := r.str("signup_token")
-	code := env.waitCode(t, email)
+	code := env.WaitCode(t, email)
 	require.Equal(t, http.StatusOK, owner.post("/users/certification", map[string]any{"signup_token": ownerToken, "code": code}).Status)
 
 	// Someone who knows the address asks for a new code: their token is for the same
 	// sign-up but was never confirmed by them.
 	r = other.post("/users/resignup", map[string]any{"email_address": email})
 	require.Equal(t, http.StatusOK, r.Status)
-	env.waitCode(t, email)
+	env.WaitCode(t, email)
 	r = other.post("/users/corporation", with(corporationForm(), "signup_token", r.str("signup_token")))
 	assert.Equal(t, http.StatusUnprocessableEntity, r.Status, r.String())
 	assert.Contains(t, r.fieldErrors(), "signup_token")
@@ -217,7 +218,7 @@ func TestRegistrationValidationSavesNothing(t *testing.T) {
 	assert.Equal(t, "事業形態を選択してください", r.fieldErrors()["business_form"])
 
 	var n int
-	require.NoError(t, db.Store.DB.GetContext(context.Background(), &n, `SELECT count(*) FROM buyers WHERE corporate_name = 'テスト商事株式会社' AND corporate_name_kana = 'テストショウジ' AND representative_birthday IS NULL`))
+	require.NoError(t, webtest.Store().DB.GetContext(context.Background(), &n, `SELECT count(*) FROM buyers WHERE corporate_name = 'テスト商事株式会社' AND corporate_name_kana = 'テストショウジ' AND representative_birthday IS NULL`))
 	assert.Zero(t, n)
 }
 

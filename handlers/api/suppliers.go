@@ -353,11 +353,7 @@ func (s *server) corporations(c *echo.Context) error {
 	if len(errs) > 0 {
 		return validationError(errs)
 	}
-	search := s.SearchCorporations
-	if search == nil {
-		search = s.Store.Corporations
-	}
-	list, err := search(c.Request().Context(), q, limit)
+	list, err := s.Corporations.Search(c.Request().Context(), q, limit)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ type systemTimeAnswer struct {
 // whose own clock is wrong still offers the right transfer dates; whether banks work
 // today and their next business day after today. Public: it tells nothing about anyone.
 func (s *server) systemTime(c *echo.Context) error {
-	now := s.now().In(pay.Tokyo())
+	now := s.Now().In(pay.Tokyo())
 	return c.JSON(http.StatusOK, systemTimeAnswer{
 		Now:                 now.Format(time.RFC3339),
 		Date:                now.Format(time.DateOnly),

@@ -110,7 +110,7 @@ func verifyJWT(key []byte, tok string) (idClaims, error) {
 
 // newTokens draws an access and a refresh token and says when each ends.
 func (s *server) newTokens() (access, refresh string, newAccess, newRefresh store.NewAPIToken, err error) {
-	now := s.now()
+	now := s.Now()
 	access, accessHash, err := auth.NewToken()
 	if err != nil {
 		return
@@ -120,27 +120,27 @@ func (s *server) newTokens() (access, refresh string, newAccess, newRefresh stor
 		return
 	}
 	return access, refresh,
-		store.NewAPIToken{Hash: accessHash, ExpiresAt: now.Add(s.AccessTokenTTL)},
-		store.NewAPIToken{Hash: refreshHash, ExpiresAt: now.Add(s.RefreshTokenTTL)}, nil
+		store.NewAPIToken{Hash: accessHash, ExpiresAt: now.Add(s.accessTokenTTL)},
+		store.NewAPIToken{Hash: refreshHash, ExpiresAt: now.Add(refreshTokenTTL)}, nil
 }
 
 // tokenSetFor completes a triple with the id_token of u in family f.
 func (s *server) tokenSetFor(u store.User, f store.APITokenFamily, access, refresh string, accessEnd time.Time) tokenSet {
-	now := s.now()
+	now := s.Now()
 	id := signJWT(s.idKey, idClaims{
 		Issuer: idTokenIssuer, Subject: strconv.FormatInt(u.ID, 10), BuyerID: u.BuyerID, Email: u.EmailAddress,
 		FamilyID: strconv.FormatInt(f.ID, 10), IssuedAt: now.Unix(), Expires: accessEnd.Unix(),
 	})
 	return tokenSet{
 		AccessToken: access, IDToken: id, RefreshToken: refresh, TokenType: "Bearer",
-		ExpiresIn: int(s.AccessTokenTTL / time.Second), RefreshExpiresIn: int(s.RefreshTokenTTL / time.Second),
+		ExpiresIn: int(s.accessTokenTTL / time.Second), RefreshExpiresIn: int(refreshTokenTTL / time.Second),
 	}
 }
 
 // signIn starts a new sign-in (family) for u and returns its first tokens. Tokens of
 // the user's earlier sign-ins that ended long ago are cleared on the way.
 func (s *server) signIn(ctx context.Context, u store.User) (tokenSet, error) {
-	if err := s.Store.PruneAPITokens(ctx, u.BuyerID, u.ID, s.now().Add(-24*time.Hour)); err != nil {
+	if err := s.Store.PruneAPITokens(ctx, u.BuyerID, u.ID, s.Now().Add(-24*time.Hour)); err != nil {
 		return tokenSet{}, err
 	}
 	access, refresh, na, nr, err := s.newTokens()

@@ -91,7 +91,7 @@ func (s *server) checkContact(r *pay.Registration, fields ...string) pay.FieldEr
 	r.BusinessForm = 0
 	r.Normalise()
 	var errs pay.FieldErrors
-	for _, fe := range r.Validate(s.now()) {
+	for _, fe := range r.Validate(s.Now()) {
 		if slices.Contains(fields, fe.Field) {
 			errs = append(errs, fe)
 		}
@@ -151,6 +151,13 @@ type licenseRequest struct {
 	TermsVersion int `json:"terms_version"`
 }
 
+func (r *licenseRequest) check() (errs pay.FieldErrors) {
+	if r.TermsVersion == 0 {
+		errs.Add("terms_version", "同意する利用規約の版（terms_version）を指定してください")
+	}
+	return errs
+}
+
 type licenseAnswer struct {
 	TermsVersion        int  `json:"terms_version"`
 	CurrentTermsVersion int  `json:"current_terms_version"`
@@ -162,11 +169,8 @@ type licenseAnswer struct {
 // terms changed does not count as accepting the new ones.
 func (s *server) acceptLicense(c *echo.Context) error {
 	var req licenseRequest
-	if err := decode(c, &req); err != nil {
+	if err := decodeChecked(c, &req); err != nil {
 		return err
-	}
-	if req.TermsVersion == 0 {
-		return fieldError("terms_version", "同意する利用規約の版（terms_version）を指定してください")
 	}
 	if req.TermsVersion != account.TermsVersion {
 		return newError(http.StatusConflict, "terms_outdated", "利用規約が更新されています。最新の利用規約をご確認のうえ、同意してください。")
@@ -251,11 +255,8 @@ func (s *server) changePassword(c *echo.Context) error {
 	ctx := c.Request().Context()
 	p := caller(c)
 	epoch, errs, err := s.Account.ChangePassword(ctx, p.User, req.CurrentPassword, req.Password)
-	if err != nil {
+	if err := asError(errs, err); err != nil {
 		return err
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
 	}
 	switch p.Mode {
 	case tokenMode:
@@ -263,14 +264,13 @@ func (s *server) changePassword(c *echo.Context) error {
 			return err
 		}
 	case cookieMode:
-		if s.RenewSession != nil {
-			u, err := s.Store.User(ctx, p.User.BuyerID, p.User.ID)
-			if err != nil {
-				return err
-			}
-			if err := s.RenewSession(c, u); err != nil {
-				return err
-			}
+		// The session carries the new epoch, or it would end at its next request.
+		u, err := s.Store.User(ctx, p.User.BuyerID, p.User.ID)
+		if err != nil {
+			return err
+		}
+		if err := s.StartSession(c, u); err != nil {
+			return err
 		}
 	}
 	return c.JSON(http.StatusOK, statusAnswer{Status: "password_changed", Message: "パスワードを変更しました。他の端末ではログアウトしました。"})
@@ -319,6 +319,21 @@ type securityRequest struct {
 	Code            string  `json:"code"`
 }
 
+func (r *securityRequest) check() (errs pay.FieldErrors) {
+	if r.TwoFactorMethod == nil {
+		errs.Add("two_factor_method", "two_factor_method を指定してください（\"email\" または \"\"）")
+		return errs
+	}
+	switch strings.TrimSpace(*r.TwoFactorMethod) {
+	case account.SecondFactorNone, account.SecondFactorEmail:
+	case account.SecondFactorTOTP:
+		errs.Add("two_factor_method", "認証アプリによる二段階認証は、セキュリティ設定画面で設定してください")
+	default:
+		errs.Add("two_factor_method", "two_factor_method は \"email\" または \"\"（無効）で指定してください")
+	}
+	return errs
+}
+
 // setSecuritySettings is PUT users/security_settings, with the security page's rules
 // (account.DisableTwoFactor, StartEmailTwoFactor, EnableEmailTwoFactor):
 //   - {"two_factor_method": "", "current_password"}: two-factor off;
@@ -331,20 +346,10 @@ type securityRequest struct {
 // up on the security settings page only.
 func (s *server) setSecuritySettings(c *echo.Context) error {
 	var req securityRequest
-	if err := decode(c, &req); err != nil {
+	if err := decodeChecked(c, &req); err != nil {
 		return err
 	}
-	if req.TwoFactorMethod == nil {
-		return fieldError("two_factor_method", "two_factor_method を指定してください（\"email\" または \"\"）")
-	}
 	method := strings.TrimSpace(*req.TwoFactorMethod)
-	switch method {
-	case account.SecondFactorNone, account.SecondFactorEmail:
-	case account.SecondFactorTOTP:
-		return fieldError("two_factor_method", "認証アプリによる二段階認証は、セキュリティ設定画面で設定してください")
-	default:
-		return fieldError("two_factor_method", "two_factor_method は \"email\" または \"\"（無効）で指定してください")
-	}
 	ctx := c.Request().Context()
 	u := caller(c).User
 	current, err := s.Store.User(ctx, u.BuyerID, u.ID)
@@ -354,12 +359,8 @@ func (s *server) setSecuritySettings(c *echo.Context) error {
 	switch {
 	case current.TwoFactorMethod == method:
 	case method == account.SecondFactorNone:
-		errs, err := s.Account.DisableTwoFactor(ctx, current, req.CurrentPassword)
-		if err != nil {
+		if err := asError(s.Account.DisableTwoFactor(ctx, current, req.CurrentPassword)); err != nil {
 			return err
-		}
-		if len(errs) > 0 {
-			return validationError(errs)
 		}
 	case strings.TrimSpace(req.Code) != "":
 		err := s.Account.EnableEmailTwoFactor(ctx, current, req.Code)
@@ -370,12 +371,8 @@ func (s *server) setSecuritySettings(c *echo.Context) error {
 			return err
 		}
 	default:
-		errs, err := s.Account.StartEmailTwoFactor(ctx, current, req.CurrentPassword)
-		if err != nil {
+		if err := asError(s.Account.StartEmailTwoFactor(ctx, current, req.CurrentPassword)); err != nil {
 			return err
-		}
-		if len(errs) > 0 {
-			return validationError(errs)
 		}
 		return c.JSON(http.StatusAccepted, statusAnswer{
 			Status:  "code_sent",
@@ -398,12 +395,8 @@ func (s *server) startEmailChange(c *echo.Context) error {
 	if err := decode(c, &req); err != nil {
 		return err
 	}
-	errs, err := s.Account.StartEmailChange(c.Request().Context(), caller(c).User, req.EmailAddress, req.CurrentPassword)
-	if err != nil {
+	if err := asError(s.Account.StartEmailChange(c.Request().Context(), caller(c).User, req.EmailAddress, req.CurrentPassword)); err != nil {
 		return err
-	}
-	if len(errs) > 0 {
-		return validationError(errs)
 	}
 	return c.JSON(http.StatusOK, statusAnswer{
 		Status:  "code_sent",

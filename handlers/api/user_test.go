@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/account"
+	"cardpay/handlers/webtest"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -21,14 +22,14 @@ func registered(t *testing.T, env *env, form pay.BusinessForm) store.User {
 	t.Helper()
 	c := env.client(t)
 	email := "reg-" + time.Now().Format("150405.000000000") + "@user.example"
-	token := env.signUp(t, c, email, testPassword)
+	token := env.signUp(t, c, email, webtest.Password)
 	body, path := with(corporationForm(), "signup_token", token, "representative_address_building_name", "千代田ビル3F"), "/users/corporation"
 	if form == pay.SoleProprietor {
 		body, path = with(soleProprietorForm(), "signup_token", token), "/users/sole_proprietor"
 	}
 	r := c.post(path, body)
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
-	u, err := db.Store.UserByEmail(context.Background(), email)
+	u, err := webtest.Store().UserByEmail(context.Background(), email)
 	require.NoError(t, err)
 	return u
 }
@@ -74,8 +75,8 @@ func TestInformationHasEveryFieldOfTheBusinessForm(t *testing.T) {
 
 func TestCollectionModeHonoursTheExclusionList(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
-	_, err := db.Store.DB.Exec(`UPDATE buyers SET corporate_number = '2000012010019' WHERE id = $1`, u.BuyerID)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	_, err := webtest.Store().DB.Exec(`UPDATE buyers SET corporate_number = '2000012010019' WHERE id = $1`, u.BuyerID)
 	require.NoError(t, err)
 	c := env.client(t)
 	c.login(u.EmailAddress)
@@ -87,7 +88,7 @@ func TestCollectionModeHonoursTheExclusionList(t *testing.T) {
 
 func TestChangeNames(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	c.login(u.EmailAddress)
 
@@ -112,15 +113,15 @@ func TestChangeNames(t *testing.T) {
 	r = c.put("/users/transfer_person_name", map[string]any{"transfer_person_name": " "})
 	assert.Equal(t, "振込依頼人名（カナ）を入力してください", r.fieldErrors()["transfer_person_name"])
 
-	got, err := db.Store.User(context.Background(), u.BuyerID, u.ID)
+	got, err := webtest.Store().User(context.Background(), u.BuyerID, u.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "鈴木", got.LastName)
 }
 
 func TestAcceptLicense(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
-	require.NoError(t, db.Store.AcceptTerms(context.Background(), u.BuyerID, u.ID, 0))
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, 0))
 	c := env.client(t)
 	c.login(u.EmailAddress)
 	assert.Equal(t, false, c.get("/users/information").Body["license_accepted"])
@@ -138,9 +139,9 @@ func TestAcceptLicense(t *testing.T) {
 
 func TestStats(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	for range 3 {
-		_, err := db.Store.CreateNotification(context.Background(), u.BuyerID, "お知らせ", "本文")
+		_, err := webtest.Store().CreateNotification(context.Background(), u.BuyerID, "お知らせ", "本文")
 		require.NoError(t, err)
 	}
 	c := env.client(t)
@@ -155,7 +156,7 @@ func TestStats(t *testing.T) {
 
 func TestChangePasswordEndsOtherSignInsOnly(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c, other, browser := env.client(t), env.client(t), env.client(t)
 	c.login(u.EmailAddress)
 	other.login(u.EmailAddress)
@@ -168,12 +169,12 @@ func TestChangePasswordEndsOtherSignInsOnly(t *testing.T) {
 	assert.Equal(t, "現在のパスワードが正しくありません", r.fieldErrors()["current_password"])
 	r = c.put("/users/password", map[string]any{"password": "short"})
 	assert.Len(t, r.fieldErrors(), 2)
-	r = c.put("/users/password", map[string]any{"current_password": testPassword, "password": "short"})
+	r = c.put("/users/password", map[string]any{"current_password": webtest.Password, "password": "short"})
 	assert.Contains(t, r.fieldErrors(), "password")
 
-	r = c.put("/users/password", map[string]any{"current_password": testPassword, "password": "newpassword2026"})
+	r = c.put("/users/password", map[string]any{"current_password": webtest.Password, "password": "newpassword2026"})
 	require.Equal(t, http.StatusOK, r.Status, r.String())
-	env.mail.WaitFor(t, u.EmailAddress, 10*time.Second)
+	env.Mail.WaitFor(t, u.EmailAddress, 10*time.Second)
 
 	assert.Equal(t, http.StatusOK, c.get("/users/information").Status, "the caller stays signed in")
 	assert.Equal(t, "unauthorized", other.get("/users/information").str("status"), "other API sign-ins end")
@@ -189,18 +190,18 @@ func TestChangePasswordEndsOtherSignInsOnly(t *testing.T) {
 
 func TestChangePasswordInCookieModeKeepsTheSession(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.SoleProprietor)
+	u := webtest.NewBuyer(t, pay.SoleProprietor, "")
 	browser := env.client(t)
 	browser.cookieSignIn(u)
 	browser.headers["X-Requested-With"] = "fetch"
-	r := browser.put("/users/password", map[string]any{"current_password": testPassword, "password": "newpassword2026"})
+	r := browser.put("/users/password", map[string]any{"current_password": webtest.Password, "password": "newpassword2026"})
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Equal(t, http.StatusOK, browser.get("/users/information").Status)
 }
 
 func TestSecuritySettings(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	c.login(u.EmailAddress)
 	r := c.get("/users/security_settings")
@@ -216,10 +217,10 @@ func TestSecuritySettings(t *testing.T) {
 	assert.Equal(t, "現在のパスワードを入力してください", r.fieldErrors()["current_password"])
 	r = c.put("/users/security_settings", map[string]any{"two_factor_method": "email", "current_password": "wrong password 9"})
 	assert.Equal(t, "現在のパスワードが正しくありません", r.fieldErrors()["current_password"])
-	r = c.put("/users/security_settings", map[string]any{"two_factor_method": "email", "current_password": testPassword})
+	r = c.put("/users/security_settings", map[string]any{"two_factor_method": "email", "current_password": webtest.Password})
 	require.Equal(t, http.StatusAccepted, r.Status, r.String())
 	assert.Equal(t, "code_sent", r.str("status"))
-	code := env.waitCode(t, u.EmailAddress)
+	code := env.WaitCode(t, u.EmailAddress)
 	assert.Equal(t, "", c.get("/users/security_settings").str("two_factor_method"), "not on before the code")
 	wrong := "000000"
 	if code == wrong {
@@ -231,7 +232,7 @@ func TestSecuritySettings(t *testing.T) {
 	r = c.put("/users/security_settings", map[string]any{"two_factor_method": "email", "code": code})
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Equal(t, "email", r.str("two_factor_method"))
-	env.mail.WaitFor(t, u.EmailAddress, 10*time.Second) // the change is confirmed by mail
+	env.Mail.WaitFor(t, u.EmailAddress, 10*time.Second) // the change is confirmed by mail
 	r = c.put("/users/security_settings", map[string]any{"two_factor_method": "email"})
 	assert.Equal(t, http.StatusOK, r.Status, "already on: nothing to do")
 
@@ -248,18 +249,18 @@ func TestSecuritySettings(t *testing.T) {
 	assert.Contains(t, r.fieldErrors(), "current_password")
 	r = c.put("/users/security_settings", map[string]any{"two_factor_method": "", "current_password": "wrong password 9"})
 	assert.Equal(t, "現在のパスワードが正しくありません", r.fieldErrors()["current_password"])
-	got, err := db.Store.User(context.Background(), u.BuyerID, u.ID)
+	got, err := webtest.Store().User(context.Background(), u.BuyerID, u.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "email", got.TwoFactorMethod, "nothing changed")
-	r = c.put("/users/security_settings", map[string]any{"two_factor_method": "", "current_password": testPassword})
+	r = c.put("/users/security_settings", map[string]any{"two_factor_method": "", "current_password": webtest.Password})
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Equal(t, "", r.str("two_factor_method"))
 }
 
 func TestChangeEmailAddress(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
-	taken := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	taken := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.client(t)
 	c.login(u.EmailAddress)
 	newAddress := "changed-" + u.EmailAddress
@@ -267,15 +268,15 @@ func TestChangeEmailAddress(t *testing.T) {
 	r := c.put("/users/email_address", map[string]any{"email_address": newAddress})
 	require.Equal(t, http.StatusUnprocessableEntity, r.Status, r.String())
 	assert.Contains(t, r.fieldErrors(), "current_password")
-	r = c.put("/users/email_address", map[string]any{"email_address": "broken", "current_password": testPassword})
+	r = c.put("/users/email_address", map[string]any{"email_address": "broken", "current_password": webtest.Password})
 	assert.Contains(t, r.fieldErrors(), "email_address")
-	r = c.put("/users/email_address", map[string]any{"email_address": taken.EmailAddress, "current_password": testPassword})
+	r = c.put("/users/email_address", map[string]any{"email_address": taken.EmailAddress, "current_password": webtest.Password})
 	assert.Contains(t, r.fieldErrors()["email_address"], "既に使用されています")
 
-	r = c.put("/users/email_address", map[string]any{"email_address": newAddress, "current_password": testPassword})
+	r = c.put("/users/email_address", map[string]any{"email_address": newAddress, "current_password": webtest.Password})
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Equal(t, "code_sent", r.str("status"))
-	code := env.waitCode(t, newAddress)
+	code := env.WaitCode(t, newAddress)
 	assert.Equal(t, u.EmailAddress, c.get("/users/information").str("email_address"), "nothing changes before the code")
 
 	r = c.post("/users/verify_email_auth_code", map[string]any{})
@@ -283,21 +284,21 @@ func TestChangeEmailAddress(t *testing.T) {
 	r = c.post("/users/verify_email_auth_code", map[string]any{"code": code})
 	require.Equal(t, http.StatusOK, r.Status, r.String())
 	assert.Equal(t, newAddress, r.str("email_address"))
-	env.mail.WaitFor(t, u.EmailAddress, 10*time.Second) // the old address is told
+	env.Mail.WaitFor(t, u.EmailAddress, 10*time.Second) // the old address is told
 	r = c.post("/users/verify_email_auth_code", map[string]any{"code": code})
 	assert.Equal(t, http.StatusUnprocessableEntity, r.Status, "a code works once")
 
-	r = env.client(t).post("/login", map[string]any{"email_address": newAddress, "password": testPassword})
+	r = env.client(t).post("/login", map[string]any{"email_address": newAddress, "password": webtest.Password})
 	assert.Equal(t, http.StatusOK, r.Status, "the new address signs in")
 }
 
 func TestTwoBuyersSeeOnlyTheirOwnData(t *testing.T) {
 	env := newEnv(t)
 	ctx := context.Background()
-	a, b := newBuyer(t, pay.Corporation), newBuyer(t, pay.SoleProprietor)
-	na, err := db.Store.CreateNotification(ctx, a.BuyerID, "Aさんへ", "Aの本文")
+	a, b := webtest.NewBuyer(t, pay.Corporation, ""), webtest.NewBuyer(t, pay.SoleProprietor, "")
+	na, err := webtest.Store().CreateNotification(ctx, a.BuyerID, "Aさんへ", "Aの本文")
 	require.NoError(t, err)
-	nb, err := db.Store.CreateNotification(ctx, b.BuyerID, "Bさんへ", "Bの本文")
+	nb, err := webtest.Store().CreateNotification(ctx, b.BuyerID, "Bさんへ", "Bの本文")
 	require.NoError(t, err)
 	ca, cb := env.client(t), env.client(t)
 	ca.login(a.EmailAddress)
@@ -316,7 +317,7 @@ func TestTwoBuyersSeeOnlyTheirOwnData(t *testing.T) {
 	assert.Equal(t, "not_found", r.str("status"))
 	r = cb.post("/users/notifications/"+itoa(na)+"/confirmation", nil)
 	assert.Equal(t, http.StatusNotFound, r.Status, "nor mark it read")
-	n, err := db.Store.NotificationOf(ctx, a.BuyerID, na)
+	n, err := webtest.Store().NotificationOf(ctx, a.BuyerID, na)
 	require.NoError(t, err)
 	assert.Nil(t, n.ReadAt)
 	assert.Equal(t, http.StatusOK, cb.get("/users/notices/"+itoa(nb)).Status)
@@ -329,10 +330,10 @@ func TestTwoBuyersSeeOnlyTheirOwnData(t *testing.T) {
 func TestNotifications(t *testing.T) {
 	env := newEnv(t)
 	ctx := context.Background()
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	var ids []int64
 	for i := range 5 {
-		id, err := db.Store.CreateNotification(ctx, u.BuyerID, "お知らせ"+itoa(int64(i)), "本文")
+		id, err := webtest.Store().CreateNotification(ctx, u.BuyerID, "お知らせ"+itoa(int64(i)), "本文")
 		require.NoError(t, err)
 		ids = append(ids, id)
 	}
@@ -382,7 +383,7 @@ func TestNotifications(t *testing.T) {
 
 func TestPasswordResetThroughTheAPI(t *testing.T) {
 	env := newEnv(t)
-	u := newBuyer(t, pay.Corporation)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
 	signedIn := env.client(t)
 	signedIn.login(u.EmailAddress)
 	c := env.client(t)
@@ -393,7 +394,7 @@ func TestPasswordResetThroughTheAPI(t *testing.T) {
 	assert.Equal(t, known.Raw, unknown.Raw, "the same answer whether or not the address has an account")
 	r := c.post("/users/send_password_reset_code", map[string]any{"email_address": "broken"})
 	assert.Equal(t, http.StatusUnprocessableEntity, r.Status)
-	code := env.waitCode(t, u.EmailAddress)
+	code := env.WaitCode(t, u.EmailAddress)
 
 	wrongCode := c.put("/users/password_reset", map[string]any{"email_address": u.EmailAddress, "code": "000000", "password": "brandnew2026pass"})
 	noAccount := c.put("/users/password_reset", map[string]any{"email_address": "nobody@reset.example", "code": "000000", "password": "brandnew2026pass"})

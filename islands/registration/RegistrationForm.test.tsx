@@ -4,7 +4,7 @@ import exampleProps from "./example-props.json";
 import fallbackHTML from "./example-fallback.html?raw";
 import RegistrationForm, { LOOKUP_FAILED, type RegistrationProps } from "./RegistrationForm";
 
-// Both written by a Go test (handlers/registration_test.go) from the same props: the island's
+// Both written by a Go test (handlers/signup/registration_layout_test.go) from the same props: the island's
 // props, and the server's fallback for them.
 const props = exampleProps as RegistrationProps;
 

@@ -1,7 +1,7 @@
-// The registration island: enhances the registration wizard's form (views/registration.templ).
+// The registration island: enhances the registration wizard's form (views/signup/registration.templ).
 //
 // It renders the same markup as the server's fallback, from the same props
-// (handlers/registration_form.go builds them; example-props.json is written by a Go test),
+// (handlers/signup/registration_layout.go builds them; example-props.json is written by a Go test),
 // and adds two things:
 //   - a field is checked when it changes (the native change event: not on blur, not on each
 //     keystroke; SPEC.md §5), with the server's own messages, shown inline;

@@ -1,5 +1,5 @@
 // Package storetest gives a test package its own freshly migrated database on the
-// server that store.Locate finds, and drops it afterwards, so packages run in parallel
+// server that devdb.Locate finds, and drops it afterwards, so packages run in parallel
 // without seeing each other's rows.
 package storetest
 
@@ -15,12 +15,13 @@ import (
 	"testing"
 
 	"cardpay/store"
+	"cardpay/store/devdb"
 )
 
 // DB is one test package's database.
 type DB struct {
 	Store  *store.Store
-	Server store.Server
+	Server devdb.Server
 	Name   string
 }
 
@@ -40,7 +41,7 @@ func Run(m *testing.M, db **DB) {
 
 // New creates a uniquely named, migrated database.
 func New(ctx context.Context) (*DB, error) {
-	srv, err := store.Locate(ctx, store.LocateOptions{DataDir: dataDir()})
+	srv, err := devdb.Locate(ctx, devdb.Options{DataDir: dataDir()})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,61 @@
+package account
+
+import (
+	"context"
+	"log/slog"
+
+	"cardpay/nta"
+	"cardpay/store"
+)
+
+// Registry answers corporation searches from an outside registry: the National Tax
+// Agency's corporate-number Web-API (package nta).
+type Registry interface {
+	Search(ctx context.Context, q string) ([]nta.Corporation, error)
+}
+
+// Corporations is 法人名検索, the rule the supplier pages and GET /api/v1/corporations
+// share: ask the registry first when one is configured (its answers are kept in the
+// corporations table), then search the table. A failing registry call is logged and the
+// local answer stands.
+type Corporations struct {
+	Store *store.Store
+	// Registry is nil without NTA_APP_ID: then only the corporations the service already
+	// knows are searched.
+	Registry Registry
+	Logger   *slog.Logger
+}
+
+// Search returns at most limit corporations matching q (a name, a reading or a number).
+func (s *Corporations) Search(ctx context.Context, q string, limit int) ([]store.Corporation, error) {
+	if s.Registry != nil {
+		found, err := s.Registry.Search(ctx, q)
+		if err != nil {
+			s.logger().Warn("corporate-number lookup failed", "error", err)
+		} else if len(found) > 0 {
+			rows := make([]store.Corporation, len(found))
+			for i, f := range found {
+				rows[i] = store.Corporation{CorporateNumber: f.CorporateNumber, Name: f.Name, NameKana: f.NameKana, Address: f.Address}
+			}
+			if err := s.Store.SaveCorporations(ctx, rows); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s.Store.Corporations(ctx, q, limit)
+}
+
+func (s *Corporations) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+// RegistryFunc adapts a function to Registry (tests answer for the NTA with one).
+type RegistryFunc func(ctx context.Context, q string) ([]nta.Corporation, error)
+
+// Search calls f.
+func (f RegistryFunc) Search(ctx context.Context, q string) ([]nta.Corporation, error) {
+	return f(ctx, q)
+}

@@ -1,0 +1,266 @@
+package handlers_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The rules of the house (README "The house"): each area is a room of its own, and what
+// two rooms share lives a level down. This test reads every package's imports with
+// `go list` and names each import that breaks a rule, so the layout stays as it is
+// written when the product grows.
+
+const module = "cardpay"
+
+// areas are the packages handlers/<area>, one per first URL segment; ops is the
+// operator console to come.
+var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "payments", "collections", "notifications", "info", "dev", "ops"}
+
+// domain are the packages of product rules, credentials, reference data and mail that
+// any handler may use. nta (and the gateway and OCR adapters to come) are reached
+// through a service in account, never from a page.
+var domain = []string{"pay", "account", "auth", "banks", "postal", "mail", "static"}
+
+// lowLevel are the packages below store and views: rules, data and adapters. They import
+// nothing of the web side. mail is a level up: its development mailbox keeps mails in
+// store, so it may import store (and store never imports mail).
+var lowLevel = []string{"pay", "auth", "banks", "postal", "nta", "static", "migrations"}
+
+type goPackage struct {
+	ImportPath   string
+	Dir          string
+	GoFiles      []string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+}
+
+func listPackages(t *testing.T) []goPackage {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-e", "-json", module+"/...")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	require.NoError(t, cmd.Run(), errOut.String())
+	var pkgs []goPackage
+	dec := json.NewDecoder(&out)
+	for dec.More() {
+		var p goPackage
+		require.NoError(t, dec.Decode(&p))
+		pkgs = append(pkgs, p)
+	}
+	require.NotEmpty(t, pkgs)
+	return pkgs
+}
+
+// rel is an import path inside the module without the module prefix ("handlers/web"),
+// or "" for the standard library and other modules.
+func rel(path string) string {
+	if path == module {
+		return "."
+	}
+	if r, ok := strings.CutPrefix(path, module+"/"); ok {
+		return r
+	}
+	return ""
+}
+
+// under reports whether p is dir or inside it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+func areaOf(p string) string {
+	rest, ok := strings.CutPrefix(p, "handlers/")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	if slices.Contains(areas, name) {
+		return name
+	}
+	return ""
+}
+
+func viewsAreaOf(p string) string {
+	rest, ok := strings.CutPrefix(p, "views/")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	if slices.Contains(areas, name) {
+		return name
+	}
+	return ""
+}
+
+func inAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if under(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// importRule says why pkg may not import imp, or "" when it may. test is true for the
+// imports of _test.go files, which may also use the harnesses.
+func importRule(pkg, imp string, test bool) string {
+	if test {
+		switch {
+		case imp == "store/storetest", imp == "mail/mailtest":
+			return ""
+		case (imp == "handlers/webtest" || imp == "handlers") && under(pkg, "handlers"):
+			return ""
+		}
+	}
+	switch {
+	case areaOf(pkg) != "":
+		a := areaOf(pkg)
+		switch {
+		case imp == "handlers/web", imp == "views", imp == "views/ui", imp == "store":
+			return ""
+		case viewsAreaOf(imp) == a:
+			return ""
+		case inAny(imp, domain) && !strings.Contains(imp, "/internal/"):
+			return ""
+		case areaOf(imp) != "":
+			return "an area never imports another area: move what both need down (web, views/ui, store, pay or account)"
+		default:
+			return "an area imports only web, views, views/ui, its own views/" + a + ", store and the domain packages"
+		}
+	case pkg == "handlers/api":
+		if areaOf(imp) != "" || imp == "." || imp == "handlers" || imp == "handlers/webtest" {
+			return "the API imports web and the domain packages, never an area"
+		}
+	case pkg == "handlers/web":
+		if under(imp, "handlers") {
+			return "the kernel knows no page: it imports no area, no API and not the route table"
+		}
+	case pkg == "handlers/webtest":
+		return ""
+	case under(pkg, "views"):
+		if imp == "store" || under(imp, "store") {
+			return "views never import store: handlers turn rows into view models"
+		}
+		if under(imp, "handlers") {
+			return "views never import handlers"
+		}
+		if a := viewsAreaOf(imp); a != "" && a != viewsAreaOf(pkg) {
+			return "an area's templates never import another area's: move the piece to views or views/ui"
+		}
+	case under(pkg, "store"):
+		if !inAny(imp, []string{"store", "pay", "migrations", "auth"}) {
+			return "store imports nothing above it (only pay, auth and migrations)"
+		}
+	case under(pkg, "mail"):
+		if under(imp, "handlers") || under(imp, "views") || imp == "account" || under(imp, "cmd") {
+			return "mail imports nothing above store"
+		}
+	case inAny(pkg, lowLevel):
+		if under(imp, "handlers") || under(imp, "views") || under(imp, "store") || imp == "account" || under(imp, "cmd") {
+			return "rules, data and adapters import nothing above them"
+		}
+	}
+	return ""
+}
+
+func TestHouseRules(t *testing.T) {
+	pkgs := listPackages(t)
+	var broken []string
+	seenAreas := 0
+	for _, p := range pkgs {
+		pkg := rel(p.ImportPath)
+		if areaOf(pkg) != "" {
+			seenAreas++
+		}
+		check := func(imports []string, test bool) {
+			for _, i := range imports {
+				imp := rel(i)
+				if imp == "" || imp == pkg {
+					continue
+				}
+				if why := importRule(pkg, imp, test); why != "" {
+					broken = append(broken, module+"/"+pkg+" imports "+module+"/"+imp+": "+why)
+				}
+			}
+		}
+		check(p.Imports, false)
+		check(append(slices.Clone(p.TestImports), p.XTestImports...), true)
+	}
+	require.GreaterOrEqual(t, seenAreas, 9, "the areas are packages of their own")
+	require.Empty(t, broken, "imports that break the house rules:\n%s", strings.Join(broken, "\n"))
+}
+
+// Routes are added only in routes.go: no area or kernel file calls echo's route methods.
+func TestRoutesOnlyInRouteTable(t *testing.T) {
+	routeMethods := []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "Any", "Match", "AddRoute", "Group", "RouteNotFound"}
+	var found []string
+	for _, p := range listPackages(t) {
+		pkg := rel(p.ImportPath)
+		if areaOf(pkg) == "" && pkg != "handlers/web" {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			path := filepath.Join(p.Dir, f)
+			file, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+			require.NoError(t, err)
+			ast.Inspect(file, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && slices.Contains(routeMethods, sel.Sel.Name) {
+					found = append(found, pkg+"/"+f+": ."+sel.Sel.Name+"(…)")
+				}
+				return true
+			})
+		}
+	}
+	require.Empty(t, found, "routes are added only in handlers/routes.go:\n%s", strings.Join(found, "\n"))
+}
+
+// The rule table itself: what it allows and refuses, so a later edit of it is deliberate.
+func TestImportRule(t *testing.T) {
+	for _, tc := range []struct {
+		pkg, imp string
+		test     bool
+		ok       bool
+	}{
+		{"handlers/suppliers", "handlers/web", false, true},
+		{"handlers/suppliers", "views/suppliers", false, true},
+		{"handlers/suppliers", "views/signin", false, false},
+		{"handlers/suppliers", "handlers/signin", false, false},
+		{"handlers/suppliers", "store", false, true},
+		{"handlers/suppliers", "pay", false, true},
+		{"handlers/suppliers", "nta", false, false},
+		{"handlers/suppliers", "handlers/api", false, false},
+		{"handlers/suppliers", "handlers/webtest", true, true},
+		{"handlers/suppliers", "handlers/webtest", false, false},
+		{"handlers/api", "handlers/web", false, true},
+		{"handlers/api", "handlers/signin", false, false},
+		{"handlers/api", "handlers", false, false},
+		{"handlers/web", "handlers/suppliers", false, false},
+		{"views/suppliers", "store", false, false},
+		{"views", "store", false, false},
+		{"views/suppliers", "views", false, true},
+		{"views/suppliers", "views/signup", false, false},
+		{"store", "mail", false, false},
+		{"store", "pay", false, true},
+		{"nta", "store", false, false},
+		{"mail", "store", false, true},
+		{"mail", "handlers/web", false, false},
+		{"pay", "handlers/web", false, false},
+		{"cmd/server", "handlers/suppliers", false, true},
+	} {
+		got := importRule(tc.pkg, tc.imp, tc.test) == ""
+		require.Equal(t, tc.ok, got, "%s → %s (test %v): %q", tc.pkg, tc.imp, tc.test, importRule(tc.pkg, tc.imp, tc.test))
+	}
+}

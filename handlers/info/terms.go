@@ -1,0 +1,81 @@
+package info
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/account"
+	"cardpay/handlers/web"
+	"cardpay/static"
+	"cardpay/views"
+	pages "cardpay/views/info"
+)
+
+// TermsPage is 利用規約: the terms of service, and where a user accepts them.
+var TermsPage = web.Page{Path: "/termsofservice", Title: "利用規約", Access: web.SignedIn}
+
+// ShowTermsPage shows the terms of service, with the form to accept them when the
+// user accepted only an older version.
+func (h *Handler) ShowTermsPage(c *echo.Context) error {
+	u := web.CurrentUser(c)
+	v := pages.TermsView{
+		Version: "第" + strconv.Itoa(account.TermsVersion) + "版", EffectiveDate: account.TermsEffectiveDate,
+		NeedsAccept: account.NeedsTerms(*u), Revised: u.TermsVersion > 0,
+	}
+	if r, ok := web.SafeRedirect(c.QueryParam("redirect")); ok && !isTermsPath(r) {
+		v.Redirect = r
+	}
+	for _, t := range account.Terms {
+		v.Articles = append(v.Articles, pages.TermsArticle{Heading: t.Heading, Paragraphs: t.Paragraphs})
+	}
+	return web.Show(h.App, c, TermsPage.Title, nil, v, pages.TermsPage)
+}
+
+// AcceptTerms records the acceptance (PUT users/license) and returns the user to the
+// page RequireCurrentTerms sent them away from.
+func (h *Handler) AcceptTerms(c *echo.Context) error {
+	u := web.CurrentUser(c)
+	next, ok := web.SafeRedirect(c.FormValue("redirect"))
+	if !ok || isTermsPath(next) {
+		next = "/toppage"
+	}
+	if account.NeedsTerms(*u) {
+		if err := h.Account.AcceptTerms(c.Request().Context(), *u); err != nil {
+			return err
+		}
+		h.SetFlash(c, views.Flash{Color: "success", Title: "利用規約に同意しました"})
+	}
+	return c.Redirect(http.StatusSeeOther, next)
+}
+
+func isTermsPath(target string) bool {
+	p, _, _ := strings.Cut(target, "?")
+	return p == TermsPage.Path
+}
+
+// RequireCurrentTerms sends a signed-in user who accepted only an older version of the
+// terms to /termsofservice (remembering the page they wanted) until they accept the
+// current one. The terms page itself, signing out and static files stay reachable.
+func (h *Handler) RequireCurrentTerms(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		u := web.CurrentUser(c)
+		if u == nil || !account.NeedsTerms(*u) {
+			return next(c)
+		}
+		p := c.Request().URL.Path
+		if p == TermsPage.Path || p == "/signout" || strings.HasPrefix(p, static.Prefix) {
+			return next(c)
+		}
+		target := TermsPage.Path
+		if c.Request().Method == http.MethodGet {
+			if r, ok := web.SafeRedirect(c.Request().URL.RequestURI()); ok {
+				target += "?redirect=" + url.QueryEscape(r)
+			}
+		}
+		return c.Redirect(http.StatusSeeOther, target)
+	}
+}

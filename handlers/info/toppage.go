@@ -1,0 +1,20 @@
+package info
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/web"
+	"cardpay/pay"
+)
+
+// ShowTopPage applies the landing rules (SPEC.md §2) to the buyer's stats. It keeps the
+// flash in the session, so the notice appears on the page it lands on.
+func (h *Handler) ShowTopPage(c *echo.Context) error {
+	st, err := h.Store.Stats(c.Request().Context(), web.CurrentUser(c).BuyerID)
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, pay.PaymentLanding(st.Payments))
+}

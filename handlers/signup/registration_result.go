@@ -1,0 +1,20 @@
+package signup
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/web"
+	pages "cardpay/views/signup"
+)
+
+// ShowRegistrationResultPage confirms the registration and sends the person to sign in
+// with the new account. Only the session that registered sees it.
+func (h *Handler) ShowRegistrationResultPage(c *echo.Context) error {
+	email := h.Sessions.GetString(c.Request().Context(), web.SessionRegistered)
+	if email == "" {
+		return c.Redirect(http.StatusSeeOther, "/signin")
+	}
+	return web.Show(h.App, c, "登録完了", nil, pages.RegistrationResultView{EmailAddress: email}, pages.RegistrationResultPage)
+}

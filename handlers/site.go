@@ -1,0 +1,55 @@
+// Package handlers puts the site together: routes.go is the one route table, grouped by
+// area, over the kernel in handlers/web; each area (handlers/signin, handlers/suppliers,
+// …) is a package of its own with one file per page or action, and handlers/api serves
+// /api/v1.
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+	"github.com/labstack/echo/v5/middleware"
+
+	"cardpay/handlers/web"
+	"cardpay/static"
+)
+
+// Site is the application: the kernel, the echo router holding every route, and the
+// http.Handler that wraps it.
+type Site struct {
+	App  *web.App
+	Echo *echo.Echo
+	http.Handler
+}
+
+// New builds the application's http.Handler.
+func New(d web.Deps) http.Handler { return NewSite(d).Handler }
+
+// NewSite builds the site. The order of the wrappers matters: security headers reach
+// every response, cross-origin unsafe requests are refused before a session is even
+// loaded, and scs wraps echo as a whole because echo's own middleware wrapper loses the
+// session cookie (scs issue #5).
+func NewSite(d web.Deps) *Site {
+	a := web.New(d)
+	e := echo.NewWithConfig(echo.Config{
+		Logger:           a.Logger,
+		HTTPErrorHandler: a.HandleError,
+		// Groups must not add catch-all routes of their own: an unknown path is a 404
+		// page for everyone, not a sign-in redirect.
+		NoGroupAutoRegister404Routes: true,
+	})
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 512}))
+	// Error pages render inside the gzip writer, and panics become errors before that.
+	e.Use(a.RenderErrors)
+	e.Use(middleware.Recover())
+	e.Use(a.LoadUser)
+	routes(e, a)
+
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(a.DenyCrossOrigin))
+	mux := http.NewServeMux()
+	// Assets need neither a session nor the database.
+	mux.Handle(static.Prefix, static.Handler())
+	mux.Handle("/", cop.Handler(a.Sessions.LoadAndSave(e)))
+	return &Site{App: a, Echo: e, Handler: a.SecurityHeaders(mux)}
+}

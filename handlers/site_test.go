@@ -1,0 +1,156 @@
+package handlers_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"cardpay/handlers"
+	"cardpay/handlers/web"
+	"cardpay/handlers/webtest"
+	"cardpay/pay"
+)
+
+var nonceRe = regexp.MustCompile(`nonce-[A-Za-z0-9_-]+|nonce="[A-Za-z0-9_-]+"`)
+
+func TestHeaderTabsFollowCollectionMode(t *testing.T) {
+	ta := webtest.New(t, func(o *web.Deps) { o.CollectionExclusions = map[string]bool{"1234567890123": true} })
+	corp := webtest.NewBuyer(t, pay.Corporation, "7000012050002")
+	sole := webtest.NewBuyer(t, pay.SoleProprietor, "")
+	excluded := webtest.NewBuyer(t, pay.Corporation, "1234567890123")
+
+	c := ta.Client(t)
+	c.SignIn(corp.EmailAddress)
+	res := c.Get("/payments/create")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Contains(t, res.Body, "カード払い依頼", "a corporation sees the collections tab")
+	assert.Contains(t, res.Body, `href="/collections/history"`, "the tab goes to the collection landing")
+	assert.Contains(t, res.Body, `aria-current="page"`)
+	assert.Equal(t, http.StatusOK, c.Get("/collections/request").StatusCode)
+
+	for _, u := range []struct {
+		name  string
+		email string
+	}{{"sole proprietor", sole.EmailAddress}, {"excluded corporation", excluded.EmailAddress}} {
+		t.Run(u.name, func(t *testing.T) {
+			c := ta.Client(t)
+			c.SignIn(u.email)
+			res := c.Get("/payments/create")
+			assert.NotContains(t, res.Body, "カード払い依頼", "no collections tab")
+			res = c.Get("/collections/request")
+			assert.Equal(t, http.StatusForbidden, res.StatusCode)
+			assert.Contains(t, res.Body, "カード払い依頼はご利用いただけません")
+		})
+	}
+}
+
+func TestHeaderMenusAndBell(t *testing.T) {
+	ta := webtest.New(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := ta.Client(t)
+	c.SignIn(u.EmailAddress)
+	res := c.Get("/suppliers?status=enable")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	for _, item := range []string{"会社情報", "ログイン情報", "お支払い方法", "セキュリティ設定", "利用規約", "お問い合わせ",
+		"プライバシーポリシー", "個人情報の取り扱いについて", "取引先向けサービス", "ログアウト", "操作マニュアル", "よくあるご質問"} {
+		assert.Contains(t, res.Body, item)
+	}
+	assert.Contains(t, res.Body, `<details class="drawer drawer--nav">`, "the drawer opens without JavaScript")
+	assert.Contains(t, res.Body, `<p class="workflow-title">`, "the mobile header names the workflow")
+	assert.Contains(t, res.Body, "登録取引先")
+	assert.NotContains(t, res.Body, "bell__dot", "no unread notifications yet")
+
+	_, err := webtest.Store().CreateNotification(context.Background(), u.BuyerID, "お知らせ", "")
+	require.NoError(t, err)
+	res = c.Get("/suppliers?status=enable")
+	assert.Contains(t, res.Body, "bell__dot")
+	assert.Contains(t, res.Body, "お知らせ（未読があります）")
+}
+
+func TestEverySignedInPageNeedsSignIn(t *testing.T) {
+	ta := webtest.New(t)
+	c := ta.Client(t)
+	for _, p := range handlers.Pages() {
+		if p.Access == "public" {
+			continue
+		}
+		res := c.Get(p.Path)
+		assert.Equal(t, http.StatusSeeOther, res.StatusCode, p.Path)
+		assert.True(t, strings.HasPrefix(res.Header.Get("Location"), "/signin?redirect="), p.Path)
+	}
+}
+
+func TestEveryPageRenders(t *testing.T) {
+	ta := webtest.New(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := ta.Client(t)
+	c.SignIn(u.EmailAddress)
+	for _, p := range handlers.Pages() {
+		if p.Access == "public" {
+			continue // public pages are checked anonymously below; /signin signs out
+		}
+		res := c.Get(p.Path)
+		assert.Equal(t, http.StatusOK, res.StatusCode, p.Path)
+		assert.Contains(t, res.Body, "<title>"+p.Title+" | 請求書カード払い</title>", p.Path)
+		assert.Equal(t, 1, strings.Count(res.Body, "<h1"), p.Path)
+	}
+	anon := ta.Client(t)
+	for _, p := range handlers.Pages() {
+		if p.Access != "public" {
+			continue
+		}
+		res := anon.Get(p.Path)
+		want := http.StatusOK
+		if p.Path == "/no-such-page" {
+			want = http.StatusNotFound
+		}
+		assert.Equal(t, want, res.StatusCode, p.Path)
+		assert.Contains(t, res.Body, `<html lang="ja">`, p.Path)
+		assert.Equal(t, 1, strings.Count(res.Body, "<h1"), p.Path)
+	}
+}
+
+func TestErrorViews(t *testing.T) {
+	ta := webtest.New(t)
+	c := ta.Client(t)
+
+	res := c.Get("/error/%E5%87%A6%E7%90%86%E3%82%A8%E3%83%A9%E3%83%BC/%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Contains(t, res.Body, "処理エラー")
+	assert.NotContains(t, res.Body, "<script>alert(1)</script>", "the message is text, not markup")
+	assert.Contains(t, res.Body, "&lt;script&gt;")
+
+	res = c.Get("/error/%FF%FE/" + strings.Repeat("あ", 500))
+	assert.Equal(t, http.StatusOK, res.StatusCode, "invalid UTF-8 and long text do not break the page")
+	assert.Less(t, strings.Count(res.Body, "あ"), 260)
+
+	res = c.Get("/no/such/page")
+	assert.Equal(t, http.StatusNotFound, res.StatusCode)
+	assert.Contains(t, res.Body, "ページが見つかりません")
+
+	res = c.Post("/toppage", nil)
+	assert.Contains(t, []int{http.StatusSeeOther, http.StatusNotFound, http.StatusMethodNotAllowed}, res.StatusCode)
+}
+
+func TestUnexpectedErrorsAreLoggedAndHidden(t *testing.T) {
+	ta := webtest.New(t)
+	ta.Echo.GET("/boom", func(c *echo.Context) error { return errors.New("database exploded: secret detail") })
+	ta.Echo.GET("/panic", func(c *echo.Context) error { panic("kaboom") })
+	c := ta.Client(t)
+	for _, p := range []string{"/boom", "/panic"} {
+		res := c.Get(p)
+		assert.Equal(t, http.StatusInternalServerError, res.StatusCode, p)
+		assert.Contains(t, res.Body, "システムエラーが発生しました", p)
+		assert.NotContains(t, res.Body, "secret detail", p)
+		assert.NotContains(t, res.Body, "goroutine", "no stack trace")
+	}
+	assert.Contains(t, ta.Logs(), "database exploded: secret detail", "the cause is logged")
+}
+func TestMain(m *testing.M) { webtest.Main(m) }

@@ -1,0 +1,127 @@
+package suppliers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/banks"
+	"cardpay/handlers/web"
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/views"
+)
+
+func newBankAccountForm(s store.Supplier) bankAccountForm {
+	id := strconv.FormatInt(s.ID, 10)
+	return bankAccountForm{
+		title: "口座の追加：" + s.Name, heading: "振込先口座の追加",
+		lead: "「" + s.Name + "」の振込先口座を追加します。追加すると、取引先は改めて確認されます。",
+		href: "/suppliers/" + id + "/accounts/new", submitLabel: "口座を追加する",
+		backHref: "/suppliers/" + id, backLabel: s.Name + "の画面へ戻る",
+	}
+}
+
+func editBankAccountForm(s store.Supplier, bankAccountID int64) bankAccountForm {
+	id := strconv.FormatInt(s.ID, 10)
+	return bankAccountForm{
+		title: "口座の編集：" + s.Name, heading: "振込先口座の編集",
+		lead: "「" + s.Name + "」の振込先口座を変更します。変更すると、取引先は改めて確認されます。",
+		href: "/suppliers/" + id + "/accounts/" + strconv.FormatInt(bankAccountID, 10) + "/edit", submitLabel: "変更を保存する",
+		backHref: "/suppliers/" + id, backLabel: s.Name + "の画面へ戻る",
+	}
+}
+
+// ShowNewBankAccountPage adds a bank account to a supplier.
+func (h *Handler) ShowNewBankAccountPage(c *echo.Context) error {
+	s, err := h.supplierFromPath(c)
+	if err != nil {
+		return err
+	}
+	return h.renderBankAccountForm(c, newBankAccountForm(s), withQueryChoices(c, pay.AccountInput{}), nil)
+}
+
+// CreateBankAccount saves the new bank account; the supplier is checked again.
+func (h *Handler) CreateBankAccount(c *echo.Context) error {
+	s, err := h.supplierFromPath(c)
+	if err != nil {
+		return err
+	}
+	in := bankAccountFormValues(c)
+	checked, errs := in.Check(banks.Directory{})
+	if len(errs) == 0 {
+		_, err = h.Store.CreateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, store.AccountFieldsOf(checked))
+		errs, err = bankAccountSaveErrors(err)
+	}
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return h.renderBankAccountForm(c, newBankAccountForm(s), in, errs)
+	}
+	h.SetFlash(c, views.Flash{Color: "success", Title: "口座を追加しました", Text: checked.BankName + "　" + checked.BranchName + "の口座を追加しました。"})
+	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))
+}
+
+// bankAccountSaveErrors turns the store's refusals into messages at the field they
+// concern.
+func bankAccountSaveErrors(err error) (pay.FieldErrors, error) {
+	switch {
+	case errors.Is(err, store.ErrDuplicateAccount):
+		return pay.FieldErrors{{Field: "account_number", Message: "この口座は既にこの取引先に登録されています"}}, nil
+	case errors.Is(err, store.ErrSupplierInUse):
+		return pay.FieldErrors{{Field: "account_number", Message: "この口座への支払いが進行中のため変更できません。支払いが完了してから変更するか、新しい口座を追加してください"}}, nil
+	}
+	return nil, err
+}
+
+// bankAccountFromPath loads the :id supplier of the signed-in buyer and its
+// :accountid bank account.
+func (h *Handler) bankAccountFromPath(c *echo.Context) (store.Supplier, store.SupplierAccount, error) {
+	s, err := h.supplierFromPath(c)
+	if err != nil {
+		return s, store.SupplierAccount{}, err
+	}
+	id, err := web.IDParam(c, "accountid")
+	if err != nil {
+		return s, store.SupplierAccount{}, err
+	}
+	acct, err := h.Store.SupplierAccount(c.Request().Context(), s.BuyerID, s.ID, id)
+	return s, acct, err
+}
+
+// ShowEditBankAccountPage changes one of a supplier's bank accounts, starting from its
+// current values.
+func (h *Handler) ShowEditBankAccountPage(c *echo.Context) error {
+	s, acct, err := h.bankAccountFromPath(c)
+	if err != nil {
+		return err
+	}
+	in := pay.AccountInput{BankCode: acct.BankCode, BranchCode: acct.BranchCode, AccountType: acct.AccountType,
+		AccountNumber: acct.AccountNumber, HolderName: acct.HolderName}
+	return h.renderBankAccountForm(c, editBankAccountForm(s, acct.ID), withQueryChoices(c, in), nil)
+}
+
+// UpdateBankAccount saves the changed bank account; the supplier is checked again.
+func (h *Handler) UpdateBankAccount(c *echo.Context) error {
+	s, acct, err := h.bankAccountFromPath(c)
+	if err != nil {
+		return err
+	}
+	in := bankAccountFormValues(c)
+	checked, errs := in.Check(banks.Directory{})
+	if len(errs) == 0 {
+		_, err = h.Store.UpdateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, acct.ID, store.AccountFieldsOf(checked))
+		errs, err = bankAccountSaveErrors(err)
+	}
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return h.renderBankAccountForm(c, editBankAccountForm(s, acct.ID), in, errs)
+	}
+	h.SetFlash(c, views.Flash{Color: "success", Title: "口座を変更しました", Text: checked.BankName + "　" + checked.BranchName + "の口座に変更しました。"})
+	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))
+}

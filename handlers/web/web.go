@@ -1,0 +1,69 @@
+// Package web is the kernel every area of the site stands on: the dependencies, rendering
+// into a buffer, the one error path and its pages, sessions and the flash notice, the CSP
+// nonce, path and paging parameters, and the generic wizard state of DESIGN.md §2.
+// Nothing in it knows a page: each area (handlers/signin, handlers/suppliers, …) embeds
+// *App in its own Handler and adds its pages; handlers/routes.go wires them.
+package web
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+
+	"cardpay/account"
+	"cardpay/mail"
+	"cardpay/store"
+	"cardpay/views"
+)
+
+// Deps is everything the site depends on.
+type Deps struct {
+	Store   *store.Store
+	Account *account.Service
+	// Corporations searches corporations by name or number for the supplier pages and
+	// the API (the local registry table, and the NTA's Web-API when configured).
+	Corporations *account.Corporations
+	Sessions     *scs.SessionManager
+	Logger       *slog.Logger
+	ServiceName  string
+	// BaseURL is the public origin (https://… in production); HSTS is sent when it is https.
+	BaseURL string
+	Links   views.Links
+	// CollectionExclusions are corporate numbers that may not request card payments
+	// even though they are corporations (SPEC.md §4).
+	CollectionExclusions map[string]bool
+	// DevMailbox is set only in development without SMTP_URL; then /dev/mailbox is routed.
+	DevMailbox mail.Box
+	// SecretKey is SECRET_KEY; the API derives its id_token signing key from it.
+	SecretKey string
+	// APIAccessTokenTTL shortens the API's access tokens in development and e2e runs
+	// (API_ACCESS_TOKEN_TTL); 0 means 15 minutes.
+	APIAccessTokenTTL time.Duration
+	// Clock is the time; tests move it to check the session timeouts. nil is time.Now.
+	Clock func() time.Time
+}
+
+// App is the kernel that every area's Handler embeds.
+type App struct {
+	Deps
+}
+
+// New fills the defaults of d.
+func New(d Deps) *App {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Corporations == nil {
+		d.Corporations = &account.Corporations{Store: d.Store, Logger: d.Logger}
+	}
+	return &App{Deps: d}
+}
+
+// Now is the application's clock.
+func (a *App) Now() time.Time {
+	if a.Clock != nil {
+		return a.Clock()
+	}
+	return time.Now()
+}

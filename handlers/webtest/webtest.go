@@ -1,0 +1,274 @@
+// Package webtest is the one test harness of the site's areas and the API: the whole
+// application (handlers.NewSite) on the test package's own migrated database, behind a
+// real HTTP server, with a real SMTP server for its mail, a settable clock, buyers, and
+// a browser stand-in with a cookie jar that posts forms.
+//
+// A test package starts with
+//
+//	func TestMain(m *testing.M) { webtest.Main(m) }
+package webtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/alexedwards/scs/postgresstore"
+	"github.com/alexedwards/scs/v2"
+	"github.com/stretchr/testify/require"
+
+	"cardpay/account"
+	"cardpay/auth"
+	"cardpay/handlers"
+	"cardpay/handlers/info"
+	"cardpay/handlers/web"
+	"cardpay/mail"
+	"cardpay/mail/mailtest"
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/store/storetest"
+)
+
+var db *storetest.DB
+
+// Main is the test package's TestMain: a freshly migrated database of its own for the
+// package's tests, dropped at the end.
+func Main(m *testing.M) { storetest.Run(m, &db) }
+
+// Store is the test package's database.
+func Store() *store.Store { return db.Store }
+
+// DB is the test package's database with its server, for tests that open a second
+// connection (two instances on one database).
+func DB() *storetest.DB { return db }
+
+// Password is every test buyer's password.
+const Password = "correct horse battery 7"
+
+// SecretKey is the tests' SECRET_KEY.
+const SecretKey = "test secret key"
+
+// PasswordHash is the argon2id hash of Password, computed once.
+var PasswordHash = sync.OnceValue(func() string {
+	h, err := auth.HashPassword(Password)
+	if err != nil {
+		panic(err)
+	}
+	return h
+})
+
+// Clock is a settable clock; give its Now to Deps.Clock (the account service follows).
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock starts a clock at t.
+func NewClock(t time.Time) *Clock { return &Clock{t: t} }
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Set moves the clock to t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+// Add moves the clock on by d.
+func (c *Clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// Env is the application under test.
+type Env struct {
+	*handlers.Site
+	Server *httptest.Server
+	// URL is the server's origin, http://127.0.0.1:port.
+	URL  string
+	Mail *mailtest.Server
+	logs *lockedBuffer
+}
+
+// Logs is what the application logged so far.
+func (e *Env) Logs() string { return e.logs.String() }
+
+// New starts the application; mutate changes its dependencies first (a clock, a
+// corporation registry, an https BASE_URL, collection exclusions).
+func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
+	t.Helper()
+	sessions := scs.New()
+	sessions.Store = postgresstore.NewWithCleanupInterval(db.Store.DB.DB, 0)
+	sessions.Cookie.Name = "cardpay_session"
+	sessions.Cookie.SameSite = http.SameSiteLaxMode
+	logs := &lockedBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, nil))
+	mailSrv := mailtest.NewServer(t)
+	sender, err := mail.NewSMTP(mailSrv.URL(), "no-reply@test.example")
+	require.NoError(t, err)
+	d := web.Deps{
+		Store: db.Store, Sessions: sessions, DevMailbox: db.Store,
+		Account: &account.Service{
+			Store: db.Store, Mail: sender, Codes: auth.NewCodes(SecretKey), Sealer: auth.NewSealer(SecretKey),
+			Throttle: auth.DefaultThrottle, ServiceName: "請求書カード払い",
+		},
+		Logger: logger, ServiceName: "請求書カード払い", BaseURL: "http://localhost",
+		Links: info.DefaultLinks, SecretKey: SecretKey,
+		CollectionExclusions: map[string]bool{},
+	}
+	for _, f := range mutate {
+		f(&d)
+	}
+	if d.Clock != nil {
+		d.Account.Now = d.Clock
+	}
+	site := handlers.NewSite(d)
+	srv := httptest.NewServer(site.Handler)
+	t.Cleanup(srv.Close)
+	return &Env{Site: site, Server: srv, URL: srv.URL, Mail: mailSrv, logs: logs}
+}
+
+// WaitCode reads the 6-digit code of the newest mail to address.
+func (e *Env) WaitCode(t *testing.T, address string) string {
+	t.Helper()
+	m := e.Mail.WaitFor(t, address, 10*time.Second)
+	code := mailtest.Code(m.Text)
+	require.Len(t, code, 6, "a 6-digit code in %q", m.Text)
+	return code
+}
+
+// Client is a browser stand-in: a cookie jar and no automatic redirects, so each test
+// sees every 303.
+type Client struct {
+	t    *testing.T
+	Base string
+	HTTP *http.Client
+}
+
+// Client is a new browser with an empty cookie jar.
+func (e *Env) Client(t *testing.T) *Client {
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	return &Client{t: t, Base: e.URL, HTTP: &http.Client{
+		Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+		Timeout: 30 * time.Second,
+	}}
+}
+
+// Response is an answer with its body read.
+type Response struct {
+	*http.Response
+	Body string
+}
+
+// Do sends req and reads the answer.
+func (c *Client) Do(req *http.Request) Response {
+	c.t.Helper()
+	res, err := c.HTTP.Do(req)
+	require.NoError(c.t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(c.t, err)
+	return Response{res, string(b)}
+}
+
+// Get opens path.
+func (c *Client) Get(path string) Response {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, c.Base+path, nil)
+	require.NoError(c.t, err)
+	return c.Do(req)
+}
+
+// Post sends a same-origin form, as a browser would from our own page.
+func (c *Client) Post(path string, form url.Values) Response {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, c.Base+path, strings.NewReader(form.Encode()))
+	require.NoError(c.t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", c.Base)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	return c.Do(req)
+}
+
+// Cookie is the value of the named cookie in the jar, or "".
+func (c *Client) Cookie(name string) string {
+	u, _ := url.Parse(c.Base)
+	for _, ck := range c.HTTP.Jar.Cookies(u) {
+		if ck.Name == name {
+			return ck.Value
+		}
+	}
+	return ""
+}
+
+// SignIn signs in with the test password through the sign-in form.
+func (c *Client) SignIn(email string) {
+	c.t.Helper()
+	res := c.Post("/signin", url.Values{"email_address": {email}, "password": {Password}})
+	require.Equal(c.t, http.StatusSeeOther, res.StatusCode, res.Body)
+}
+
+var buyerSeq atomic.Int64
+
+// NewBuyer registers a buyer with one user (password Password, current terms) and a
+// unique address. corporateNumber is used for corporations; "" gives them 7000012050002.
+func NewBuyer(t *testing.T, form pay.BusinessForm, corporateNumber string) store.User {
+	t.Helper()
+	n := buyerSeq.Add(1)
+	email := fmt.Sprintf("%s-%d-%d@test.example", strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-")), n, time.Now().UnixNano()%1e6)
+	nb := store.NewBuyer{
+		BusinessForm: form, EmailAddress: email, PasswordHash: PasswordHash(), LastName: "山田", FirstName: "太郎",
+		PhoneNumber: "0312345678", TermsVersion: account.TermsVersion,
+		Details: store.BuyerDetails{TransferPersonName: "テストショウジ"},
+	}
+	if form == pay.Corporation {
+		if corporateNumber == "" {
+			corporateNumber = "7000012050002"
+		}
+		nb.CorporateName, nb.CorporateNumber = "テスト商事株式会社", corporateNumber
+	} else {
+		nb.BusinessName = "テスト工房"
+	}
+	u, err := db.Store.CreateBuyer(context.Background(), nb)
+	require.NoError(t, err)
+	return u
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

@@ -1,0 +1,2 @@
+// Package dev holds the development mailbox pages.
+package dev
