@@ -24,14 +24,6 @@ func TestMain(m *testing.M) { webtest.Main(m) }
 // The signed-in routes of the site have info's RequireCurrentTerms in front of them
 // (routes.go), so these tests go through the real routes.
 
-// loadUser reads u again from the database.
-func loadUser(t *testing.T, u store.User) store.User {
-	t.Helper()
-	got, err := webtest.Store().User(context.Background(), u.BuyerID, u.ID)
-	require.NoError(t, err)
-	return got
-}
-
 // outdatedTerms makes u a user who accepted an older version of the terms.
 func outdatedTerms(t *testing.T, u *store.User) {
 	t.Helper()
@@ -60,7 +52,7 @@ func TestOutdatedTermsMustBeAccepted(t *testing.T) {
 	res = c.Post("/myaccount/company/user-name", url.Values{"user_last_name": {"変更"}, "user_first_name": {"不可"}})
 	assert.Equal(t, http.StatusSeeOther, res.StatusCode)
 	assert.Equal(t, "/termsofservice", res.Header.Get("Location"))
-	assert.Equal(t, "山田", loadUser(t, u).LastName, "nothing changes before the terms are accepted")
+	assert.Equal(t, "山田", webtest.ReloadUser(t, u).LastName, "nothing changes before the terms are accepted")
 
 	page := c.Get("/termsofservice?redirect=%2Fmyaccount%2Fcompany")
 	require.Equal(t, http.StatusOK, page.StatusCode)
@@ -72,7 +64,7 @@ func TestOutdatedTermsMustBeAccepted(t *testing.T) {
 	res = c.Post("/termsofservice", url.Values{"redirect": {"/myaccount/company"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	assert.Equal(t, "/myaccount/company", res.Header.Get("Location"))
-	assert.Equal(t, account.TermsVersion, loadUser(t, u).TermsVersion)
+	assert.Equal(t, account.TermsVersion, webtest.ReloadUser(t, u).TermsVersion)
 	res = c.Get("/myaccount/company")
 	require.Equal(t, http.StatusOK, res.StatusCode, "accepting clears the redirect")
 	assert.Contains(t, res.Body, "利用規約に同意しました")

@@ -2,10 +2,8 @@ package myaccount_test
 
 import (
 	"context"
-	"html"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -26,33 +24,6 @@ import (
 
 func TestMain(m *testing.M) { webtest.Main(m) }
 
-// assertFieldError checks the validation-failure page (DESIGN.md §2): 422, the エラー：
-// title, the summary linking to the field, and msg inline under the field.
-func assertFieldError(t *testing.T, res webtest.Response, field, msg string) {
-	t.Helper()
-	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, "%s: %s", field, msg)
-	assert.Regexp(t, `<title>エラー：`, res.Body)
-	assert.Contains(t, res.Body, `href="#`+field+`"`, "the error summary links to #%s", field)
-	inline := regexp.MustCompile(`id="` + regexp.QuoteMeta(field) + `-error"[^>]*>(?s:.*?)</span>[^<]*` + regexp.QuoteMeta(html.EscapeString(msg)))
-	assert.Regexp(t, inline, res.Body, "inline message under #%s", field)
-}
-
-// loadUser reads u again from the database.
-func loadUser(t *testing.T, u store.User) store.User {
-	t.Helper()
-	got, err := webtest.Store().User(context.Background(), u.BuyerID, u.ID)
-	require.NoError(t, err)
-	return got
-}
-
-// wrongCode is a 6-digit code other than code.
-func wrongCode(code string) string {
-	if code == "000000" {
-		return "111111"
-	}
-	return "000000"
-}
-
 // passwordHash is webtest.Password hashed, for buyers made here rather than by
 // webtest.NewBuyer.
 var passwordHash = sync.OnceValue(func() string {
@@ -62,11 +33,6 @@ var passwordHash = sync.OnceValue(func() string {
 	}
 	return h
 })
-
-func signedInAs(t *testing.T, c *webtest.Client) bool {
-	t.Helper()
-	return c.Get("/myaccount").StatusCode == http.StatusOK
-}
 
 func TestAccountPagesRender(t *testing.T) {
 	env := webtest.New(t)
@@ -155,11 +121,11 @@ func TestChangePassword(t *testing.T) {
 	}
 	for _, tc := range bad {
 		res := c.Post("/myaccount/edit-password", tc.form)
-		assertFieldError(t, res, tc.field, tc.msg)
+		webtest.AssertFieldError(t, res, tc.field, tc.msg)
 		assert.NotContains(t, res.Body, next, "%s: passwords are never shown back", tc.name)
-		assert.Equal(t, u.PasswordHash, loadUser(t, u).PasswordHash, "%s changes nothing", tc.name)
+		assert.Equal(t, u.PasswordHash, webtest.ReloadUser(t, u).PasswordHash, "%s changes nothing", tc.name)
 	}
-	require.True(t, signedInAs(t, other), "refused changes end no session")
+	require.True(t, other.SignedIn(), "refused changes end no session")
 
 	before := c.Cookie("cardpay_session")
 	res := c.Post("/myaccount/edit-password", form(webtest.Password, next, next))
@@ -206,9 +172,9 @@ func TestEmailChangeJourney(t *testing.T) {
 	}
 	for _, tc := range bad {
 		res := c.Post("/myaccount/edit-email-address", url.Values{"email_address": {tc.email}, "current_password": {tc.password}})
-		assertFieldError(t, res, tc.field, tc.msg)
+		webtest.AssertFieldError(t, res, tc.field, tc.msg)
 		assert.True(t, strings.Contains(res.Body, "value=\"") && !strings.Contains(res.Body, "\xff"), "%s: shown back as valid UTF-8", tc.name)
-		assert.Equal(t, u.EmailAddress, loadUser(t, u).EmailAddress, tc.name)
+		assert.Equal(t, u.EmailAddress, webtest.ReloadUser(t, u).EmailAddress, tc.name)
 	}
 	assert.Empty(t, env.Mail.Messages(), "refused requests mail nobody")
 
@@ -222,10 +188,10 @@ func TestEmailChangeJourney(t *testing.T) {
 	assert.Contains(t, page.Body, newEmail)
 	assert.Contains(t, page.Body, `autocomplete="one-time-code"`)
 
-	assertFieldError(t, c.Post("/myaccount/edit-email-auth", url.Values{"code": {""}}), "code", "確認コードを入力してください")
-	assertFieldError(t, c.Post("/myaccount/edit-email-auth", url.Values{"code": {wrongCode(code)}}), "code", "確認コードが正しくありません。")
-	assertFieldError(t, c.Post("/myaccount/edit-email-auth", url.Values{"code": {"\xff\xfe"}}), "code", "確認コードが正しくありません。")
-	assert.Equal(t, u.EmailAddress, loadUser(t, u).EmailAddress, "wrong codes change nothing")
+	webtest.AssertFieldError(t, c.Post("/myaccount/edit-email-auth", url.Values{"code": {""}}), "code", "確認コードを入力してください")
+	webtest.AssertFieldError(t, c.Post("/myaccount/edit-email-auth", url.Values{"code": {webtest.WrongCode(code)}}), "code", "確認コードが正しくありません。")
+	webtest.AssertFieldError(t, c.Post("/myaccount/edit-email-auth", url.Values{"code": {"\xff\xfe"}}), "code", "確認コードが正しくありません。")
+	assert.Equal(t, u.EmailAddress, webtest.ReloadUser(t, u).EmailAddress, "wrong codes change nothing")
 
 	before := c.Cookie("cardpay_session")
 	res = c.Post("/myaccount/edit-email-auth", url.Values{"code": {code}})
@@ -237,7 +203,7 @@ func TestEmailChangeJourney(t *testing.T) {
 	assert.Contains(t, done.Body, newEmail)
 	assert.Contains(t, done.Body, `href="/myaccount"`)
 	assert.Contains(t, done.Body, "メールアドレスを変更しました")
-	assert.Equal(t, newEmail, loadUser(t, u).EmailAddress)
+	assert.Equal(t, newEmail, webtest.ReloadUser(t, u).EmailAddress)
 	notice := env.Mail.WaitFor(t, u.EmailAddress, 5*time.Second)
 	assert.Contains(t, notice.Subject, "メールアドレス変更のお知らせ")
 	assert.Contains(t, notice.Text, newEmail)
@@ -262,9 +228,9 @@ func TestEmailChangeJourney(t *testing.T) {
 	late := mailtest.Code(env.Mail.WaitFor(t, "later-"+u.EmailAddress, 5*time.Second).Text)
 	clk.Add(11 * time.Minute)
 	c.Get("/myaccount") // stays within the idle timeout
-	assertFieldError(t, c.Post("/myaccount/edit-email-auth", url.Values{"code": {late}}), "code",
+	webtest.AssertFieldError(t, c.Post("/myaccount/edit-email-auth", url.Values{"code": {late}}), "code",
 		"確認コードの有効期限が切れています。もう一度コードを送信してください。")
-	assert.Equal(t, newEmail, loadUser(t, u).EmailAddress)
+	assert.Equal(t, newEmail, webtest.ReloadUser(t, u).EmailAddress)
 }
 
 func TestCompanyPage(t *testing.T) {
@@ -311,18 +277,18 @@ func TestCompanyPage(t *testing.T) {
 	}
 	for _, tc := range badNames {
 		res := ca.Post("/myaccount/company/user-name", url.Values{"user_last_name": {tc.last}, "user_first_name": {tc.first}})
-		assertFieldError(t, res, tc.field, tc.msg)
+		webtest.AssertFieldError(t, res, tc.field, tc.msg)
 		assert.NotContains(t, res.Body, "\xff")
-		got := loadUser(t, a)
+		got := webtest.ReloadUser(t, a)
 		assert.Equal(t, []string{"山田", "太郎"}, []string{got.LastName, got.FirstName}, "nothing changed")
 	}
 	res = ca.Post("/myaccount/company/user-name", url.Values{"user_last_name": {" 佐藤 "}, "user_first_name": {"花子"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	assert.Equal(t, "/myaccount/company", res.Header.Get("Location"))
-	got := loadUser(t, a)
+	got := webtest.ReloadUser(t, a)
 	assert.Equal(t, []string{"佐藤", "花子"}, []string{got.LastName, got.FirstName})
 	assert.Contains(t, ca.Get("/myaccount/company").Body, "担当者氏名を変更しました")
-	other := loadUser(t, b)
+	other := webtest.ReloadUser(t, b)
 	assert.Equal(t, []string{"山田", "太郎"}, []string{other.LastName, other.FirstName}, "B is untouched")
 
 	// The transfer person name.
@@ -337,7 +303,7 @@ func TestCompanyPage(t *testing.T) {
 	}
 	for _, tc := range badKana {
 		res := ca.Post("/myaccount/company/transfer-person-name", url.Values{"transfer_person_name": {tc.value}})
-		assertFieldError(t, res, "transfer_person_name", tc.msg)
+		webtest.AssertFieldError(t, res, "transfer_person_name", tc.msg)
 		buyer, err := webtest.Store().Buyer(ctx, a.BuyerID)
 		require.NoError(t, err)
 		assert.Equal(t, "エーショウジ", buyer.TransferPersonName, "nothing changed")
@@ -374,12 +340,12 @@ func TestChangesKeepTheAbsoluteTimeout(t *testing.T) {
 	c.SignIn(u.EmailAddress)
 	for elapsed := time.Duration(0); elapsed < web.AbsoluteTimeout-30*time.Minute; elapsed += 20 * time.Minute {
 		clk.Add(20 * time.Minute)
-		require.True(t, signedInAs(t, c), "at %s", elapsed)
+		require.True(t, c.SignedIn(), "at %s", elapsed)
 	}
 	const next = "atarashii2026pass"
 	res := c.Post("/myaccount/edit-password", url.Values{"current_password": {webtest.Password}, "password": {next}, "password_confirmation": {next}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
-	require.True(t, signedInAs(t, c))
+	require.True(t, c.SignedIn())
 	clk.Add(25 * time.Minute)
 	assert.Equal(t, http.StatusSeeOther, c.Get("/myaccount").StatusCode, "12 hours after signing in the session ends all the same")
 }

@@ -1,8 +1,6 @@
 package password_test
 
 import (
-	"context"
-	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -17,47 +15,14 @@ import (
 	"cardpay/handlers/webtest"
 	"cardpay/mail/mailtest"
 	"cardpay/pay"
-	"cardpay/store"
 )
 
 func TestMain(m *testing.M) { webtest.Main(m) }
-
-// assertFieldError checks the validation-failure page (DESIGN.md §2): 422, the エラー：
-// title, the summary linking to the field, and msg inline under the field.
-func assertFieldError(t *testing.T, res webtest.Response, field, msg string) {
-	t.Helper()
-	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, "%s: %s", field, msg)
-	assert.Regexp(t, `<title>エラー：`, res.Body)
-	assert.Contains(t, res.Body, `href="#`+field+`"`, "the error summary links to #%s", field)
-	inline := regexp.MustCompile(`id="` + regexp.QuoteMeta(field) + `-error"[^>]*>(?s:.*?)</span>[^<]*` + regexp.QuoteMeta(html.EscapeString(msg)))
-	assert.Regexp(t, inline, res.Body, "inline message under #%s", field)
-}
-
-// loadUser reads u again from the database.
-func loadUser(t *testing.T, u store.User) store.User {
-	t.Helper()
-	got, err := webtest.Store().User(context.Background(), u.BuyerID, u.ID)
-	require.NoError(t, err)
-	return got
-}
-
-func signedInAs(t *testing.T, c *webtest.Client) bool {
-	t.Helper()
-	return c.Get("/myaccount").StatusCode == http.StatusOK
-}
 
 var inputValue = regexp.MustCompile(`id="email_address" name="email_address" type="email" value="([^"]*)"`)
 
 // nonceRe finds the CSP nonce, which differs between two otherwise equal answers.
 var nonceRe = regexp.MustCompile(`nonce-[A-Za-z0-9_-]+|nonce="[A-Za-z0-9_-]+"`)
-
-// wrongCode is a 6-digit code other than code.
-func wrongCode(code string) string {
-	if code == "000000" {
-		return "111111"
-	}
-	return "000000"
-}
 
 // The request page answers the same for an address with an account and one without:
 // the same redirect, then the same page but for the address typed and the nonce.
@@ -102,7 +67,7 @@ func TestPasswordResetRequestRejectsBadInput(t *testing.T) {
 		{strings.Repeat("a", 300) + "@example.jp", "メールアドレスを正しい形式で入力してください（例：name@example.co.jp）"},
 	} {
 		res := c.Post("/password/sendemail", url.Values{"email_address": {tc.email}})
-		assertFieldError(t, res, "email_address", tc.msg)
+		webtest.AssertFieldError(t, res, "email_address", tc.msg)
 		assert.NotContains(t, res.Body, "\xff")
 	}
 }
@@ -135,16 +100,16 @@ func TestPasswordResetJourney(t *testing.T) {
 		{"invalid UTF-8 password", form(u.EmailAddress, code, "abcd\xff123456", "abcd\xff123456"), "password", "パスワードに使用できない文字が含まれています"},
 		// With the right code: a typo in the confirmation must not use the code up.
 		{"mismatched confirmation", form(u.EmailAddress, code, next, "saisettei2026pas"), "password_confirmation", "新しいパスワード（確認用）が一致しません。同じパスワードを入力してください"},
-		{"wrong code", form(u.EmailAddress, wrongCode(code), next, next), "code", "確認コードが正しくありません。"},
+		{"wrong code", form(u.EmailAddress, webtest.WrongCode(code), next, next), "code", "確認コードが正しくありません。"},
 		{"unknown address", form("nobody-at-all@test.example", code, next, next), "code", "確認コードが正しくありません。"},
 	}
 	for _, tc := range bad {
 		res := c.Post("/password/reset", tc.form)
-		assertFieldError(t, res, tc.field, tc.msg)
+		webtest.AssertFieldError(t, res, tc.field, tc.msg)
 		assert.NotContains(t, res.Body, next, "%s: passwords are never shown back", tc.name)
-		assert.Equal(t, u.PasswordHash, loadUser(t, u).PasswordHash, "%s changes nothing", tc.name)
+		assert.Equal(t, u.PasswordHash, webtest.ReloadUser(t, u).PasswordHash, "%s changes nothing", tc.name)
 	}
-	require.True(t, signedInAs(t, phone), "refused resets end no session")
+	require.True(t, phone.SignedIn(), "refused resets end no session")
 
 	res := c.Post("/password/reset", form(u.EmailAddress, code, next, next))
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
@@ -155,7 +120,7 @@ func TestPasswordResetJourney(t *testing.T) {
 	assert.Contains(t, env.Mail.WaitFor(t, u.EmailAddress, 5*time.Second).Subject, "パスワード変更")
 
 	res = c.Post("/password/reset", form(u.EmailAddress, code, "another2026pass", "another2026pass"))
-	assertFieldError(t, res, "code", "この確認コードは使用済みです。")
+	webtest.AssertFieldError(t, res, "code", "この確認コードは使用済みです。")
 
 	res = c.Post("/signin", url.Values{"email_address": {u.EmailAddress}, "password": {webtest.Password}})
 	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, "the old password no longer works")
@@ -173,6 +138,6 @@ func TestPasswordResetCodeExpires(t *testing.T) {
 	clk.Add(10*time.Minute + time.Second)
 	res := c.Post("/password/reset", url.Values{"email_address": {u.EmailAddress}, "code": {code},
 		"password": {"saisettei2026pass"}, "password_confirmation": {"saisettei2026pass"}})
-	assertFieldError(t, res, "code", "確認コードの有効期限が切れています。もう一度コードを送信してください。")
-	assert.Equal(t, u.PasswordHash, loadUser(t, u).PasswordHash)
+	webtest.AssertFieldError(t, res, "code", "確認コードの有効期限が切れています。もう一度コードを送信してください。")
+	assert.Equal(t, u.PasswordHash, webtest.ReloadUser(t, u).PasswordHash)
 }

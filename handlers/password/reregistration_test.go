@@ -69,8 +69,8 @@ func TestReregistrationAnswersTheSameForKnownAndUnknownAddresses(t *testing.T) {
 	code := mailtest.Code(env.Mail.WaitFor(t, known, 5*time.Second).Text)
 	require.Len(t, code, 6, "the unfinished sign-up gets a new code")
 	for range 6 {
-		same("a wrong code", k.Post("/signup/code", url.Values{"code": {wrongCode(code)}}),
-			u.Post("/signup/code", url.Values{"code": {wrongCode(code)}}), r.Post("/signup/code", url.Values{"code": {wrongCode(code)}}))
+		same("a wrong code", k.Post("/signup/code", url.Values{"code": {webtest.WrongCode(code)}}),
+			u.Post("/signup/code", url.Values{"code": {webtest.WrongCode(code)}}), r.Post("/signup/code", url.Values{"code": {webtest.WrongCode(code)}}))
 	}
 	same("resending", k.Post("/signup/code/resend", nil), u.Post("/signup/code/resend", nil), r.Post("/signup/code/resend", nil))
 	same("the code page after resending", k.Get("/signup/code"), u.Get("/signup/code"), r.Get("/signup/code"))

@@ -79,7 +79,7 @@ func TestTwoFactorByMail(t *testing.T) {
 	code := mailtest.Code(msg.Text)
 	require.Len(t, code, 6)
 
-	res = c.Post("/onetime-password", url.Values{"code": {wrongCode(code)}})
+	res = c.Post("/onetime-password", url.Values{"code": {webtest.WrongCode(code)}})
 	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
 	assert.Contains(t, res.Body, "確認コードが正しくありません")
 	res = c.Post("/onetime-password", url.Values{"code": {""}})
@@ -142,12 +142,4 @@ func TestOnetimePasswordNeedsAPendingSignIn(t *testing.T) {
 	c := webtest.New(t).Client(t)
 	assert.Equal(t, "/signin", c.Get("/onetime-password").Header.Get("Location"))
 	assert.Equal(t, "/signin", c.Post("/onetime-password", url.Values{"code": {"123456"}}).Header.Get("Location"))
-}
-
-// wrongCode is a 6-digit code other than code.
-func wrongCode(code string) string {
-	if code == "000000" {
-		return "111111"
-	}
-	return "000000"
 }

@@ -73,7 +73,7 @@ func TestRegistrationJourneyCorporation(t *testing.T) {
 	require.Equal(t, http.StatusOK, page.StatusCode)
 	assert.Contains(t, page.Body, email+"</span> 宛てに認証コードを送信しました")
 	assert.Contains(t, page.Body, `autocomplete="one-time-code"`)
-	assert.Equal(t, http.StatusUnprocessableEntity, c.Post("/signup/code", url.Values{"code": {wrongCode(code)}}).StatusCode)
+	assert.Equal(t, http.StatusUnprocessableEntity, c.Post("/signup/code", url.Values{"code": {webtest.WrongCode(code)}}).StatusCode)
 	res := c.Post("/signup/code", url.Values{"code": {code}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	require.Equal(t, "/registration", res.Header.Get("Location"))

@@ -94,7 +94,7 @@ func TestSignupCodeRefusals(t *testing.T) {
 		c := env.Client(t)
 		code := webtest.SignUp(t, env, c, webtest.SignupEmail(t))
 		webtest.AssertSignupFieldError(t, c.Post("/signup/code", url.Values{"code": {""}}), "code", "認証コードを入力してください")
-		res := c.Post("/signup/code", url.Values{"code": {wrongCode(code)}})
+		res := c.Post("/signup/code", url.Values{"code": {webtest.WrongCode(code)}})
 		webtest.AssertSignupFieldError(t, res, "code", "認証コードが正しくありません。")
 		assert.Contains(t, res.Body, "<title>エラー：認証コードの入力 | 請求書カード払い</title>")
 		assert.Equal(t, http.StatusSeeOther, c.Get("/registration").StatusCode, "not verified")
@@ -116,7 +116,7 @@ func TestSignupCodeRefusals(t *testing.T) {
 		c := env.Client(t)
 		code := webtest.SignUp(t, env, c, webtest.SignupEmail(t))
 		for range 5 {
-			webtest.AssertSignupFieldError(t, c.Post("/signup/code", url.Values{"code": {wrongCode(code)}}), "code", "認証コードが正しくありません。")
+			webtest.AssertSignupFieldError(t, c.Post("/signup/code", url.Values{"code": {webtest.WrongCode(code)}}), "code", "認証コードが正しくありません。")
 		}
 		webtest.AssertSignupFieldError(t, c.Post("/signup/code", url.Values{"code": {code}}), "code", "認証コードの入力回数が上限を超えました。")
 	})
@@ -171,8 +171,8 @@ func TestAlreadyRegisteredAddressLooksLikeANewOne(t *testing.T) {
 
 	// Wrong codes get the same answers, up to the attempt limit, and so does resending.
 	for i := range 6 {
-		wa := a.Post("/signup/code", url.Values{"code": {wrongCode(code)}})
-		wb := b.Post("/signup/code", url.Values{"code": {wrongCode(code)}})
+		wa := a.Post("/signup/code", url.Values{"code": {webtest.WrongCode(code)}})
+		wb := b.Post("/signup/code", url.Values{"code": {webtest.WrongCode(code)}})
 		assert.Equal(t, wb.StatusCode, wa.StatusCode, "attempt %d", i+1)
 		assert.Equal(t, webtest.StripAddress(wb.Body, fresh), webtest.StripAddress(wa.Body, owner), "attempt %d", i+1)
 	}
@@ -200,12 +200,4 @@ func TestEnteringSignupClearsTheWizard(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, c.Post("/registration", url.Values{"step": {"business_form"}, "business_form": {"2"}}).StatusCode)
 	require.Equal(t, http.StatusOK, c.Get("/signin").StatusCode)
 	assert.Equal(t, "/signup", c.Get("/registration").Header.Get("Location"))
-}
-
-// wrongCode is a 6-digit code other than code.
-func wrongCode(code string) string {
-	if code == "000000" {
-		return "111111"
-	}
-	return "000000"
 }

@@ -2,10 +2,8 @@ package suppliers_test
 
 import (
 	"context"
-	"html"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,17 +17,6 @@ import (
 )
 
 func TestMain(m *testing.M) { webtest.Main(m) }
-
-// assertFieldError checks the validation-failure page (DESIGN.md §2): 422, the エラー：
-// title, the summary linking to the field, and msg inline under the field.
-func assertFieldError(t *testing.T, res webtest.Response, field, msg string) {
-	t.Helper()
-	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, "%s: %s", field, msg)
-	assert.Regexp(t, `<title>エラー：`, res.Body)
-	assert.Contains(t, res.Body, `href="#`+field+`"`, "the error summary links to #%s", field)
-	inline := regexp.MustCompile(`id="` + regexp.QuoteMeta(field) + `-error"[^>]*>(?s:.*?)</span>[^<]*` + regexp.QuoteMeta(html.EscapeString(msg)))
-	assert.Regexp(t, inline, res.Body, "inline message under #%s", field)
-}
 
 func supplierCount(t *testing.T, buyerID int64) int {
 	t.Helper()
@@ -130,7 +117,7 @@ func TestAddCorporationSupplierWithoutJavaScript(t *testing.T) {
 	res := c.Get("/suppliers/add/company")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, res.Body, "取引先の事業形態")
-	assertFieldError(t, c.Post("/suppliers/add/company", url.Values{"step": {"business_form"}}), "business_form", "取引先の事業形態を選択してください")
+	webtest.AssertFieldError(t, c.Post("/suppliers/add/company", url.Values{"step": {"business_form"}}), "business_form", "取引先の事業形態を選択してください")
 
 	res = c.Post("/suppliers/add/company", url.Values{"step": {"business_form"}, "business_form": {"1"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
@@ -142,7 +129,7 @@ func TestAddCorporationSupplierWithoutJavaScript(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, res.Body, "法人が1件見つかりました")
 	assert.Contains(t, res.Body, `href="/suppliers/add/company?corporate_number=2010401099991"`)
-	assertFieldError(t, c.Get("/suppliers/add/company?corp_q=3010401099991"), "corp_q", "法人番号が正しくありません。13桁の数字をご確認ください")
+	webtest.AssertFieldError(t, c.Get("/suppliers/add/company?corp_q=3010401099991"), "corp_q", "法人番号が正しくありません。13桁の数字をご確認ください")
 
 	res = c.Get("/suppliers/add/company?corporate_number=2010401099991")
 	assert.Contains(t, res.Body, `value="山田商事株式会社"`, "choosing a result fills the form")
@@ -150,9 +137,9 @@ func TestAddCorporationSupplierWithoutJavaScript(t *testing.T) {
 
 	// Bad answers are refused and kept.
 	res = c.Post("/suppliers/add/company", url.Values{"corporate_number": {"2010401099992"}, "name": {strings.Repeat("株", 101)}, "name_kana": {"山田"}})
-	assertFieldError(t, res, "corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください")
-	assertFieldError(t, res, "name", "法人名は100文字以内で入力してください")
-	assertFieldError(t, res, "name_kana", "法人名（カナ）は全角カタカナで入力してください")
+	webtest.AssertFieldError(t, res, "corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください")
+	webtest.AssertFieldError(t, res, "name", "法人名は100文字以内で入力してください")
+	webtest.AssertFieldError(t, res, "name_kana", "法人名（カナ）は全角カタカナで入力してください")
 
 	res = c.Post("/suppliers/add/company", url.Values{"corporate_number": {"２０１０４０１０９９９９１"}, "name": {"山田商事株式会社"}, "name_kana": {"やまだしょうじ"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
@@ -169,7 +156,7 @@ func TestAddCorporationSupplierWithoutJavaScript(t *testing.T) {
 	assert.Contains(t, res.Body, "静岡銀行")
 	res = c.Get("/suppliers/add/bank?bank_q=" + url.QueryEscape("存在しない銀行名"))
 	assert.Contains(t, res.Body, "に当てはまる金融機関はありません")
-	assertFieldError(t, c.Get("/suppliers/add/bank?bank_code=9999"), "bank_q", "金融機関コード9999は見つかりません。金融機関を選び直してください")
+	webtest.AssertFieldError(t, c.Get("/suppliers/add/bank?bank_code=9999"), "bank_q", "金融機関コード9999は見つかりません。金融機関を選び直してください")
 
 	// Branch.
 	res = c.Get("/suppliers/add/bank?bank_code=0001")
@@ -193,14 +180,14 @@ func TestAddCorporationSupplierWithoutJavaScript(t *testing.T) {
 			form[k] = v
 		}
 		form.Set(tc.field, tc.value)
-		assertFieldError(t, c.Post("/suppliers/add/bank", form), tc.field, tc.msg)
+		webtest.AssertFieldError(t, c.Post("/suppliers/add/bank", form), tc.field, tc.msg)
 	}
 	form := url.Values{}
 	for k, v := range base {
 		form[k] = v
 	}
 	form.Set("branch_code", "998")
-	assertFieldError(t, c.Post("/suppliers/add/bank", form), "branch_q", "みずほ銀行に支店コード998の支店は見つかりません。支店を選び直してください")
+	webtest.AssertFieldError(t, c.Post("/suppliers/add/bank", form), "branch_q", "みずほ銀行に支店コード998の支店は見つかりません。支店を選び直してください")
 	assert.Zero(t, supplierCount(t, u.BuyerID), "nothing stored while the wizard runs")
 
 	res = c.Post("/suppliers/add/bank", base)
@@ -356,7 +343,7 @@ func TestAddAndEditAccounts(t *testing.T) {
 	assert.Contains(t, res.Body, `href="/suppliers/`+id+`/accounts/`+aid+`/edit"`)
 
 	dup := url.Values{"bank_code": {"0001"}, "branch_code": {"001"}, "account_type": {"2"}, "account_number": {"1234567"}, "holder_name": {"ﾔﾏﾀﾞ"}}
-	assertFieldError(t, c.Post("/suppliers/"+id+"/accounts/new", dup), "account_number", "この口座は既にこの取引先に登録されています")
+	webtest.AssertFieldError(t, c.Post("/suppliers/"+id+"/accounts/new", dup), "account_number", "この口座は既にこの取引先に登録されています")
 	assert.Equal(t, 1, bankAccountCount(t, u.BuyerID))
 
 	res = c.Get("/suppliers/" + id + "/accounts/" + aid + "/edit")
@@ -379,7 +366,7 @@ func TestAddAndEditAccounts(t *testing.T) {
 		InvoiceType: pay.InvoicePayment, ExaminationStatus: pay.InProgressExaminationChecked, Amount: 1000})
 	require.NoError(t, err)
 	edit.Set("account_number", "0008888")
-	assertFieldError(t, c.Post("/suppliers/"+id+"/accounts/"+aid+"/edit", edit), "account_number",
+	webtest.AssertFieldError(t, c.Post("/suppliers/"+id+"/accounts/"+aid+"/edit", edit), "account_number",
 		"この口座への支払いが進行中のため変更できません。支払いが完了してから変更するか、新しい口座を追加してください")
 
 	res = c.Post("/suppliers/"+id+"/accounts/new", url.Values{"bank_code": {"0009"}, "branch_code": {"015"}, "account_type": {"2"}, "account_number": {"1111111"}, "holder_name": {"ヤマダ　ショウジ"}})
