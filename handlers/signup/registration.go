@@ -1,7 +1,6 @@
 package signup
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -50,23 +49,9 @@ func (h *Handler) verifiedSignup(c *echo.Context) (store.Signup, string, error) 
 }
 
 // registrationDraft is the answers so far, kept in the session (SPEC.md §3 local state
-// "registration info").
-func (h *Handler) registrationDraft(c *echo.Context) pay.Registration {
-	var r pay.Registration
-	if s := h.Sessions.GetString(c.Request().Context(), web.SessionRegistration); s != "" {
-		_ = json.Unmarshal([]byte(s), &r)
-	}
-	return r
-}
-
-func (h *Handler) saveRegistrationDraft(c *echo.Context, r pay.Registration) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	h.Sessions.Put(c.Request().Context(), web.SessionRegistration, string(b))
-	return nil
-}
+// "registration info"). Leaving it is clearing the sign-up (web.ClearSignup), so its
+// Prefix is not given to LeaveWorkflows.
+var registrationDraft = web.Wizard[pay.Registration]{Workflow: web.Workflow{Prefix: "/registration", SessionKey: web.SessionRegistration}}
 
 // ShowRegistrationPage asks for the business form first, then the form for it.
 // ?step=business_form goes back to the first question.
@@ -74,7 +59,7 @@ func (h *Handler) ShowRegistrationPage(c *echo.Context) error {
 	if _, to, err := h.verifiedSignup(c); err != nil || to != "" {
 		return redirectOr(c, to, err)
 	}
-	r := h.registrationDraft(c)
+	r := registrationDraft.Load(h.Sessions, c)
 	if c.QueryParam("step") == "business_form" || !r.BusinessForm.Valid() {
 		value := ""
 		if r.BusinessForm.Valid() {
@@ -108,7 +93,7 @@ func (h *Handler) SaveRegistration(c *echo.Context) error {
 	if _, to, err := h.verifiedSignup(c); err != nil || to != "" {
 		return redirectOr(c, to, err)
 	}
-	r := h.registrationDraft(c)
+	r := registrationDraft.Load(h.Sessions, c)
 	if c.FormValue("step") == "business_form" {
 		n, _ := strconv.Atoi(c.FormValue("business_form"))
 		f := pay.BusinessForm(n)
@@ -118,7 +103,7 @@ func (h *Handler) SaveRegistration(c *echo.Context) error {
 			return h.renderBusinessFormStep(c, "", errs)
 		}
 		r.BusinessForm = f
-		if err := h.saveRegistrationDraft(c, r); err != nil {
+		if err := registrationDraft.Save(h.Sessions, c, r); err != nil {
 			return err
 		}
 		return c.Redirect(http.StatusSeeOther, "/registration")
@@ -145,7 +130,7 @@ func (h *Handler) SaveRegistration(c *echo.Context) error {
 		return h.renderRegistration(c, rf)
 	}
 	// Only the chosen form's answers are kept: the other form's are not checked.
-	if err := h.saveRegistrationDraft(c, next); err != nil {
+	if err := registrationDraft.Save(h.Sessions, c, next); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/registration/confirm")
