@@ -3,6 +3,7 @@
 #
 # Assumes the app was built (the Taskfile does it first):
 #   go tool -modfile=tools/go.mod templ generate && npm run build && go build -o bin/server ./cmd/server
+#   go build -o bin/cardscan ./cmd/cardscan
 # Then: ensures Chromium and node_modules, starts bin/server on a free port with a fresh
 # database (cardpay_e2e) and a random demo password, runs `node --test tools/e2e/`, then
 # `node tools/pageweight.mjs`, and stops the server whatever happens.
@@ -137,6 +138,12 @@ step "e2e tests" node --test --test-concurrency=1 \
 step "page weight" node tools/pageweight.mjs
 
 stop_server
+
+# The card data rule, on everything the run wrote: the e2e database (the app's and the
+# sandbox PSP's tables) and every log, including the Go tests' output when it is there.
+logs=("$SERVER_LOG" "$RESULTS/e2e.tap")
+[[ -f $RESULTS/go-test.log ]] && logs+=("$RESULTS/go-test.log")
+step "card data" bin/cardscan -database "${E2E_DATABASE_NAME:-cardpay_e2e}" "${logs[@]}"
 
 log "timings"
 printf '  %s\n' "${timings[@]}"

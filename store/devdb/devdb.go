@@ -134,6 +134,27 @@ func postgresBinDir() (string, error) {
 	return "", ErrNoPostgres
 }
 
+// Tool finds one of PostgreSQL's client programs (pg_dump, psql): on PATH, else in
+// Debian's versioned directories, highest major version first.
+func Tool(name string) (string, error) {
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return majorOf(dirs[i]) > majorOf(dirs[j]) })
+	for _, d := range dirs {
+		if p := filepath.Join(d, name); fileExists(p) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("devdb: %s not found (install Debian's postgresql-client)", name)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
 func majorOf(binDir string) int {
 	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
 	return n

@@ -25,8 +25,9 @@ type DB struct {
 	Name   string
 }
 
-// Run is for TestMain: it creates and migrates a database, runs the tests, then drops
-// the database. It exits the process with the tests' code.
+// Run is for TestMain: it creates and migrates a database, runs the tests, checks that
+// no card number was stored anywhere in it (store.CardNumbers), then drops the database.
+// It exits the process with the tests' code, or 1 when a card number was found.
 func Run(m *testing.M, db **DB) {
 	d, err := New(context.Background())
 	if err != nil {
@@ -35,6 +36,16 @@ func Run(m *testing.M, db **DB) {
 	}
 	*db = d
 	code := m.Run()
+	if found, err := d.Store.CardNumbers(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "storetest: card data scan:", err)
+		code = 1
+	} else if len(found) > 0 {
+		// The card data rule: no card number is ever stored, not even by the tests.
+		for _, f := range found {
+			fmt.Fprintf(os.Stderr, "storetest: a card number (%s) is stored in %s\n", f.Masked, f.Table)
+		}
+		code = 1
+	}
 	d.Close()
 	os.Exit(code)
 }
