@@ -17,7 +17,8 @@ import (
 
 // Service carries the account rules' dependencies.
 type Service struct {
-	Store       *store.Store
+	Store *store.Store
+	// Mail sends from the mail job (DeliverMail); requests only enqueue their mails.
 	Mail        mail.Sender
 	Codes       auth.Codes
 	Sealer      auth.Sealer
@@ -116,16 +117,21 @@ func (s *Service) allowed(u store.User) error {
 func (s *Service) failed(ctx context.Context, u store.User, ip, userAgent string, r *Refusal) error {
 	now := s.now()
 	n, lock := s.Throttle.AfterFailure(u.FailedSignIns, now)
-	if err := s.Store.RecordSignInFailure(ctx, u.ID, n, now, lock); err != nil {
+	var notices []store.NewJob
+	if lock != nil {
+		j, err := s.notice(mail.AccountLocked(u.EmailAddress, s.ServiceName, *lock))
+		if err != nil {
+			return err
+		}
+		notices = append(notices, j)
+	}
+	if err := s.Store.RecordSignInFailure(ctx, u.ID, n, now, lock, notices...); err != nil {
 		return err
 	}
 	if err := s.Store.AddSignInEvent(ctx, u.ID, false, ip, userAgent); err != nil {
 		return err
 	}
 	if lock != nil {
-		if err := s.Mail.Send(ctx, mail.AccountLocked(u.EmailAddress, s.ServiceName, *lock)); err != nil {
-			return fmt.Errorf("account: lock notice: %w", err)
-		}
 		return &Refusal{Field: r.Field, Message: auth.LockedMessage(*lock)}
 	}
 	return r
@@ -140,17 +146,9 @@ func (s *Service) succeeded(ctx context.Context, u store.User, ip, userAgent str
 
 // SendSignInCode mails a fresh sign-in code; the previous one stops working.
 func (s *Service) SendSignInCode(ctx context.Context, u store.User) error {
-	code, hash, err := s.Codes.New()
-	if err != nil {
-		return err
-	}
-	if _, err := s.Store.CreateCode(ctx, store.PurposeSignIn, strconv.FormatInt(u.ID, 10), hash, "", s.now().Add(auth.CodeTTL)); err != nil {
-		return err
-	}
-	if err := s.Mail.Send(ctx, mail.SignInCode(u.EmailAddress, s.ServiceName, code, auth.CodeTTL)); err != nil {
-		return fmt.Errorf("account: sign-in code mail: %w", err)
-	}
-	return nil
+	return s.sendCode(ctx, store.PurposeSignIn, strconv.FormatInt(u.ID, 10), "", mailAlways, func(code string) mail.Message {
+		return mail.SignInCode(u.EmailAddress, s.ServiceName, code, auth.CodeTTL)
+	})
 }
 
 // VerifySecondFactor checks the mailed code, or the authenticator code (or one of the

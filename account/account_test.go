@@ -10,6 +10,7 @@ import (
 
 	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/jobs"
 	"cardpay/mail"
 	"cardpay/mail/mailtest"
 	"cardpay/pay"
@@ -20,15 +21,43 @@ var db *storetest.DB
 
 func TestMain(m *testing.M) { storetest.Run(m, &db) }
 
+// newService is the service with its mail job running, as in the server: requests
+// enqueue mails and two workers send them to a real SMTP server.
 func newService(t *testing.T) (*account.Service, *mailtest.Server) {
 	t.Helper()
 	srv := mailtest.NewServer(t)
 	sender, err := mail.NewSMTP(srv.URL(), "no-reply@test.example")
 	require.NoError(t, err)
-	return &account.Service{
+	s := &account.Service{
 		Store: db.Store, Mail: sender, Codes: auth.NewCodes("k"), Sealer: auth.NewSealer("k"),
 		Throttle: auth.DefaultThrottle, ServiceName: "請求書カード払い",
-	}, srv
+	}
+	r := &jobs.Runner{Store: db.Store, Workers: 2, PollInterval: 20 * time.Millisecond, BaseBackoff: 50 * time.Millisecond}
+	r.Register(account.MailJobKind, s.DeliverMail)
+	r.Start(context.Background())
+	t.Cleanup(func() {
+		settle(t)
+		r.Stop()
+	})
+	return s, srv
+}
+
+// settle waits until every mail enqueued so far was sent or dropped, so that a test can
+// assert what was not mailed.
+func settle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, err := db.Store.PendingJobs(context.Background(), account.MailJobKind)
+		require.NoError(t, err)
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("mail jobs still pending after 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func corporation() pay.Registration {

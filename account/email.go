@@ -16,7 +16,6 @@ const (
 	msgCurrentPasswordRequired = "現在のパスワードを入力してください"
 	msgCurrentPasswordWrong    = "現在のパスワードが正しくありません"
 	msgEmailSame               = "現在のメールアドレスと同じです。新しいメールアドレスを入力してください"
-	msgEmailTaken              = "このメールアドレスは既に使用されています。別のメールアドレスを入力してください"
 )
 
 // checkCurrentPassword is the message for a wrong or missing current password, or "".
@@ -32,10 +31,12 @@ func checkCurrentPassword(u store.User, password string) string {
 	return ""
 }
 
-// StartEmailChange checks the new address and the current password, refuses an address
-// another account (or this one) already signs in with, and mails a code to the new
-// address: the change happens only once ConfirmEmailChange receives that code, which
-// proves the user reads mail there. Field names: email_address (the new address) and
+// StartEmailChange checks the new address and the current password and mails a code to
+// the new address: the change happens only once ConfirmEmailChange receives that code,
+// which proves the user reads mail there. When another account signs in with the new
+// address, its owner is told instead and no code goes out (mailUnlessInUse); the answer
+// and the work done are the same either way, so that the page cannot be used to find
+// out which addresses have accounts. Field names: email_address (the new address) and
 // current_password.
 func (s *Service) StartEmailChange(ctx context.Context, u store.User, newEmail, password string) (pay.FieldErrors, error) {
 	var errs pay.FieldErrors
@@ -48,23 +49,9 @@ func (s *Service) StartEmailChange(ctx context.Context, u store.User, newEmail, 
 	if len(errs) > 0 {
 		return errs, nil
 	}
-	// Only someone who knows the password learns whether an address is taken.
-	taken, err := s.Store.EmailTaken(ctx, email)
-	if err != nil {
-		return nil, err
-	}
-	if taken {
-		errs.Add("email_address", msgEmailTaken)
-		return errs, nil
-	}
-	code, hash, err := s.Codes.New()
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.Store.CreateCode(ctx, store.PurposeEmailChange, strconv.FormatInt(u.ID, 10), hash, email, s.now().Add(auth.CodeTTL)); err != nil {
-		return nil, err
-	}
-	return nil, s.send(ctx, mail.EmailChangeCode(email, s.ServiceName, code, auth.CodeTTL))
+	return nil, s.sendCode(ctx, store.PurposeEmailChange, strconv.FormatInt(u.ID, 10), email, mailUnlessInUse, func(code string) mail.Message {
+		return mail.EmailChangeCode(email, s.ServiceName, code, auth.CodeTTL)
+	})
 }
 
 // ConfirmEmailChange checks the code mailed by StartEmailChange and makes its address
@@ -89,7 +76,11 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u store.User, input st
 	if taken {
 		return "", &Refusal{Field: "code", Message: "このメールアドレスは既に使用されています。もう一度メールアドレスの変更をお申し込みください"}
 	}
-	if err := s.Store.SetEmailAddress(ctx, u.BuyerID, u.ID, email); err != nil {
+	notice, err := s.notice(mail.EmailChanged(u.EmailAddress, email, s.ServiceName, s.now()))
+	if err != nil {
+		return "", err
+	}
+	if err := s.Store.SetEmailAddress(ctx, u.BuyerID, u.ID, email, notice); err != nil {
 		// Another account took the address between the check and the update (the
 		// unique index refuses it).
 		if taken, terr := s.Store.EmailTaken(ctx, email); terr == nil && taken {
@@ -97,7 +88,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u store.User, input st
 		}
 		return "", err
 	}
-	return email, s.send(ctx, mail.EmailChanged(u.EmailAddress, email, s.ServiceName, s.now()))
+	return email, nil
 }
 
 // useLatestCode is checkCode for callers that need the accepted code itself (its

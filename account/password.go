@@ -11,8 +11,10 @@ import (
 	"cardpay/store"
 )
 
-// SendPasswordReset mails a reset code when the address has an account, and does
-// nothing otherwise: the page says the same either way.
+// SendPasswordReset mails a reset code when the address has an account, and nothing
+// otherwise: the page says the same either way, and the request does the same work (a
+// code and a mail job, which for an unknown address mails nobody), so that its timing
+// does not tell either.
 func (s *Service) SendPasswordReset(ctx context.Context, email string) (pay.FieldErrors, error) {
 	email, msg := pay.ValidateEmail(email)
 	if msg != "" {
@@ -21,20 +23,16 @@ func (s *Service) SendPasswordReset(ctx context.Context, email string) (pay.Fiel
 		return errs, nil
 	}
 	u, err := s.Store.UserByEmail(ctx, email)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
 	}
+	subject, to, rule := strconv.FormatInt(u.ID, 10), u.EmailAddress, mailAlways
 	if err != nil {
-		return nil, err
+		subject, to, rule = noSubject, email, mailNowhere
 	}
-	code, hash, err := s.Codes.New()
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.Store.CreateCode(ctx, store.PurposePasswordReset, strconv.FormatInt(u.ID, 10), hash, "", s.now().Add(auth.CodeTTL)); err != nil {
-		return nil, err
-	}
-	return nil, s.send(ctx, mail.PasswordResetCode(u.EmailAddress, s.ServiceName, code, auth.CodeTTL))
+	return nil, s.sendCode(ctx, store.PurposePasswordReset, subject, "", rule, func(code string) mail.Message {
+		return mail.PasswordResetCode(to, s.ServiceName, code, auth.CodeTTL)
+	})
 }
 
 // ResetPassword sets a new password with a mailed code and ends every session of the
@@ -69,10 +67,14 @@ func (s *Service) ResetPassword(ctx context.Context, email, code, password strin
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.Store.SetPasswordAndEndSessions(ctx, u.BuyerID, u.ID, hash); err != nil {
+	notice, err := s.notice(mail.PasswordChanged(u.EmailAddress, s.ServiceName, s.now()))
+	if err != nil {
 		return nil, err
 	}
-	return nil, s.send(ctx, mail.PasswordChanged(u.EmailAddress, s.ServiceName, s.now()))
+	if _, err := s.Store.SetPasswordAndEndSessions(ctx, u.BuyerID, u.ID, hash, notice); err != nil {
+		return nil, err
+	}
+	return nil, nil
 }
 
 // ChangePassword replaces the password of a signed-in user after checking the current
@@ -91,9 +93,13 @@ func (s *Service) ChangePassword(ctx context.Context, u store.User, current, pas
 	if err != nil {
 		return 0, nil, err
 	}
-	epoch, err := s.Store.SetPasswordAndEndSessions(ctx, u.BuyerID, u.ID, hash)
+	notice, err := s.notice(mail.PasswordChanged(u.EmailAddress, s.ServiceName, s.now()))
 	if err != nil {
 		return 0, nil, err
 	}
-	return epoch, nil, s.send(ctx, mail.PasswordChanged(u.EmailAddress, s.ServiceName, s.now()))
+	epoch, err := s.Store.SetPasswordAndEndSessions(ctx, u.BuyerID, u.ID, hash, notice)
+	if err != nil {
+		return 0, nil, err
+	}
+	return epoch, nil, nil
 }

@@ -3,7 +3,6 @@ package account
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -42,27 +41,28 @@ func (s *Service) StartSignup(ctx context.Context, email, password string, conse
 	return id, nil, s.SendSignupCode(ctx, id)
 }
 
-// SendSignupCode mails a (new) confirmation code for a sign-up.
+// SendSignupCode mails a (new) confirmation code for a sign-up; when the address has an
+// account meanwhile, its owner gets a mail saying so instead. A signupID of 0 (a
+// re-registration that found nothing) mails nobody, after the same work.
 func (s *Service) SendSignupCode(ctx context.Context, signupID int64) error {
 	su, err := s.Store.Signup(ctx, signupID)
-	if err != nil {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	taken, err := s.Store.EmailTaken(ctx, su.EmailAddress)
-	if err != nil {
-		return err
+	return s.sendSignupCode(ctx, su, err == nil)
+}
+
+// sendSignupCode issues the code of a sign-up and queues its mail. Whether the address
+// has an account is left to the mail job (mailUnlessRegistered), and a missing sign-up
+// gets a code and a job that mail nobody: the request does the same work in every case.
+func (s *Service) sendSignupCode(ctx context.Context, su store.Signup, found bool) error {
+	subject, rule := strconv.FormatInt(su.ID, 10), mailUnlessRegistered
+	if !found {
+		subject, rule = noSubject, mailNowhere
 	}
-	if taken {
-		return s.send(ctx, mail.AlreadyRegistered(su.EmailAddress, s.ServiceName))
-	}
-	code, hash, err := s.Codes.New()
-	if err != nil {
-		return err
-	}
-	if _, err := s.Store.CreateCode(ctx, store.PurposeSignup, strconv.FormatInt(signupID, 10), hash, "", s.now().Add(auth.CodeTTL)); err != nil {
-		return err
-	}
-	return s.send(ctx, mail.SignupCode(su.EmailAddress, s.ServiceName, code, auth.CodeTTL))
+	return s.sendCode(ctx, store.PurposeSignup, subject, "", rule, func(code string) mail.Message {
+		return mail.SignupCode(su.EmailAddress, s.ServiceName, code, auth.CodeTTL)
+	})
 }
 
 // VerifySignupCode confirms the address of a sign-up.
@@ -146,18 +146,12 @@ func (s *Service) Resignup(ctx context.Context, email string) (int64, pay.FieldE
 		return 0, errs, nil
 	}
 	su, err := s.Store.LatestOpenSignup(ctx, email)
-	if errors.Is(err, store.ErrNotFound) {
-		return 0, nil, nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return 0, nil, err
 	}
-	return su.ID, nil, s.SendSignupCode(ctx, su.ID)
-}
-
-func (s *Service) send(ctx context.Context, m mail.Message) error {
-	if err := s.Mail.Send(ctx, m); err != nil {
-		return fmt.Errorf("account: mail to %s: %w", m.To, err)
+	found := err == nil
+	if !found {
+		su = store.Signup{EmailAddress: email}
 	}
-	return nil
+	return su.ID, nil, s.sendSignupCode(ctx, su, found)
 }

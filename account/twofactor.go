@@ -45,13 +45,17 @@ func (s *Service) DisableTwoFactor(ctx context.Context, u store.User, password s
 	if errs.Add("current_password", checkCurrentPassword(u, password)); len(errs) > 0 {
 		return errs, nil
 	}
+	notice, err := s.notice(twoFactorChangedMail(u.EmailAddress, s.ServiceName, SecondFactorNone, s.now()))
+	if err != nil {
+		return nil, err
+	}
 	if err := s.Store.ReplaceRecoveryCodes(ctx, u.BuyerID, u.ID, nil); err != nil {
 		return nil, err
 	}
-	if err := s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorNone, ""); err != nil {
+	if err := s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorNone, "", notice); err != nil {
 		return nil, err
 	}
-	return nil, s.send(ctx, twoFactorChangedMail(u.EmailAddress, s.ServiceName, SecondFactorNone, s.now()))
+	return nil, nil
 }
 
 // StartEmailTwoFactor checks the current password and mails a code to the user's
@@ -68,14 +72,9 @@ func (s *Service) StartEmailTwoFactor(ctx context.Context, u store.User, passwor
 // SendEmailTwoFactorCode mails a (new) code for turning mail two-factor on; the
 // previous one stops working.
 func (s *Service) SendEmailTwoFactorCode(ctx context.Context, u store.User) error {
-	code, hash, err := s.Codes.New()
-	if err != nil {
-		return err
-	}
-	if _, err := s.Store.CreateCode(ctx, store.PurposeSignIn, twoFactorCodeSubject(u), hash, "", s.now().Add(auth.CodeTTL)); err != nil {
-		return err
-	}
-	return s.send(ctx, twoFactorCodeMail(u.EmailAddress, s.ServiceName, code, auth.CodeTTL))
+	return s.sendCode(ctx, store.PurposeSignIn, twoFactorCodeSubject(u), "", mailAlways, func(code string) mail.Message {
+		return twoFactorCodeMail(u.EmailAddress, s.ServiceName, code, auth.CodeTTL)
+	})
 }
 
 // EnableEmailTwoFactor checks the code from StartEmailTwoFactor (Refusals on "code")
@@ -87,13 +86,14 @@ func (s *Service) EnableEmailTwoFactor(ctx context.Context, u store.User, code s
 	if err := s.checkCode(ctx, store.PurposeSignIn, twoFactorCodeSubject(u), code, "code"); err != nil {
 		return err
 	}
+	notice, err := s.notice(twoFactorChangedMail(u.EmailAddress, s.ServiceName, SecondFactorEmail, s.now()))
+	if err != nil {
+		return err
+	}
 	if err := s.Store.ReplaceRecoveryCodes(ctx, u.BuyerID, u.ID, nil); err != nil {
 		return err
 	}
-	if err := s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorEmail, ""); err != nil {
-		return err
-	}
-	return s.send(ctx, twoFactorChangedMail(u.EmailAddress, s.ServiceName, SecondFactorEmail, s.now()))
+	return s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorEmail, "", notice)
 }
 
 // TOTPSetup is a new authenticator registration waiting for its first code.
@@ -170,13 +170,17 @@ func (s *Service) EnableTOTP(ctx context.Context, u store.User, sealed, code str
 	if err := s.Store.ReplaceRecoveryCodes(ctx, u.BuyerID, u.ID, hashes); err != nil {
 		return nil, err
 	}
-	if err := s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorTOTP, secretSealed); err != nil {
+	notice, err := s.notice(twoFactorChangedMail(u.EmailAddress, s.ServiceName, SecondFactorTOTP, s.now()))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorTOTP, secretSealed, notice); err != nil {
 		return nil, err
 	}
 	if err := s.Store.UseTOTPStep(ctx, u.ID, step); err != nil {
 		return nil, err
 	}
-	return codes, s.send(ctx, twoFactorChangedMail(u.EmailAddress, s.ServiceName, SecondFactorTOTP, s.now()))
+	return codes, nil
 }
 
 // The two mails below belong with the templates in mail/templates; they are written

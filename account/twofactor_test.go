@@ -100,6 +100,7 @@ func TestEmailTwoFactor(t *testing.T) {
 	errs, err := s.StartEmailTwoFactor(ctx, u, "wrong password 1")
 	require.NoError(t, err)
 	assert.NotEmpty(t, errs.For("current_password"))
+	settle(t)
 	assert.Empty(t, box.Messages())
 
 	errs, err = s.StartEmailTwoFactor(ctx, u, accountPassword)

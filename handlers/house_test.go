@@ -27,14 +27,14 @@ const module = "cardpay"
 var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "payments", "collections", "notifications", "info", "dev", "ops"}
 
 // domain are the packages of product rules, credentials, reference data and mail that
-// any handler may use. nta (and the gateway and OCR adapters to come) are reached
-// through a service in account, never from a page.
-var domain = []string{"pay", "account", "auth", "banks", "postal", "mail", "static"}
+// any handler may use. nta, the card gateway (and the OCR adapter to come) are reached
+// through a service in account or cards, never from a page.
+var domain = []string{"pay", "account", "cards", "auth", "banks", "postal", "mail", "static"}
 
 // lowLevel are the packages below store and views: rules, data and adapters. They import
 // nothing of the web side. mail is a level up: its development mailbox keeps mails in
 // store, so it may import store (and store never imports mail).
-var lowLevel = []string{"pay", "auth", "banks", "postal", "nta", "static", "migrations"}
+var lowLevel = []string{"pay", "auth", "banks", "postal", "nta", "gateway", "static", "migrations"}
 
 type goPackage struct {
 	ImportPath   string
@@ -164,6 +164,18 @@ func importRule(pkg, imp string, test bool) string {
 		if under(imp, "handlers") || under(imp, "views") || imp == "account" || under(imp, "cmd") {
 			return "mail imports nothing above store"
 		}
+	case under(pkg, "jobs"):
+		// The runner knows no kind of job: whoever does the work registers a handler.
+		if imp != "store" {
+			return "jobs imports only store: handlers are registered by the services that do the work"
+		}
+	case under(pkg, "gateway"):
+		// The card gateway, its PSPs (the sandbox keeps its own tables with sqlx and goose,
+		// never through store) and its contract table know the card words of pay and
+		// nothing above.
+		if !under(imp, "gateway") && imp != "pay" {
+			return "the card gateway imports only gateway and pay"
+		}
 	case inAny(pkg, lowLevel):
 		if under(imp, "handlers") || under(imp, "views") || under(imp, "store") || imp == "account" || under(imp, "cmd") {
 			return "rules, data and adapters import nothing above them"
@@ -241,6 +253,9 @@ func TestImportRule(t *testing.T) {
 		{"handlers/suppliers", "store", false, true},
 		{"handlers/suppliers", "pay", false, true},
 		{"handlers/suppliers", "nta", false, false},
+		{"handlers/myaccount", "cards", false, true},
+		{"handlers/myaccount", "gateway", false, false},
+		{"handlers/api", "cards", false, true},
 		{"handlers/suppliers", "handlers/api", false, false},
 		{"handlers/suppliers", "handlers/webtest", true, true},
 		{"handlers/suppliers", "handlers/webtest", false, false},
@@ -259,6 +274,30 @@ func TestImportRule(t *testing.T) {
 		{"mail", "handlers/web", false, false},
 		{"pay", "handlers/web", false, false},
 		{"cmd/server", "handlers/suppliers", false, true},
+		{"gateway/stripe", "pay", false, true},
+		{"gateway/stripe", "store", false, false},
+		{"gateway/stripe", "handlers/web", false, false},
+		{"cmd/server", "gateway/stripe", false, true},
+		{"gateway/sandbox", "store", false, false},
+		{"gateway/sandbox", "handlers/api", false, false},
+		{"gateway/sandbox", "cards", false, false},
+		{"gateway/sandbox", "gateway", false, true},
+		{"gateway/sandbox", "gateway/sandbox/migrations", false, true},
+		{"gateway/sandbox", "store/storetest", true, true},
+		{"gateway/sandbox", "gateway/gatewaytest", true, true},
+		{"gateway/gatewaytest", "pay", false, true},
+		{"gateway/gatewaytest", "store", false, false},
+		{"gateway", "pay", false, true},
+		{"gateway", "account", false, false},
+		{"cards", "gateway", false, true},
+		{"cmd/server", "gateway/sandbox", false, true},
+		{"jobs", "store", false, true},
+		{"jobs", "account", false, false},
+		{"jobs", "mail", false, false},
+		{"jobs", "handlers/web", false, false},
+		{"jobs", "store/storetest", true, true},
+		{"handlers/suppliers", "jobs", false, false},
+		{"cmd/server", "jobs", false, true},
 	} {
 		got := importRule(tc.pkg, tc.imp, tc.test) == ""
 		require.Equal(t, tc.ok, got, "%s → %s (test %v): %q", tc.pkg, tc.imp, tc.test, importRule(tc.pkg, tc.imp, tc.test))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/cards"
 	"cardpay/handlers/api"
 	"cardpay/handlers/collections"
 	"cardpay/handlers/dev"
@@ -97,9 +98,17 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.POST("/myaccount/security/email", myaccountArea.EnableEmailTwoFactor)
 	signed.POST("/myaccount/security/email/resend", myaccountArea.ResendEmailTwoFactorCode)
 	signed.GET("/myaccount/security/recovery-codes", myaccountArea.ShowRecoveryCodesPage)
-	for _, p := range myaccount.Placeholders {
-		signed.GET(p.Path, a.ShowPlaceholderPage(p))
-	}
+	// Saved cards (お支払い方法). The PSP sends the buyer back to the two return pages
+	// (cards.HostedReturnPath, cards.VerifyReturnPath) with a top-level GET.
+	signed.GET(myaccount.CreditCardsPage.Path, myaccountArea.ShowCreditCardsPage)
+	signed.GET(myaccount.AddCreditCardPage.Path, myaccountArea.ShowAddCreditCardPage)
+	signed.POST(myaccount.AddCreditCardPage.Path, myaccountArea.AddCreditCard)
+	signed.POST("/myaccount/creditcards/new/hosted", myaccountArea.StartHostedCardEntry)
+	signed.GET(cards.HostedReturnPath, myaccountArea.ReturnFromHostedCardEntry)
+	signed.GET(cards.VerifyReturnPath, myaccountArea.ReturnFromCardVerification)
+	signed.GET("/myaccount/creditcards/:id/delete", myaccountArea.ShowDeleteCreditCardPage)
+	signed.POST("/myaccount/creditcards/:id/delete", myaccountArea.DeleteCreditCard)
+	signed.POST("/myaccount/creditcards/:id/default", myaccountArea.SetDefaultCreditCard)
 
 	// Notifications.
 	for _, p := range notifications.Placeholders {
@@ -149,6 +158,12 @@ func routes(e *echo.Echo, a *web.App) {
 	e.RouteNotFound("/*", web.ShowNotFoundPage)
 }
 
+// serverRoutes are the routes served beside echo, outside the sessions and the
+// cross-origin check: only the PSP's webhook, which its signature authenticates.
+func serverRoutes(mux *http.ServeMux, a *web.App) {
+	mux.Handle("POST "+api.WebhookPath, api.Webhook(a))
+}
+
 func redirectTo(path string) echo.HandlerFunc {
 	return func(c *echo.Context) error { return c.Redirect(http.StatusSeeOther, path) }
 }
@@ -174,12 +189,14 @@ func Pages() []web.Page {
 		myaccount.EditPasswordPage,
 		myaccount.EditEmailAddressPage,
 		myaccount.SecurityPage,
+		myaccount.CreditCardsPage,
+		myaccount.AddCreditCardPage,
 		withQuery(suppliers.ListPage, "?status=enable"),
 		withQuery(suppliers.ListPage, "?status=disable"),
 		suppliers.AddCompanyPage,
 	}
 	ps = append(ps, info.Pages...)
-	for _, list := range [][]web.Page{myaccount.Placeholders, notifications.Placeholders, payments.Placeholders, collections.Placeholders} {
+	for _, list := range [][]web.Page{notifications.Placeholders, payments.Placeholders, collections.Placeholders} {
 		ps = append(ps, list...)
 	}
 	return ps

@@ -50,6 +50,9 @@ func NewSite(d web.Deps) *Site {
 	mux := http.NewServeMux()
 	// Assets need neither a session nor the database.
 	mux.Handle(static.Prefix, static.Handler())
+	// The PSP's webhooks: no session, and no cross-origin check (there is no browser);
+	// each is authenticated by its signature instead.
+	serverRoutes(mux, a)
 	mux.Handle("/", cop.Handler(a.Sessions.LoadAndSave(e)))
 	return &Site{App: a, Echo: e, Handler: a.SecurityHeaders(mux)}
 }

@@ -40,6 +40,13 @@ func AlreadyRegistered(to, serviceName string) Message {
 	return render("already_registered.txt", to, templateData{ServiceName: serviceName})
 }
 
+// EmailInUse answers a request to change another account's sign-in address to this
+// one, which is taken: no code is sent, and the requester's page looks the same as for
+// a free address, so that only the mailbox's owner learns the address is registered.
+func EmailInUse(to, serviceName string) Message {
+	return render("email_in_use.txt", to, templateData{ServiceName: serviceName})
+}
+
 // SignInCode is the two-factor one-time code asked for after the password.
 func SignInCode(to, serviceName, code string, validFor time.Duration) Message {
 	return render("sign_in_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})

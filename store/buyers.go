@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"cardpay/pay"
 )
 
@@ -96,7 +98,12 @@ func (s *Store) SetTransferPersonName(ctx context.Context, buyerID int64, name s
 // execOne runs an UPDATE that must touch exactly one row; none is ErrNotFound, which is
 // also what a wrong buyer id gives.
 func (s *Store) execOne(ctx context.Context, what, q string, args ...any) error {
-	res, err := s.DB.ExecContext(ctx, q, args...)
+	return execOneOn(ctx, s.DB, what, q, args...)
+}
+
+// execOneOn is execOne on a transaction (or the database).
+func execOneOn(ctx context.Context, db sqlx.ExecerContext, what, q string, args ...any) error {
+	res, err := db.ExecContext(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", what, err)
 	}

@@ -30,8 +30,9 @@ type OneTimeCode struct {
 }
 
 // CreateCode stores a new code for (purpose, subject) and retires the earlier unused
-// ones, so only the newest mailed code works.
-func (s *Store) CreateCode(ctx context.Context, purpose, subject, hash, payload string, expiresAt time.Time) (int64, error) {
+// ones, so only the newest mailed code works. jobs (the code's mail) are enqueued in the
+// same transaction: a code exists exactly when its mail is on its way.
+func (s *Store) CreateCode(ctx context.Context, purpose, subject, hash, payload string, expiresAt time.Time, jobs ...NewJob) (int64, error) {
 	var created int64
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE one_time_codes SET used_at = now() WHERE purpose = $1 AND subject = $2 AND used_at IS NULL`, purpose, subject); err != nil {
@@ -43,6 +44,11 @@ func (s *Store) CreateCode(ctx context.Context, purpose, subject, hash, payload 
 			return fmt.Errorf("store: create code: %w", err)
 		}
 		created = id
+		for _, j := range jobs {
+			if _, err := s.EnqueueJob(ctx, tx, j); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	return created, err

@@ -15,10 +15,13 @@ func (s *Store) SetUserName(ctx context.Context, buyerID, userID int64, last, fi
 		`UPDATE users SET user_last_name = $3, user_first_name = $4 WHERE buyer_id = $1 AND id = $2`, buyerID, userID, last, first)
 }
 
-// SetEmailAddress changes the sign-in address after the new one was confirmed.
-func (s *Store) SetEmailAddress(ctx context.Context, buyerID, userID int64, email string) error {
-	return s.execOne(ctx, fmt.Sprintf("e-mail of user %d", userID),
-		`UPDATE users SET email_address = $3 WHERE buyer_id = $1 AND id = $2`, buyerID, userID, strings.TrimSpace(email))
+// SetEmailAddress changes the sign-in address after the new one was confirmed, and
+// enqueues jobs (the notice to the old address) in the same transaction.
+func (s *Store) SetEmailAddress(ctx context.Context, buyerID, userID int64, email string, jobs ...NewJob) error {
+	return s.withJobs(ctx, jobs, func(q sqlx.ExtContext) error {
+		return execOneOn(ctx, q, fmt.Sprintf("e-mail of user %d", userID),
+			`UPDATE users SET email_address = $3 WHERE buyer_id = $1 AND id = $2`, buyerID, userID, strings.TrimSpace(email))
+	})
 }
 
 // EmailTaken says whether any user signs in with email already.
@@ -33,28 +36,38 @@ func (s *Store) EmailTaken(ctx context.Context, email string) (bool, error) {
 
 // SetPasswordAndEndSessions replaces the password hash and raises the session epoch,
 // which signs out every session that was opened before; it returns the new epoch so
-// the caller's own session can stay signed in.
-func (s *Store) SetPasswordAndEndSessions(ctx context.Context, buyerID, userID int64, hash string) (int, error) {
+// the caller's own session can stay signed in. jobs (the notice) are enqueued in the
+// same transaction.
+func (s *Store) SetPasswordAndEndSessions(ctx context.Context, buyerID, userID int64, hash string, jobs ...NewJob) (int, error) {
 	var epoch int
-	err := s.DB.GetContext(ctx, &epoch, `UPDATE users SET password_hash = $3, session_epoch = session_epoch + 1,
-		failed_sign_ins = 0, locked_until = NULL WHERE buyer_id = $1 AND id = $2 RETURNING session_epoch`, buyerID, userID, hash)
-	if notFound(err) {
-		return 0, ErrNotFound
-	}
+	err := s.withJobs(ctx, jobs, func(q sqlx.ExtContext) error {
+		err := sqlx.GetContext(ctx, q, &epoch, `UPDATE users SET password_hash = $3, session_epoch = session_epoch + 1,
+			failed_sign_ins = 0, locked_until = NULL WHERE buyer_id = $1 AND id = $2 RETURNING session_epoch`, buyerID, userID, hash)
+		if notFound(err) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("store: password of user %d: %w", userID, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return 0, fmt.Errorf("store: password of user %d: %w", userID, err)
+		return 0, err
 	}
 	return epoch, nil
 }
 
-// RecordSignInFailure stores the throttle's new count and lock after a failed attempt.
-func (s *Store) RecordSignInFailure(ctx context.Context, userID int64, failures int, at time.Time, lockedUntil *time.Time) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE users SET failed_sign_ins = $2, last_failed_at = $3, locked_until = $4 WHERE id = $1`,
-		userID, failures, at, lockedUntil)
-	if err != nil {
-		return fmt.Errorf("store: sign-in failure of user %d: %w", userID, err)
-	}
-	return nil
+// RecordSignInFailure stores the throttle's new count and lock after a failed attempt,
+// and enqueues jobs (the lock notice) in the same transaction.
+func (s *Store) RecordSignInFailure(ctx context.Context, userID int64, failures int, at time.Time, lockedUntil *time.Time, jobs ...NewJob) error {
+	return s.withJobs(ctx, jobs, func(q sqlx.ExtContext) error {
+		_, err := q.ExecContext(ctx, `UPDATE users SET failed_sign_ins = $2, last_failed_at = $3, locked_until = $4 WHERE id = $1`,
+			userID, failures, at, lockedUntil)
+		if err != nil {
+			return fmt.Errorf("store: sign-in failure of user %d: %w", userID, err)
+		}
+		return nil
+	})
 }
 
 // ResetSignInFailures clears the throttle after a successful sign-in.
@@ -67,11 +80,13 @@ func (s *Store) ResetSignInFailures(ctx context.Context, userID int64) error {
 }
 
 // SetTwoFactor turns two-factor authentication on ("email" or "totp", with its sealed
-// secret) or off ("").
-func (s *Store) SetTwoFactor(ctx context.Context, buyerID, userID int64, method, sealedSecret string) error {
-	return s.execOne(ctx, fmt.Sprintf("two-factor of user %d", userID),
-		`UPDATE users SET two_factor_method = $3, totp_secret_sealed = $4, totp_last_step = 0 WHERE buyer_id = $1 AND id = $2`,
-		buyerID, userID, method, sealedSecret)
+// secret) or off (""), and enqueues jobs (the notice) in the same transaction.
+func (s *Store) SetTwoFactor(ctx context.Context, buyerID, userID int64, method, sealedSecret string, jobs ...NewJob) error {
+	return s.withJobs(ctx, jobs, func(q sqlx.ExtContext) error {
+		return execOneOn(ctx, q, fmt.Sprintf("two-factor of user %d", userID),
+			`UPDATE users SET two_factor_method = $3, totp_secret_sealed = $4, totp_last_step = 0 WHERE buyer_id = $1 AND id = $2`,
+			buyerID, userID, method, sealedSecret)
+	})
 }
 
 // UseTOTPStep records the time step of an accepted TOTP code so that it cannot be used

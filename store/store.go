@@ -26,6 +26,8 @@ var ErrNotFound = errors.New("store: not found")
 // Store wraps the database handle.
 type Store struct {
 	DB *sqlx.DB
+	// dsn is kept for the one connection that LISTEN needs of its own (ListenJobs).
+	dsn string
 }
 
 // Open connects to dsn and checks the connection.
@@ -43,7 +45,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
-	return &Store{DB: db}, nil
+	return &Store{DB: db, dsn: dsn}, nil
 }
 
 // Close releases the connections.

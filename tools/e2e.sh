@@ -64,7 +64,11 @@ mkdir -p "$RESULTS"
 rm -rf "$RESULTS/e2e"
 
 # --- server -------------------------------------------------------------------------------
-PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+PORT=$(free_port)
+# The sandbox PSP listens on its own origin beside the app, as a real PSP would.
+PSP_PORT=$(free_port)
+while [[ $PSP_PORT == "$PORT" ]]; do PSP_PORT=$(free_port); done
 DEMO_PASSWORD=$(node -e 'console.log(require("crypto").randomBytes(18).toString("base64url"))')
 SERVER_LOG="$RESULTS/e2e-server.log"
 SERVER_PID=""
@@ -87,7 +91,7 @@ trap 'exit 143' TERM
 
 log "starting bin/server on port $PORT (log: ${SERVER_LOG#"$ROOT"/})"
 t=$(date +%s.%N)
-PORT=$PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${E2E_DATABASE_NAME:-cardpay_e2e}" RESET_DATABASE=1 API_ACCESS_TOKEN_TTL=3s APP_ENV=development \
+PORT=$PORT SANDBOX_PSP_PORT=$PSP_PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${E2E_DATABASE_NAME:-cardpay_e2e}" RESET_DATABASE=1 API_ACCESS_TOKEN_TTL=3s APP_ENV=development \
 	bin/server >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 
@@ -114,6 +118,7 @@ fi
 echo "server ready in $(elapsed "$t")"
 
 export BASE_URL="http://localhost:$PORT"
+export PSP_URL="http://localhost:$PSP_PORT"
 export DEMO_PASSWORD
 
 failed=()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"cardpay/gateway/stripe"
 	"cardpay/handlers/info"
 	"cardpay/views"
 )
@@ -36,6 +37,23 @@ type Config struct {
 	// NTAAppID (NTA_APP_ID) is the application ID of the National Tax Agency's
 	// corporate-number Web-API; set, corporation search asks the registry too.
 	NTAAppID string
+	// JobWorkers (JOB_WORKERS) is how many background jobs this instance runs at once;
+	// 0 runs none here (other instances on the same database still do).
+	JobWorkers int
+	// PSP (PSP) is the card gateway: sandbox (the default; refused in production) or
+	// stripe.
+	PSP string
+	// Stripe configures the Stripe adapter when PSP=stripe: STRIPE_SECRET_KEY,
+	// STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE (stripe-mock; empty for Stripe itself).
+	Stripe stripe.Config
+	// The sandbox PSP (PSP=sandbox) listens on SandboxPort (SANDBOX_PSP_PORT, default
+	// 8081, 0 for a free one) and the browser reaches it at SandboxURL (SANDBOX_PSP_URL,
+	// default http://localhost:<port>). SandboxAuthorizationTTL
+	// (SANDBOX_PSP_AUTHORIZATION_TTL, default 7 days) is when an uncaptured
+	// authorisation lapses.
+	SandboxPort             int
+	SandboxURL              string
+	SandboxAuthorizationTTL time.Duration
 }
 
 const (
@@ -81,6 +99,14 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		errs = append(errs, fmt.Errorf("PORT must be a port number (0-65535), got %q", port))
 	}
 	c.Port = p
+	c.JobWorkers = 2
+	if v := getenv("JOB_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 100 {
+			errs = append(errs, fmt.Errorf("JOB_WORKERS must be a number of workers (0-100), got %q", v))
+		}
+		c.JobWorkers = n
+	}
 	switch c.Env {
 	case "":
 		c.Env = "development"
@@ -118,6 +144,18 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			c.CollectionExclusions[n] = true
 		}
 	}
+	c.PSP = getenv("PSP")
+	if c.PSP == "" {
+		c.PSP = "sandbox"
+	}
+	switch c.PSP {
+	case "sandbox":
+		errs = append(errs, c.loadSandbox(getenv)...)
+	case "stripe":
+		errs = append(errs, c.loadStripe(getenv)...)
+	default:
+		errs = append(errs, fmt.Errorf("PSP must be sandbox or stripe, got %q", c.PSP))
+	}
 	if c.SecretKey == "" && !c.Production() {
 		c.SecretKey = devSecretKey
 	}
@@ -143,6 +181,72 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		if c.DemoPassword != "" {
 			errs = append(errs, errors.New("DEMO_PASSWORD is for development: demo accounts are never created in production"))
 		}
+		if c.PSP == "sandbox" {
+			errs = append(errs, errors.New("production needs PSP=stripe: the sandbox PSP is for development and tests"))
+		}
 	}
 	return c, errors.Join(errs...)
+}
+
+// loadStripe reads the Stripe adapter's settings (PSP=stripe). Production needs the
+// webhook secret too, or no payment's webhook could be trusted, and refuses
+// STRIPE_API_BASE, which only ever points at stripe-mock.
+func (c *Config) loadStripe(getenv func(string) string) []error {
+	var errs []error
+	c.Stripe = stripe.Config{
+		SecretKey:     strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
+		WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")),
+		APIBase:       strings.TrimRight(strings.TrimSpace(getenv("STRIPE_API_BASE")), "/"),
+	}
+	if c.Stripe.SecretKey == "" {
+		errs = append(errs, errors.New("PSP=stripe needs STRIPE_SECRET_KEY"))
+	}
+	if b := c.Stripe.APIBase; b != "" {
+		if u, err := url.Parse(b); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("STRIPE_API_BASE must be an absolute http(s) URL, got %q", b))
+		}
+	}
+	if c.Production() {
+		if c.Stripe.WebhookSecret == "" {
+			errs = append(errs, errors.New("production needs STRIPE_WEBHOOK_SECRET with PSP=stripe"))
+		}
+		if c.Stripe.APIBase != "" {
+			errs = append(errs, errors.New("STRIPE_API_BASE is for tests against stripe-mock, not production"))
+		}
+	}
+	return errs
+}
+
+// loadSandbox reads the sandbox PSP's settings (PSP=sandbox).
+func (c *Config) loadSandbox(getenv func(string) string) []error {
+	var errs []error
+	c.SandboxPort = 8081
+	if v := getenv("SANDBOX_PSP_PORT"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 0 || p > 65535 {
+			errs = append(errs, fmt.Errorf("SANDBOX_PSP_PORT must be a port number (0-65535), got %q", v))
+		}
+		c.SandboxPort = p
+	}
+	if c.SandboxPort != 0 && c.SandboxPort == c.Port {
+		errs = append(errs, fmt.Errorf("SANDBOX_PSP_PORT must differ from PORT (%d): the sandbox PSP is its own origin", c.Port))
+	}
+	c.SandboxURL = strings.TrimRight(strings.TrimSpace(getenv("SANDBOX_PSP_URL")), "/")
+	if c.SandboxURL == "" && c.SandboxPort != 0 {
+		c.SandboxURL = fmt.Sprintf("http://localhost:%d", c.SandboxPort)
+	}
+	if c.SandboxURL != "" {
+		if u, err := url.Parse(c.SandboxURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			errs = append(errs, fmt.Errorf("SANDBOX_PSP_URL must be an origin such as http://localhost:8081, got %q", c.SandboxURL))
+		}
+	}
+	c.SandboxAuthorizationTTL = 7 * 24 * time.Hour
+	if v := getenv("SANDBOX_PSP_AUTHORIZATION_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("SANDBOX_PSP_AUTHORIZATION_TTL must be a positive duration such as 168h, got %q", v))
+		}
+		c.SandboxAuthorizationTTL = d
+	}
+	return errs
 }

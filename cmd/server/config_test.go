@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,6 +22,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	assert.Equal(t, "http://localhost:8080", c.BaseURL)
 	assert.Equal(t, "/help/faq", c.Links.FAQ)
 	assert.NotEmpty(t, c.SecretKey)
+	assert.Equal(t, 2, c.JobWorkers)
 }
 
 func TestLoadConfig(t *testing.T) {
@@ -28,6 +30,7 @@ func TestLoadConfig(t *testing.T) {
 		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
 		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp/",
 		"SMTP_URL": "smtp://mail.example.jp:587",
+		"PSP":      "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
 	}
 	with := func(k, v string) map[string]string {
 		m := map[string]string{}
@@ -50,10 +53,20 @@ func TestLoadConfig(t *testing.T) {
 		{"production over http", with("BASE_URL", "http://pay.example.jp"), "https://"},
 		{"production without SMTP", with("SMTP_URL", ""), "SMTP_URL"},
 		{"production with a demo password", with("DEMO_PASSWORD", "x"), "DEMO_PASSWORD"},
+		{"production with the sandbox PSP", with("PSP", "sandbox"), "PSP=stripe"},
+		{"production without a PSP", with("PSP", ""), "PSP=stripe"},
+		{"production without the Stripe secret key", with("STRIPE_SECRET_KEY", ""), "STRIPE_SECRET_KEY"},
+		{"production without the Stripe webhook secret", with("STRIPE_WEBHOOK_SECRET", ""), "STRIPE_WEBHOOK_SECRET"},
+		{"production against stripe-mock", with("STRIPE_API_BASE", "http://localhost:12111"), "STRIPE_API_BASE"},
+		{"unknown PSP", map[string]string{"PSP": "paypal"}, "PSP"},
+		{"stripe without a secret key", map[string]string{"PSP": "stripe"}, "STRIPE_SECRET_KEY"},
+		{"stripe with a relative API base", map[string]string{"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_API_BASE": "localhost:12111"}, "STRIPE_API_BASE"},
 		{"unknown environment", map[string]string{"APP_ENV": "staging"}, "APP_ENV"},
 		{"bad port", map[string]string{"PORT": "eighty"}, "PORT"},
 		{"port out of range", map[string]string{"PORT": "70000"}, "PORT"},
 		{"relative base URL", map[string]string{"BASE_URL": "pay.example.jp"}, "BASE_URL"},
+		{"job workers not a number", map[string]string{"JOB_WORKERS": "two"}, "JOB_WORKERS"},
+		{"negative job workers", map[string]string{"JOB_WORKERS": "-1"}, "JOB_WORKERS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,10 +83,11 @@ func TestLoadConfig(t *testing.T) {
 
 func TestLoadConfigReadsOptions(t *testing.T) {
 	c, err := LoadConfig(envOf(map[string]string{
-		"PORT": "0", "SERVICE_NAME": "カード払いサービス", "LINK_FAQ": "https://example.jp/faq",
+		"PORT": "0", "SERVICE_NAME": "カード払いサービス", "LINK_FAQ": "https://example.jp/faq", "JOB_WORKERS": "0",
 		"COLLECTION_EXCLUDED_CORPORATE_NUMBERS": " 7000012050002, ,1234567890123",
 	}))
 	require.NoError(t, err)
+	assert.Equal(t, 0, c.JobWorkers, "0 turns this instance's workers off")
 	assert.Equal(t, 0, c.Port)
 	assert.Equal(t, "カード払いサービス", c.ServiceName)
 	assert.Equal(t, "https://example.jp/faq", c.Links.FAQ)
@@ -110,4 +124,30 @@ func TestLoadConfigAPIAccessTokenTTL(t *testing.T) {
 	assert.ErrorContains(t, err, "API_ACCESS_TOKEN_TTL")
 	_, err = LoadConfig(envOf(map[string]string{"API_ACCESS_TOKEN_TTL": "-1s"}))
 	assert.ErrorContains(t, err, "API_ACCESS_TOKEN_TTL")
+}
+
+func TestLoadConfigStripe(t *testing.T) {
+	c, err := LoadConfig(envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, "sandbox", c.PSP, "the sandbox is the default outside production")
+
+	// Development against stripe-mock: the webhook secret may be left out.
+	c, err = LoadConfig(envOf(map[string]string{"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_test_123", "STRIPE_API_BASE": "http://localhost:12111/"}))
+	require.NoError(t, err)
+	assert.Equal(t, "stripe", c.PSP)
+	assert.Equal(t, "sk_test_123", c.Stripe.SecretKey)
+	assert.Equal(t, "http://localhost:12111", c.Stripe.APIBase)
+	gw, err := stripeGateway(c, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	assert.Equal(t, "stripe", gw.Name())
+
+	c, err = LoadConfig(envOf(map[string]string{
+		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
+		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp",
+		"SMTP_URL": "smtp://mail.example.jp:587",
+		"PSP":      "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, "whsec_cardpay", c.Stripe.WebhookSecret)
+	assert.Empty(t, c.Stripe.APIBase, "production talks to Stripe itself")
 }

@@ -21,8 +21,10 @@ import (
 
 	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/cards"
 	"cardpay/handlers"
 	"cardpay/handlers/web"
+	"cardpay/jobs"
 	"cardpay/nta"
 	"cardpay/store"
 	"cardpay/store/devdb"
@@ -90,6 +92,18 @@ func run(logger *slog.Logger) error {
 		ServiceName: cfg.ServiceName,
 	}
 
+	// Background jobs start after the migrations (their table exists). The shutdown
+	// signal stops their claiming and gives running jobs jobs.DefaultStopGrace; the
+	// deferred Stop waits for them before the mail server and the database close.
+	runner := &jobs.Runner{Store: st, Workers: cfg.JobWorkers, Logger: logger}
+	runner.Register(account.MailJobKind, acct.DeliverMail)
+	// A PSP webhook is stored by its request and acted on by this job, which needs only
+	// the database (the gateway is built below).
+	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger}).RunEventJob)
+	runner.Start(ctx)
+	defer runner.Stop()
+	logger.Info("background jobs", "workers", cfg.JobWorkers)
+
 	deps := web.Deps{
 		Store:                st,
 		Account:              acct,
@@ -109,6 +123,14 @@ func run(logger *slog.Logger) error {
 	if registry := nta.New(nta.Config{AppID: cfg.NTAAppID}); registry.Enabled() {
 		deps.Corporations.Registry = registry
 	}
+	// The card gateway: the sandbox PSP on its own listener (PSP=sandbox, development
+	// and tests), or Stripe.
+	gw, pspOrigin, sandboxServer, err := cardGateway(ctx, cfg, st.DB, logger)
+	if err != nil {
+		return err
+	}
+	deps.Gateway, deps.PSPOrigin = gw, pspOrigin
+	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true}
 	app := handlers.New(deps)
 
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
@@ -126,17 +148,28 @@ func run(logger *slog.Logger) error {
 	// The first line a script can wait for: where the app listens.
 	fmt.Printf("listening on http://localhost:%d (%s)\n", ln.Addr().(*net.TCPAddr).Port, cfg.Env)
 
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
+	if sandboxServer != nil {
+		sandboxServer.serve(ctx, errc)
+	}
+	// The app and the sandbox PSP stop together: on a signal, or when either fails.
+	shutdown := func() error {
+		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := srv.Shutdown(c)
+		if sandboxServer != nil {
+			err = errors.Join(err, sandboxServer.shutdown(c))
+		}
+		return err
+	}
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
-			return err
+			return errors.Join(err, shutdown())
 		}
 	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		return srv.Shutdown(shutdown)
+		return shutdown()
 	}
 	return nil
 }

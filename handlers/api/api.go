@@ -11,6 +11,7 @@
 //	401 {"status":"unauthorized"|"expired_access_token"|"invalid_credentials"|…, "message":…}
 //	404 {"status":"not_found", "message":…} (postal_codes: {"status":"not_found"} alone, as it always was)
 //	409 {"status":"supplier_in_use"|"terms_outdated", "message":…}
+//	422 {"status":"card_declined", "message":…, "result_code":…, "errors":[…]} (a card refused by the card company)
 //	413 {"status":"payload_too_large", "message":…}
 //	422 {"status":"validation_error", "message":…, "errors":[{"field":…, "message":…}]}
 //	429 {"status":"too_many_attempts", "message":…}
@@ -127,6 +128,14 @@ func routes() []route {
 		{http.MethodGet, "/banks2", signedIn, (*server).searchBanks},
 		{http.MethodGet, "/banks/closed_day", signedIn, (*server).closedDays},
 		{http.MethodPost, "/accounts/holder_kana", signedIn, (*server).holderKana},
+
+		// Saved cards and authorisations (SPEC.md §7 Cards), and the message of a gateway
+		// result code, public: it tells nothing about anyone.
+		{http.MethodGet, "/invoices/credit_cards", signedIn, (*server).creditCards},
+		{http.MethodPost, "/invoices/credit_cards", signedIn, (*server).addCreditCard},
+		{http.MethodDelete, "/invoices/credit_cards/:id", signedIn, (*server).deleteCreditCard},
+		{http.MethodPost, "/invoices/credit_cards/approval", signedIn, (*server).approveCreditCard},
+		{http.MethodGet, "/v_result_message/:id", public, (*server).resultMessageOf},
 
 		// The server's clock, public: it tells nothing about anyone.
 		{http.MethodGet, "/system/time", public, (*server).systemTime},

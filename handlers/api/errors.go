@@ -16,6 +16,8 @@ type apiError struct {
 	Status  string          `json:"status"`
 	Message string          `json:"message"`
 	Errors  pay.FieldErrors `json:"errors,omitempty"`
+	// ResultCode is the gateway result code of a declined card (card_declined).
+	ResultCode string `json:"result_code,omitempty"`
 }
 
 func (e *apiError) Error() string { return e.Status + ": " + e.Message }

@@ -1,6 +1,6 @@
 // Package myaccount is the area of /myaccount: how the signed-in user signs in (e-mail
-// address, password, second factor), the buyer's registered details, and the sign-in
-// history.
+// address, password, second factor), the buyer's registered details, the sign-in
+// history, and the saved cards (お支払い方法).
 package myaccount
 
 import (
@@ -17,11 +17,6 @@ import (
 // Handler serves the my-account pages.
 type Handler struct {
 	*web.App
-}
-
-// Placeholders are the my-account screens still waiting for their issue (SPEC.md §2).
-var Placeholders = []web.Page{
-	{Path: "/myaccount/creditcards", Title: "お支払い方法", Access: web.SignedIn},
 }
 
 // Session keys of the account flows (SPEC.md §3 keeps these in session storage: the

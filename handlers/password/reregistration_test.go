@@ -78,6 +78,7 @@ func TestReregistrationAnswersTheSameForKnownAndUnknownAddresses(t *testing.T) {
 	clk.Add(11 * time.Minute)
 	same("an expired code", k.Post("/signup/code", url.Values{"code": {code}}),
 		u.Post("/signup/code", url.Values{"code": {code}}), r.Post("/signup/code", url.Values{"code": {code}}))
+	env.Settle(t)
 	assert.Len(t, env.Mail.Messages(), 3, "mail went to the unfinished sign-up only")
 
 	// A fresh code finishes what was started.

@@ -78,6 +78,7 @@ func TestSignupRejectsBadInput(t *testing.T) {
 		})
 	}
 	assert.Zero(t, countSignups(t, email), "nothing stored")
+	env.Settle(t)
 	assert.Empty(t, env.Mail.Messages(), "nothing mailed")
 
 	// What was typed comes back, except the password.

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"cardpay/views"
@@ -22,14 +23,21 @@ func nonceFrom(ctx context.Context) string {
 // own files with this request's nonce: no 'unsafe-inline' for scripts or styles.
 func (a *App) SecurityHeaders(next http.Handler) http.Handler {
 	hsts := strings.HasPrefix(a.BaseURL, "https://")
+	// The card-entry island posts the card to the PSP's tokenisation endpoint, and the
+	// add-card forms end at the PSP's hosted card page or its 3-D Secure challenge
+	// (browsers check form-action on the redirect too): both name the PSP's origin.
+	psp := ""
+	if o := cspOrigin(a.PSPOrigin); o != "" {
+		psp = " " + o
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b := make([]byte, 18)
 		_, _ = rand.Read(b)
 		nonce := base64.RawURLEncoding.EncodeToString(b)
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src 'self'; "+
-			"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "+
-			"form-action 'self'; frame-ancestors 'none'")
+			"img-src 'self' data:; font-src 'self'; connect-src 'self'"+psp+"; object-src 'none'; base-uri 'none'; "+
+			"form-action 'self'"+psp+"; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
@@ -45,6 +53,17 @@ func (a *App) SecurityHeaders(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), nonceKey{}, nonce)))
 	})
+}
+
+// cspOrigin is origin as a CSP source (scheme://host[:port]), or "" when it is not an
+// http(s) origin, so that configuration can never add anything else to the policy.
+func cspOrigin(origin string) string {
+	u, err := url.Parse(strings.TrimRight(origin, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" ||
+		u.RawQuery != "" || u.Fragment != "" || u.User != nil || strings.ContainsAny(u.Host, " ;,'\"") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // DenyCrossOrigin answers a cross-origin POST (a CSRF attempt) before any handler or

@@ -12,6 +12,8 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"cardpay/account"
+	"cardpay/cards"
+	"cardpay/gateway"
 	"cardpay/mail"
 	"cardpay/store"
 	"cardpay/views"
@@ -42,6 +44,16 @@ type Deps struct {
 	APIAccessTokenTTL time.Duration
 	// Clock is the time; tests move it to check the session timeouts. nil is time.Now.
 	Clock func() time.Time
+	// Gateway is the card PSP (the sandbox in development and tests, Stripe in
+	// production).
+	Gateway gateway.Gateway
+	// PSPOrigin is the PSP's origin as the browser sees it (the sandbox's second
+	// listener): the card-entry island sends card numbers there, never to us, so the
+	// CSP lets the page connect to it and submit forms towards it.
+	PSPOrigin string
+	// Cards is the saved-card service the pages and the API share; New builds it from
+	// Store, Gateway and BaseURL when it is nil and a Gateway is set.
+	Cards *cards.Service
 }
 
 // App is the kernel that every area's Handler embeds.
@@ -56,6 +68,9 @@ func New(d Deps) *App {
 	}
 	if d.Corporations == nil {
 		d.Corporations = &account.Corporations{Store: d.Store, Logger: d.Logger}
+	}
+	if d.Cards == nil && d.Gateway != nil {
+		d.Cards = &cards.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}
 	}
 	return &App{Deps: d}
 }

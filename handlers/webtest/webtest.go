@@ -30,9 +30,11 @@ import (
 
 	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/cards"
 	"cardpay/handlers"
 	"cardpay/handlers/info"
 	"cardpay/handlers/web"
+	"cardpay/jobs"
 	"cardpay/mail"
 	"cardpay/mail/mailtest"
 	"cardpay/pay"
@@ -105,7 +107,12 @@ type Env struct {
 	// URL is the server's origin, http://127.0.0.1:port.
 	URL  string
 	Mail *mailtest.Server
+	// PSP is the sandbox PSP on its own origin (nil when the test brought its own
+	// Gateway).
+	PSP  *PSP
 	logs *lockedBuffer
+	// jobKinds are the kinds of job the Env's runner works.
+	jobKinds []string
 }
 
 // Logs is what the application logged so far.
@@ -140,10 +147,60 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	if d.Clock != nil {
 		d.Account.Now = d.Clock
 	}
+	// The app's listener exists before the sandbox PSP starts, which needs the app's
+	// origin (CORS, return URLs, webhooks); the app serves once the site is built.
+	srv := httptest.NewUnstartedServer(nil)
+	psp := startPSP(t, &d, "http://"+srv.Listener.Addr().String(), logger)
+	if d.Cards == nil && d.Gateway != nil {
+		// Webhooks are processed by a background job, as in production.
+		d.Cards = &cards.Service{Store: db.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock, QueueEvents: true}
+	}
+	// Mail goes through the job queue as in production; workers poll often and wake on
+	// NOTIFY, so a test sees its mail within milliseconds.
+	runner := &jobs.Runner{Store: db.Store, Workers: 2, Logger: logger, PollInterval: 50 * time.Millisecond,
+		BaseBackoff: 100 * time.Millisecond, MaxBackoff: time.Second}
+	runner.Register(account.MailJobKind, d.Account.DeliverMail)
+	if d.Cards != nil && d.Cards.QueueEvents {
+		runner.Register(cards.JobKindPSPEvent, d.Cards.RunEventJob)
+	}
+	runner.Start(context.Background())
+	env := &Env{Mail: mailSrv, PSP: psp, logs: logs, jobKinds: runner.Kinds()}
+	// Before the mail server closes (cleanups run last-registered first): finish what
+	// this test enqueued, so that no job of it runs in the next test's environment.
+	t.Cleanup(func() {
+		env.settle(10 * time.Second)
+		runner.Stop()
+	})
 	site := handlers.NewSite(d)
-	srv := httptest.NewServer(site.Handler)
+	srv.Config.Handler = site.Handler
+	srv.Start()
 	t.Cleanup(srv.Close)
-	return &Env{Site: site, Server: srv, URL: srv.URL, Mail: mailSrv, logs: logs}
+	env.Site, env.Server, env.URL = site, srv, srv.URL
+	return env
+}
+
+// Settle waits until the Env's kinds of job have nothing due or running: every mail that
+// the requests so far caused has gone out (or was dropped by its rule). Tests call it
+// before asserting that something was not mailed.
+func (e *Env) Settle(t *testing.T) {
+	t.Helper()
+	if !e.settle(10 * time.Second) {
+		t.Fatal("webtest: the job queue did not settle within 10s")
+	}
+}
+
+func (e *Env) settle(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		n, err := db.Store.PendingJobs(context.Background(), e.jobKinds...)
+		if err == nil && n == 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // WaitCode reads the 6-digit code of the newest mail to address.

@@ -1,0 +1,367 @@
+// Package cards holds the rules of a buyer's saved cards that the pages and the JSON API
+// share: adding a card (the PSP turns a one-time token into a card, which is verified
+// with a zero-amount authorisation, with a 3-D Secure challenge when the PSP asks,
+// before it is saved), the list with expired cards marked, deleting, the default card,
+// an authorisation (与信) on a saved card, and the PSP's webhooks. Handlers stay thin
+// adapters around it.
+//
+// No card number or security code ever reaches this package: the browser sends them to
+// the PSP, and what comes back is a token.
+package cards
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"cardpay/gateway"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// Paths of the add-card flow the PSP sends the buyer back to (routed in
+// handlers/routes.go, served by handlers/myaccount).
+const (
+	// HostedReturnPath receives ?token=… from the PSP's hosted card page.
+	HostedReturnPath = "/myaccount/creditcards/new/return"
+	// VerifyReturnPath receives ?payment_id=… after a 3-D Secure challenge.
+	VerifyReturnPath = "/myaccount/creditcards/verify/return"
+	// checkPrefix starts the payment id of every card check ("cardcheck-<id>"); callers
+	// of Approve may not use it.
+	checkPrefix = "cardcheck-"
+)
+
+// Service carries the card rules' dependencies.
+type Service struct {
+	Store   *store.Store
+	Gateway gateway.Gateway
+	// BaseURL is the app's public origin, for the return URLs the PSP sends buyers to.
+	BaseURL string
+	Logger  *slog.Logger
+	Now     func() time.Time
+	// QueueEvents hands each stored webhook to a background job (JobKindPSPEvent, run by
+	// RunEventJob) instead of processing it inside the webhook's request. Set it only
+	// where a jobs.Runner has that kind registered.
+	QueueEvents bool
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Service) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+// Refusal is an expected "no" with a Japanese message for the buyer: a declined card, a
+// brand the service does not take, a duplicate, the limit. Nothing was saved. Field is
+// the form or JSON field it concerns; Code is the gateway result code when there is one.
+type Refusal struct {
+	Field   string
+	Message string
+	Code    gateway.ResultCode
+}
+
+func (r *Refusal) Error() string { return r.Message }
+
+// AsRefusal unwraps a Refusal.
+func AsRefusal(err error) (*Refusal, bool) {
+	var r *Refusal
+	ok := errors.As(err, &r)
+	return r, ok
+}
+
+// Messages of the card rules.
+const (
+	MsgTokenMissing    = "カード情報を入力してください"
+	MsgTokenUnusable   = "カード情報の有効期限が切れたか、既に使用されています。お手数ですが、もう一度カード情報を入力してください"
+	MsgDuplicate       = "このカードは既に登録されています。登録済みのカードは「お支払い方法」の一覧からお選びいただけます"
+	MsgExpiredChosen   = "このカードは有効期限が切れているため選択できません。別のカードを選択するか、新しいカードを追加してください"
+	MsgChallengeUnfin  = "カード会社の本人認証（3-Dセキュア）が完了していません。お手数ですが、もう一度カードを追加してください"
+	MsgPaymentIDTaken  = "このお支払い番号は使用できません。別のお支払い番号を指定してください"
+	MsgPaymentIDReused = "このお支払い番号では、既に別のカードまたは金額で与信を行っています"
+)
+
+// MsgTooMany is the refusal of a card over the limit of saved cards.
+var MsgTooMany = fmt.Sprintf("登録できるカードは%d枚までです。新しいカードを追加するには、使わなくなったカードを削除してください", pay.MaxSavedCards)
+
+func refuse(field, msg string, code gateway.ResultCode) *Refusal {
+	return &Refusal{Field: field, Message: msg, Code: code}
+}
+
+func declined(field string, code gateway.ResultCode) *Refusal {
+	return refuse(field, gateway.ResultMessage(code), code)
+}
+
+// ResultMessage is the buyer's Japanese message for a gateway result code
+// (GET /api/v1/v_result_message/{id}); ok is false for a code the service does not know.
+func ResultMessage(code string) (msg string, ok bool) {
+	return gateway.ResultCode(code).Message()
+}
+
+// IsDecline says whether a result code is a refusal the buyer must act on.
+func IsDecline(code string) bool { return gateway.ResultCode(code).IsDecline() }
+
+// Card is a saved card as the pages and the API show it.
+type Card struct {
+	store.Card
+	// Expired cards are shown (期限切れ) but cannot be chosen.
+	Expired bool
+}
+
+// Expiry is MM/YY as printed on the card.
+func (c Card) Expiry() string { return pay.CardExpiry(c.ExpMonth, c.ExpYear) }
+
+// Cards lists the buyer's saved cards, the default first.
+func (s *Service) Cards(ctx context.Context, buyerID int64) ([]Card, error) {
+	list, err := s.Store.Cards(ctx, buyerID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	out := make([]Card, len(list))
+	for i, c := range list {
+		out[i] = Card{Card: c, Expired: c.Expired(now)}
+	}
+	return out, nil
+}
+
+// Card is one of the buyer's saved cards; another buyer's is store.ErrNotFound.
+func (s *Service) Card(ctx context.Context, buyerID, id int64) (Card, error) {
+	c, err := s.Store.Card(ctx, buyerID, id)
+	if err != nil {
+		return Card{}, err
+	}
+	return Card{Card: c, Expired: c.Expired(s.now())}, nil
+}
+
+// Delete removes one of the buyer's cards; when it was the default, the newest remaining
+// card becomes the default. The PSP keeps its reference: payments made with the card
+// still point at it.
+func (s *Service) Delete(ctx context.Context, buyerID, id int64) error {
+	return s.Store.DeleteCard(ctx, buyerID, id)
+}
+
+// SetDefault makes one of the buyer's cards the default. An expired card cannot be
+// chosen.
+func (s *Service) SetDefault(ctx context.Context, buyerID, id int64) error {
+	c, err := s.Card(ctx, buyerID, id)
+	if err != nil {
+		return err
+	}
+	if c.Expired {
+		return refuse("card", MsgExpiredChosen, gateway.ResultExpiredCard)
+	}
+	return s.Store.SetDefaultCard(ctx, buyerID, id)
+}
+
+// Added is the outcome of adding a card that was not refused: either the card is saved,
+// or the PSP asks for a 3-D Secure challenge first (send the buyer to ActionURL; the PSP
+// sends them back to VerifyReturnPath?payment_id=PaymentID).
+type Added struct {
+	Card      *Card
+	ActionURL string
+	PaymentID string
+}
+
+// maxToken bounds a token: the PSPs' are far shorter.
+const maxToken = 255
+
+// AddCard saves a card from a one-time token (the card-entry island's, or the hosted
+// page's), after the checks that need no PSP (the limit), the PSP's answer (brand,
+// expiry, a card already saved) and a zero-amount verification. A *Refusal says why
+// nothing was saved.
+func (s *Service) AddCard(ctx context.Context, buyerID int64, token string) (Added, error) {
+	token = strings.TrimSpace(token)
+	if token == "" || len(token) > maxToken {
+		return Added{}, refuse("token", MsgTokenMissing, "")
+	}
+	n, err := s.Store.CardCount(ctx, buyerID)
+	if err != nil {
+		return Added{}, err
+	}
+	if n >= pay.MaxSavedCards {
+		return Added{}, refuse("token", MsgTooMany, "")
+	}
+	gc, err := s.Gateway.SaveCard(ctx, token)
+	switch {
+	case errors.Is(err, gateway.ErrBadToken), errors.Is(err, gateway.ErrNotFound):
+		return Added{}, refuse("token", MsgTokenUnusable, "")
+	case errors.Is(err, gateway.ErrUnavailable):
+		return Added{}, declined("token", gateway.ResultProcessorError)
+	case err != nil:
+		return Added{}, fmt.Errorf("cards: save card: %w", err)
+	}
+	if msg := gc.Brand.RefusalMessage(); msg != "" {
+		return Added{}, refuse("token", msg, gateway.ResultBrandNotAccepted)
+	}
+	if pay.CardExpired(gc.ExpMonth, gc.ExpYear, s.now()) {
+		return Added{}, declined("token", gateway.ResultExpiredCard)
+	}
+	if _, err := s.Store.CardByFingerprint(ctx, buyerID, s.Gateway.Name(), gc.Fingerprint); err == nil {
+		return Added{}, refuse("token", MsgDuplicate, "")
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return Added{}, err
+	}
+	check, err := s.Store.CreateCardCheck(ctx, buyerID, store.NewCard{
+		Gateway: s.Gateway.Name(), Ref: gc.Ref, Brand: gc.Brand, Last4: gc.Last4,
+		ExpMonth: gc.ExpMonth, ExpYear: gc.ExpYear, HolderName: gc.Holder, Fingerprint: gc.Fingerprint,
+	})
+	if err != nil {
+		return Added{}, err
+	}
+	tx, err := s.Gateway.Authorize(ctx, gateway.AuthorizeRequest{
+		PaymentID: check.PaymentID, CardRef: gc.Ref, VerifyOnly: true,
+		ReturnURL: s.BaseURL + VerifyReturnPath + "?payment_id=" + url.QueryEscape(check.PaymentID),
+	})
+	if errors.Is(err, gateway.ErrUnavailable) {
+		// The PSP may have verified the card before the answer was lost: ask it what
+		// happened under the same id, never verify again under a new one.
+		s.logger().Warn("cards: verification unanswered; looking it up", "payment_id", check.PaymentID, "card", gc)
+		tx, err = s.Gateway.Lookup(ctx, check.PaymentID)
+	}
+	if err != nil {
+		return Added{}, s.unanswered(ctx, buyerID, check.PaymentID, err)
+	}
+	return s.checkAnswered(ctx, buyerID, check.PaymentID, tx)
+}
+
+// unanswered handles a verification whose outcome the PSP did not tell: never seen by
+// the PSP (nothing happened; the buyer may try again), or still unknown (the check stays
+// pending and the webhook finishes it; the card may appear in the list later).
+func (s *Service) unanswered(ctx context.Context, buyerID int64, paymentID string, err error) error {
+	switch {
+	case errors.Is(err, gateway.ErrNotFound):
+		if _, ferr := s.Store.FinishCardCheck(ctx, buyerID, paymentID, store.CardCheckOutcome{ResultCode: string(gateway.ResultProcessorError)}, s.now()); ferr != nil {
+			return ferr
+		}
+		return declined("token", gateway.ResultProcessorError)
+	case errors.Is(err, gateway.ErrUnavailable):
+		s.logger().Warn("cards: verification outcome unknown; waiting for the webhook", "payment_id", paymentID)
+		return declined("token", gateway.ResultTimeout)
+	}
+	return fmt.Errorf("cards: verify %s: %w", paymentID, err)
+}
+
+// checkAnswered acts on the PSP's answer to a card check.
+func (s *Service) checkAnswered(ctx context.Context, buyerID int64, paymentID string, tx gateway.Transaction) (Added, error) {
+	switch tx.Status {
+	case gateway.StatusRequiresAction:
+		if tx.ActionURL == "" {
+			return Added{}, fmt.Errorf("cards: verify %s: challenge without a URL", paymentID)
+		}
+		if err := s.Store.SetCardCheckAction(ctx, buyerID, paymentID, tx.ActionURL); err != nil {
+			return Added{}, err
+		}
+		return Added{ActionURL: tx.ActionURL, PaymentID: paymentID}, nil
+	case gateway.StatusAuthorized:
+		return s.finishCheck(ctx, buyerID, paymentID, store.CardCheckOutcome{Authorized: true, ResultCode: string(resultOr(tx.ResultCode, gateway.ResultApproved))})
+	}
+	return s.finishCheck(ctx, buyerID, paymentID, store.CardCheckOutcome{ResultCode: string(declineCode(tx))})
+}
+
+// declineCode is the result code of a transaction that did not authorise.
+func declineCode(tx gateway.Transaction) gateway.ResultCode {
+	if tx.ResultCode.IsDecline() {
+		return tx.ResultCode
+	}
+	return gateway.ResultDeclined
+}
+
+func resultOr(code, def gateway.ResultCode) gateway.ResultCode {
+	if code == "" {
+		return def
+	}
+	return code
+}
+
+func (s *Service) finishCheck(ctx context.Context, buyerID int64, paymentID string, o store.CardCheckOutcome) (Added, error) {
+	cc, err := s.Store.FinishCardCheck(ctx, buyerID, paymentID, o, s.now())
+	if err != nil {
+		return Added{}, err
+	}
+	return s.checkOutcome(ctx, cc)
+}
+
+// checkOutcome is what a finished (or still open) card check means for the buyer.
+func (s *Service) checkOutcome(ctx context.Context, cc store.CardCheck) (Added, error) {
+	switch cc.Status {
+	case store.CardCheckAuthorized:
+		c, err := s.Card(ctx, cc.BuyerID, *cc.CardID)
+		if errors.Is(err, store.ErrNotFound) {
+			// Saved, then deleted since: the check itself went well.
+			return Added{PaymentID: cc.PaymentID}, nil
+		}
+		if err != nil {
+			return Added{}, err
+		}
+		return Added{Card: &c, PaymentID: cc.PaymentID}, nil
+	case store.CardCheckRefused:
+		if cc.Refusal == store.RefusalTooMany {
+			return Added{}, refuse("token", MsgTooMany, "")
+		}
+		return Added{}, refuse("token", MsgDuplicate, "")
+	case store.CardCheckDeclined:
+		return Added{}, declined("token", gateway.ResultCode(cc.ResultCode))
+	}
+	return Added{}, declined("token", gateway.ResultTimeout)
+}
+
+// FinishCheck is the return from a 3-D Secure challenge: the PSP adds nothing we trust
+// to the return URL, so the outcome is looked up by our payment id. A check that
+// already has its outcome (the webhook came first, or the page is reloaded) answers it
+// again. Another buyer's payment id is store.ErrNotFound.
+func (s *Service) FinishCheck(ctx context.Context, buyerID int64, paymentID string) (Added, error) {
+	cc, err := s.Store.CardCheck(ctx, buyerID, paymentID)
+	if err != nil {
+		return Added{}, err
+	}
+	if cc.Finished() {
+		return s.checkOutcome(ctx, cc)
+	}
+	tx, err := s.Gateway.Lookup(ctx, paymentID)
+	if err != nil {
+		return Added{}, s.unanswered(ctx, buyerID, paymentID, err)
+	}
+	if tx.Status == gateway.StatusRequiresAction {
+		// Back without finishing the challenge (the browser's back button): nothing is
+		// saved until the PSP says the buyer passed it.
+		return Added{}, refuse("token", MsgChallengeUnfin, gateway.ResultActionRequired)
+	}
+	return s.checkAnswered(ctx, buyerID, paymentID, tx)
+}
+
+// HostedCardPage is a gateway that hosts a card form of its own, for buyers without
+// JavaScript: the app asks it for a session server-to-server, sends the buyer's browser
+// to the page, and the PSP sends the buyer back to returnURL with ?token=… (a one-time
+// token, as the card-entry island would have posted).
+type HostedCardPage interface {
+	HostedCardURL(ctx context.Context, returnURL string) (pageURL string, err error)
+}
+
+// ErrNoHostedPage: the configured gateway has no hosted card page.
+var ErrNoHostedPage = errors.New("cards: the gateway has no hosted card page")
+
+// HostedPage starts a session on the PSP's hosted card page and answers the URL to send
+// the buyer to; the PSP sends them back to HostedReturnPath.
+func (s *Service) HostedPage(ctx context.Context) (string, error) {
+	h, ok := s.Gateway.(HostedCardPage)
+	if !ok {
+		return "", ErrNoHostedPage
+	}
+	u, err := h.HostedCardURL(ctx, s.BaseURL+HostedReturnPath)
+	if err != nil {
+		return "", fmt.Errorf("cards: hosted session: %w", err)
+	}
+	return u, nil
+}

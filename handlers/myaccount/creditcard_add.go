@@ -1,0 +1,145 @@
+package myaccount
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/cards"
+	"cardpay/handlers/web"
+	"cardpay/pay"
+	"cardpay/static"
+	"cardpay/views"
+	pages "cardpay/views/myaccount"
+)
+
+// AddCreditCardPage is カードの追加: the card-entry island over the hosted-page fallback.
+var AddCreditCardPage = web.Page{Path: "/myaccount/creditcards/new", Title: "カードの追加", Access: web.SignedIn}
+
+// sessionHostedCard marks that this session sent the buyer to the PSP's hosted card
+// page: only then is a token arriving on the return URL (a GET anyone could link to)
+// taken, so that no other site can make a buyer save a card of its choosing.
+const sessionHostedCard = "creditcard_hosted_pending"
+
+// ShowAddCreditCardPage is カードの追加.
+func (h *Handler) ShowAddCreditCardPage(c *echo.Context) error {
+	return h.renderAddCreditCard(c, "")
+}
+
+// renderAddCreditCard shows the add page, with refusal (a decline's message, a
+// duplicate, the limit) under the card as a validation failure (422).
+func (h *Handler) renderAddCreditCard(c *echo.Context, refusal string) error {
+	u := web.CurrentUser(c)
+	n, err := h.Store.CardCount(c.Request().Context(), u.BuyerID)
+	if err != nil {
+		return err
+	}
+	var errs pay.FieldErrors
+	if refusal != "" {
+		errs.Add("card", refusal)
+	}
+	v := pages.AddCreditCardView{
+		Props: pages.CardEntryProps{
+			TokenizeURL: strings.TrimRight(h.PSPOrigin, "/") + "/v1/tokens", Action: AddCreditCardPage.Path,
+			IconHref: static.URL("dist/icons.svg"),
+		},
+		HostedAction: AddCreditCardPage.Path + "/hosted",
+		CanAdd:       n < pay.MaxSavedCards, MaxCards: pay.MaxSavedCards,
+	}
+	var labels []string
+	for _, b := range pay.AcceptedBrands {
+		v.Props.AcceptedBrands = append(v.Props.AcceptedBrands, string(b))
+		labels = append(labels, b.Label())
+	}
+	v.AcceptedLabels = strings.Join(labels, "、")
+	return web.Show(h.App, c, AddCreditCardPage.Title, errs, v, pages.AddCreditCardPage)
+}
+
+// AddCreditCard takes the one-time token the card-entry island got from the PSP.
+func (h *Handler) AddCreditCard(c *echo.Context) error {
+	return h.addCard(c, c.FormValue("token"))
+}
+
+// StartHostedCardEntry creates a session on the PSP's hosted card page and sends the
+// buyer there (DESIGN.md: the no-JavaScript path of the add page).
+func (h *Handler) StartHostedCardEntry(c *echo.Context) error {
+	page, err := h.Cards.HostedPage(c.Request().Context())
+	if isNoHostedPage(err) {
+		return errNoHostedPage
+	}
+	if err != nil {
+		return err
+	}
+	// Only ever redirect to the PSP the CSP names.
+	if !sameOrigin(page, h.PSPOrigin) {
+		return errNoHostedPage
+	}
+	h.Sessions.Put(c.Request().Context(), sessionHostedCard, true)
+	return c.Redirect(http.StatusSeeOther, page)
+}
+
+// ReturnFromHostedCardEntry is where the hosted card page sends the buyer back:
+// ?token=… (or ?hosted_cancel=1). The token is taken only from the session that went
+// there.
+func (h *Handler) ReturnFromHostedCardEntry(c *echo.Context) error {
+	ctx := c.Request().Context()
+	pending := h.Sessions.PopBool(ctx, sessionHostedCard)
+	token := c.QueryParam("token")
+	if !pending || token == "" || c.QueryParam("hosted_cancel") != "" {
+		return c.Redirect(http.StatusSeeOther, AddCreditCardPage.Path)
+	}
+	return h.addCard(c, token)
+}
+
+// addCard saves the card of token, or sends the buyer to the 3-D Secure challenge, or
+// shows why the card was refused.
+func (h *Handler) addCard(c *echo.Context, token string) error {
+	u := web.CurrentUser(c)
+	added, err := h.Cards.AddCard(c.Request().Context(), u.BuyerID, token)
+	return h.answerAdded(c, added, err)
+}
+
+// ReturnFromCardVerification is cards.VerifyReturnPath: the buyer is back from the 3-D
+// Secure challenge, and the outcome is looked up by our payment id.
+func (h *Handler) ReturnFromCardVerification(c *echo.Context) error {
+	u := web.CurrentUser(c)
+	paymentID := c.QueryParam("payment_id")
+	if paymentID == "" {
+		return web.ErrNotFound
+	}
+	added, err := h.Cards.FinishCheck(c.Request().Context(), u.BuyerID, paymentID)
+	return h.answerAdded(c, added, err)
+}
+
+func (h *Handler) answerAdded(c *echo.Context, added cards.Added, err error) error {
+	if r, ok := cards.AsRefusal(err); ok {
+		return h.renderAddCreditCard(c, r.Message)
+	}
+	if err != nil {
+		return err
+	}
+	if added.ActionURL != "" {
+		if !sameOrigin(added.ActionURL, h.PSPOrigin) {
+			return errNoHostedPage
+		}
+		return c.Redirect(http.StatusSeeOther, added.ActionURL)
+	}
+	f := views.Flash{Color: "success", Title: "カードを登録しました"}
+	if added.Card != nil {
+		f.Text = cardName(*added.Card) + "を登録しました。"
+		if added.Card.IsDefault {
+			f.Text += "既定のカードとして使われます。"
+		}
+	}
+	h.SetFlash(c, f)
+	return c.Redirect(http.StatusSeeOther, CreditCardsPage.Path)
+}
+
+// sameOrigin reports whether raw is an absolute URL on origin.
+func sameOrigin(raw, origin string) bool {
+	u, err := url.Parse(raw)
+	o, oerr := url.Parse(strings.TrimRight(origin, "/"))
+	return err == nil && oerr == nil && u.Scheme != "" && u.Scheme == o.Scheme && u.Host == o.Host
+}

@@ -1,0 +1,105 @@
+package myaccount
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/cards"
+	"cardpay/handlers/web"
+	"cardpay/pay"
+	"cardpay/views"
+	pages "cardpay/views/myaccount"
+)
+
+// CreditCardsPage is お支払い方法: the buyer's saved cards.
+var CreditCardsPage = web.Page{Path: "/myaccount/creditcards", Title: "お支払い方法", Access: web.SignedIn}
+
+// ShowCreditCardsPage lists the buyer's saved cards (brand, •••• and the last 4 digits,
+// expiry, holder, the default, 期限切れ), with add, delete and choose-default.
+func (h *Handler) ShowCreditCardsPage(c *echo.Context) error {
+	u := web.CurrentUser(c)
+	list, err := h.Cards.Cards(c.Request().Context(), u.BuyerID)
+	if err != nil {
+		return err
+	}
+	v := pages.CreditCardsView{MaxCards: pay.MaxSavedCards, CanAdd: len(list) < pay.MaxSavedCards}
+	for _, cd := range list {
+		v.Cards = append(v.Cards, creditCardItem(cd))
+	}
+	return web.Show(h.App, c, CreditCardsPage.Title, nil, v, pages.CreditCardsPage)
+}
+
+func creditCardItem(cd cards.Card) pages.CreditCardItem {
+	return pages.CreditCardItem{
+		ID: strconv.FormatInt(cd.ID, 10), BrandCode: string(cd.Brand), BrandLabel: cd.Brand.Label(), Last4: cd.Last4,
+		Expiry: cd.Expiry(), Holder: cd.HolderName, IsDefault: cd.IsDefault, Expired: cd.Expired,
+	}
+}
+
+// creditCardFromPath loads the :id card of the signed-in buyer; another buyer's is the
+// 404 page.
+func (h *Handler) creditCardFromPath(c *echo.Context) (cards.Card, error) {
+	id, err := web.IDParam(c, "id")
+	if err != nil {
+		return cards.Card{}, err
+	}
+	return h.Cards.Card(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
+}
+
+// SetDefaultCreditCard makes the :id card the default. An expired card cannot be
+// chosen: the list offers no button for it, and a forged POST gets the reason.
+func (h *Handler) SetDefaultCreditCard(c *echo.Context) error {
+	cd, err := h.creditCardFromPath(c)
+	if err != nil {
+		return err
+	}
+	err = h.Cards.SetDefault(c.Request().Context(), cd.BuyerID, cd.ID)
+	if r, ok := cards.AsRefusal(err); ok {
+		h.SetFlash(c, views.Flash{Color: "error", Title: "既定のカードを変更できませんでした", Text: r.Message})
+		return c.Redirect(http.StatusSeeOther, CreditCardsPage.Path)
+	}
+	if err != nil {
+		return err
+	}
+	h.SetFlash(c, views.Flash{Color: "success", Title: "既定のカードを変更しました", Text: cardName(cd) + "を既定のカードにしました。"})
+	return c.Redirect(http.StatusSeeOther, CreditCardsPage.Path)
+}
+
+// cardName names a card in notices: "VISA（下4桁 1111）".
+func cardName(cd cards.Card) string {
+	return cd.Brand.Label() + "（下4桁 " + cd.Last4 + "）"
+}
+
+// ShowDeleteCreditCardPage is the confirm dialog (はい / いいえ) as a page, so it works
+// without JavaScript.
+func (h *Handler) ShowDeleteCreditCardPage(c *echo.Context) error {
+	cd, err := h.creditCardFromPath(c)
+	if err != nil {
+		return err
+	}
+	return web.Show(h.App, c, "カードの削除", nil, pages.DeleteCreditCardView{Card: creditCardItem(cd)}, pages.DeleteCreditCardPage)
+}
+
+// DeleteCreditCard removes the :id card; when it was the default, the newest remaining
+// card becomes the default.
+func (h *Handler) DeleteCreditCard(c *echo.Context) error {
+	cd, err := h.creditCardFromPath(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Cards.Delete(c.Request().Context(), cd.BuyerID, cd.ID); err != nil {
+		return err
+	}
+	h.SetFlash(c, views.Flash{Color: "success", Title: "カードを削除しました", Text: cardName(cd) + "をお支払い方法から削除しました。"})
+	return c.Redirect(http.StatusSeeOther, CreditCardsPage.Path)
+}
+
+// errNoHostedPage is shown when the configured PSP has no hosted card page (only the
+// card-entry island works then).
+var errNoHostedPage = &web.PageError{Status: http.StatusServiceUnavailable, Heading: "カード情報の入力画面を開けません",
+	Message: "現在、この方法ではカードを登録できません。JavaScriptを有効にしたブラウザでお試しいただくか、時間をおいてもう一度お試しください。"}
+
+func isNoHostedPage(err error) bool { return errors.Is(err, cards.ErrNoHostedPage) }

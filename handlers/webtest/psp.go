@@ -1,0 +1,180 @@
+package webtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"cardpay/gateway/sandbox"
+	"cardpay/handlers/api"
+	"cardpay/handlers/web"
+)
+
+// The sandbox PSP's keys in tests.
+const (
+	PSPSecretKey     = "sk_test_webtest"
+	PSPWebhookSecret = "whsec_test_webtest"
+	// PSPClientTimeout is how long the app waits for the PSP; the timeout test card
+	// answers later than that (pspSlowAnswer), so the app must look the payment up.
+	PSPClientTimeout = 3 * time.Second
+	pspSlowAnswer    = 6 * time.Second
+)
+
+// PSP is the sandbox PSP of one Env, on its own origin (its own httptest server), as the
+// browser meets it in production. Its webhooks are not delivered by a loop of their own:
+// a test that wants them calls DeliverWebhooks, so that no event arrives in the middle of
+// another test's assertions.
+type PSP struct {
+	Server *sandbox.Server
+	Client *sandbox.Client
+	// URL is the PSP's origin, http://127.0.0.1:port.
+	URL string
+	// appURL is the app's own origin (the Env's server), which the PSP's CORS and return
+	// URLs allow besides BaseURL.
+	appURL string
+}
+
+var migrateSandbox sync.Once
+
+// startPSP runs the sandbox PSP for d unless the test brought its own gateway: the
+// browser's origins are BaseURL and appURL (the test server), the webhooks go to appURL.
+func startPSP(t *testing.T, d *web.Deps, appURL string, logger *slog.Logger) *PSP {
+	t.Helper()
+	if d.Gateway != nil {
+		return nil
+	}
+	var migrateErr error
+	migrateSandbox.Do(func() { migrateErr = sandbox.Migrate(context.Background(), db.Store.DB) })
+	require.NoError(t, migrateErr)
+	var handler http.Handler
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
+	clock := d.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	origins := []string{appURL}
+	if u, err := url.Parse(d.BaseURL); err == nil && u.Host != "" {
+		origins = append(origins, u.Scheme+"://"+u.Host)
+	}
+	srv, err := sandbox.New(sandbox.Config{
+		DB: db.Store.DB, PublicURL: ts.URL, AppOrigins: origins, SecretKey: PSPSecretKey,
+		WebhookURL: appURL + api.WebhookPath, WebhookSecret: PSPWebhookSecret,
+		Clock: clock, Logger: logger.With("component", "sandbox-psp"), SlowAnswer: pspSlowAnswer,
+	})
+	require.NoError(t, err)
+	handler = srv
+	client := sandbox.NewClient(ts.URL, PSPSecretKey, PSPWebhookSecret, &http.Client{Timeout: PSPClientTimeout})
+	d.Gateway, d.PSPOrigin = client, ts.URL
+	return &PSP{Server: srv, Client: client, URL: ts.URL, appURL: appURL}
+}
+
+// DeliverWebhooks posts the PSP's due webhooks to the app now and answers how many the
+// app accepted.
+func (p *PSP) DeliverWebhooks(t *testing.T) int {
+	t.Helper()
+	n, err := p.Server.DeliverDue(context.Background())
+	require.NoError(t, err)
+	return n
+}
+
+// CardToken tokenises a test card as the card-entry island does: from the app's page
+// (Origin: the app), straight to the PSP. The expiry is three years ahead unless exp
+// ("MM/YY") is given.
+func (p *PSP) CardToken(t *testing.T, number string, exp ...string) string {
+	t.Helper()
+	month, year := "12", strconv.Itoa(time.Now().Year()+3)
+	if len(exp) > 0 {
+		month, year, _ = strings.Cut(exp[0], "/")
+	}
+	body, err := json.Marshal(map[string]string{"number": number, "exp_month": month, "exp_year": year, "cvc": "123", "name": "TARO YAMADA"})
+	require.NoError(t, err)
+	req, err := http.NewRequest(http.MethodPost, p.URL+"/v1/tokens", bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", p.appURL)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "tokenising %s: %s", number, raw)
+	require.Equal(t, p.appURL, res.Header.Get("Access-Control-Allow-Origin"), "the PSP allows the app's origin")
+	var tok struct {
+		Token string `json:"token"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &tok))
+	require.NotEmpty(t, tok.Token)
+	return tok.Token
+}
+
+// browser is a client of the PSP's own pages that follows no redirects.
+var pspBrowser = &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
+	return http.ErrUseLastResponse
+}}
+
+var passcodeRe = regexp.MustCompile(`テスト用ワンタイムパスワード: <strong>(\d{6})</strong>`)
+
+// Challenge answers the PSP's 3-D Secure challenge at actionURL as a buyer would: with
+// the passcode the page shows (pass), or with 認証を中止. It answers where the PSP sends
+// the buyer back to, as a path on the app ("/myaccount/creditcards/verify/return?…").
+func (p *PSP) Challenge(t *testing.T, actionURL string, pass bool) string {
+	t.Helper()
+	require.True(t, strings.HasPrefix(actionURL, p.URL+"/"), "the challenge is on the PSP's origin: %s", actionURL)
+	res, err := pspBrowser.Get(actionURL)
+	require.NoError(t, err)
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, string(page))
+	form := url.Values{"action": {"cancel"}}
+	if pass {
+		m := passcodeRe.FindSubmatch(page)
+		require.NotNil(t, m, "the challenge page shows the passcode")
+		form = url.Values{"action": {"verify"}, "passcode": {string(m[1])}}
+	}
+	return p.submit(t, actionURL, form)
+}
+
+// HostedCard fills the PSP's hosted card page at pageURL with a test card and answers
+// where the PSP sends the buyer back to, as a path on the app.
+func (p *PSP) HostedCard(t *testing.T, pageURL, number string) string {
+	t.Helper()
+	require.True(t, strings.HasPrefix(pageURL, p.URL+"/"), "the hosted page is on the PSP's origin: %s", pageURL)
+	res, err := pspBrowser.Get(pageURL)
+	require.NoError(t, err)
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, string(page))
+	exp := "12/" + strconv.Itoa((time.Now().Year()+3)%100)
+	return p.submit(t, pageURL, url.Values{"number": {number}, "exp": {exp}, "cvc": {"123"}, "name": {"TARO YAMADA"}})
+}
+
+// submit posts a form of the PSP's own page (same origin) and answers the 303's target
+// as a path on the app.
+func (p *PSP) submit(t *testing.T, pageURL string, form url.Values) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, pageURL, strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", p.URL)
+	res, err := pspBrowser.Do(req)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, "the PSP sends the buyer back: %s", body)
+	back, err := url.Parse(res.Header.Get("Location"))
+	require.NoError(t, err)
+	return back.RequestURI()
+}
