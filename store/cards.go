@@ -72,30 +72,14 @@ func (s *Store) Cards(ctx context.Context, buyerID int64) ([]Card, error) {
 // Card loads one of the buyer's saved cards; another buyer's, or a deleted one, is
 // ErrNotFound.
 func (s *Store) Card(ctx context.Context, buyerID, id int64) (Card, error) {
-	var c Card
-	err := s.DB.GetContext(ctx, &c, `SELECT `+cardColumns+` FROM cards
+	return getOne[Card](ctx, s.DB, fmt.Sprintf("card %d", id), `SELECT `+cardColumns+` FROM cards
 		WHERE buyer_id = $1 AND id = $2 AND deleted_at IS NULL`, buyerID, id)
-	if notFound(err) {
-		return Card{}, fmt.Errorf("store: card %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return Card{}, fmt.Errorf("store: card %d: %w", id, err)
-	}
-	return c, nil
 }
 
 // CardByFingerprint finds the buyer's saved card with that PSP fingerprint.
 func (s *Store) CardByFingerprint(ctx context.Context, buyerID int64, gateway, fingerprint string) (Card, error) {
-	var c Card
-	err := s.DB.GetContext(ctx, &c, `SELECT `+cardColumns+` FROM cards
+	return getOne[Card](ctx, s.DB, "card by fingerprint", `SELECT `+cardColumns+` FROM cards
 		WHERE buyer_id = $1 AND gateway = $2 AND fingerprint = $3 AND deleted_at IS NULL`, buyerID, gateway, fingerprint)
-	if notFound(err) {
-		return Card{}, fmt.Errorf("store: card by fingerprint: %w", ErrNotFound)
-	}
-	if err != nil {
-		return Card{}, fmt.Errorf("store: card by fingerprint: %w", err)
-	}
-	return c, nil
 }
 
 // CardCount is how many cards the buyer keeps.
@@ -287,15 +271,8 @@ func (s *Store) CreateCardCheck(ctx context.Context, buyerID int64, c NewCard) (
 
 // CardCheck loads one of the buyer's card checks by its payment id.
 func (s *Store) CardCheck(ctx context.Context, buyerID int64, paymentID string) (CardCheck, error) {
-	var cc CardCheck
-	err := s.DB.GetContext(ctx, &cc, `SELECT `+cardCheckColumns+` FROM card_checks WHERE buyer_id = $1 AND payment_id = $2`, buyerID, paymentID)
-	if notFound(err) {
-		return CardCheck{}, fmt.Errorf("store: card check %s: %w", paymentID, ErrNotFound)
-	}
-	if err != nil {
-		return CardCheck{}, fmt.Errorf("store: card check %s: %w", paymentID, err)
-	}
-	return cc, nil
+	return getOne[CardCheck](ctx, s.DB, "card check "+paymentID,
+		`SELECT `+cardCheckColumns+` FROM card_checks WHERE buyer_id = $1 AND payment_id = $2`, buyerID, paymentID)
 }
 
 // PaymentOwner is the buyer a payment id (a card check or an authorisation) belongs to.
@@ -440,15 +417,7 @@ func (s *Store) StartCardApproval(ctx context.Context, buyerID, cardID int64, pa
 
 // CardApproval loads one of the buyer's authorisations by payment id.
 func (s *Store) CardApproval(ctx context.Context, buyerID int64, paymentID string) (CardApproval, error) {
-	var a CardApproval
-	err := s.DB.GetContext(ctx, &a, `SELECT `+approvalColumns+` FROM card_approvals WHERE buyer_id = $1 AND payment_id = $2`, buyerID, paymentID)
-	if notFound(err) {
-		return CardApproval{}, fmt.Errorf("store: approval %s: %w", paymentID, ErrNotFound)
-	}
-	if err != nil {
-		return CardApproval{}, fmt.Errorf("store: approval %s: %w", paymentID, err)
-	}
-	return a, nil
+	return getOne[CardApproval](ctx, s.DB, "approval "+paymentID, `SELECT `+approvalColumns+` FROM card_approvals WHERE buyer_id = $1 AND payment_id = $2`, buyerID, paymentID)
 }
 
 // SetCardApproval records what the PSP answered for one of the buyer's authorisations.
@@ -530,15 +499,7 @@ func (s *Store) RecordPSPEvent(ctx context.Context, e NewPSPEvent) (ev PSPEvent,
 
 // PSPEvent loads a stored webhook by our row id.
 func (s *Store) PSPEvent(ctx context.Context, id int64) (PSPEvent, error) {
-	var ev PSPEvent
-	err := s.DB.GetContext(ctx, &ev, `SELECT `+pspEventColumns+` FROM psp_events WHERE id = $1`, id)
-	if notFound(err) {
-		return PSPEvent{}, fmt.Errorf("store: event %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return PSPEvent{}, fmt.Errorf("store: event %d: %w", id, err)
-	}
-	return ev, nil
+	return getOne[PSPEvent](ctx, s.DB, fmt.Sprintf("event %d", id), `SELECT `+pspEventColumns+` FROM psp_events WHERE id = $1`, id)
 }
 
 // MarkPSPEventProcessed records that the event has been acted on.

@@ -74,3 +74,17 @@ func MigrationFiles() ([]string, error) {
 }
 
 func notFound(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// getOne reads one row into a T. No row is ErrNotFound; either way the error says what
+// was read ("card 12"), the way every store error does.
+func getOne[T any](ctx context.Context, q sqlx.QueryerContext, what, query string, args ...any) (T, error) {
+	var v T
+	err := sqlx.GetContext(ctx, q, &v, query, args...)
+	if notFound(err) {
+		return v, fmt.Errorf("store: %s: %w", what, ErrNotFound)
+	}
+	if err != nil {
+		return v, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return v, nil
+}

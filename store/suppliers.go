@@ -113,16 +113,8 @@ func supplierStatusCodes(g pay.SupplierGroup) pq.Int64Array {
 // Supplier loads one of the buyer's suppliers; another buyer's, or a deleted one, is
 // ErrNotFound.
 func (s *Store) Supplier(ctx context.Context, buyerID, id int64) (Supplier, error) {
-	var sp Supplier
-	err := s.DB.GetContext(ctx, &sp, `SELECT `+supplierColumns+` FROM suppliers
+	return getOne[Supplier](ctx, s.DB, fmt.Sprintf("supplier %d", id), `SELECT `+supplierColumns+` FROM suppliers
 		WHERE buyer_id = $1 AND id = $2 AND deleted_at IS NULL`, buyerID, id)
-	if notFound(err) {
-		return Supplier{}, fmt.Errorf("store: supplier %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return Supplier{}, fmt.Errorf("store: supplier %d: %w", id, err)
-	}
-	return sp, nil
 }
 
 // CreateSupplier adds a supplier, as Unapproved, together with its first account when
@@ -202,17 +194,9 @@ func (s *Store) SupplierAccounts(ctx context.Context, buyerID, supplierID int64)
 
 // SupplierAccount loads one account of one of the buyer's suppliers.
 func (s *Store) SupplierAccount(ctx context.Context, buyerID, supplierID, id int64) (SupplierAccount, error) {
-	var a SupplierAccount
-	err := s.DB.GetContext(ctx, &a, `SELECT `+accountColumns+` FROM supplier_accounts
+	return getOne[SupplierAccount](ctx, s.DB, fmt.Sprintf("account %d", id), `SELECT `+accountColumns+` FROM supplier_accounts
 		WHERE buyer_id = $1 AND supplier_id = $2 AND id = $3 AND supplier_id IN
 		(SELECT id FROM suppliers WHERE buyer_id = $1 AND deleted_at IS NULL)`, buyerID, supplierID, id)
-	if notFound(err) {
-		return SupplierAccount{}, fmt.Errorf("store: account %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return SupplierAccount{}, fmt.Errorf("store: account %d: %w", id, err)
-	}
-	return a, nil
 }
 
 // CreateSupplierAccount adds an account to one of the buyer's suppliers. A new account

