@@ -32,7 +32,7 @@ func assertAccessiblePage(t *testing.T, resp *http.Response, page string) {
 	assert.NotContains(t, csp, "unsafe-inline")
 	assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
 	assert.Equal(t, "no-store", resp.Header.Get("Cache-Control"))
-	assert.Equal(t, "no-referrer", resp.Header.Get("Referrer-Policy"))
+	assert.Equal(t, "same-origin", resp.Header.Get("Referrer-Policy"))
 	for _, m := range regexp.MustCompile(`<input [^>]*\sid="([^"]+)"`).FindAllStringSubmatch(page, -1) {
 		assert.Contains(t, page, `<label for="`+m[1]+`">`, "input %s has a label", m[1])
 	}
@@ -80,6 +80,7 @@ func TestHostedPage(t *testing.T) {
 	assertAccessiblePage(t, resp, page)
 	assert.Contains(t, page, "<title>エラー: ")
 	assert.Contains(t, page, `role="alert"`)
+	assert.Contains(t, page, `id="error-summary" autofocus`, "focus moves to the summary, as on the app's pages")
 	assert.Contains(t, page, "入力内容に誤りがあります")
 	for id, msg := range map[string]string{
 		"number": "カード番号が正しくありません。",

@@ -178,8 +178,10 @@ func (s *Server) routes() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
-	// The hosted page and the challenge carry one-time ids in their URLs: send no referrer.
-	h.Set("Referrer-Policy", "no-referrer")
+	// The hosted page and the challenge carry one-time ids in their URLs: no referrer to
+	// other origins. Not "no-referrer": under it browsers send "Origin: null" with the
+	// pages' own form posts, which sameOrigin must refuse.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'")
