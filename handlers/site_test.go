@@ -87,6 +87,8 @@ func TestEverySignedInPageNeedsSignIn(t *testing.T) {
 	}
 }
 
+var islandAttr = regexp.MustCompile(`data-island="([a-z-]+)"`)
+
 func TestEveryPageRenders(t *testing.T) {
 	ta := webtest.New(t)
 	u := webtest.NewBuyer(t, pay.Corporation, "")
@@ -100,6 +102,20 @@ func TestEveryPageRenders(t *testing.T) {
 		assert.Equal(t, http.StatusOK, res.StatusCode, p.Path)
 		assert.Contains(t, res.Body, "<title>"+p.Title+" | 請求書カード払い</title>", p.Path)
 		assert.Equal(t, 1, strings.Count(res.Body, "<h1"), p.Path)
+		// A page declares the island it carries, so the browser tests can hold every
+		// other page to no JavaScript at all.
+		// (The snackbar island comes with a flash notice, on any page.)
+		var islands []string
+		for _, m := range islandAttr.FindAllStringSubmatch(res.Body, -1) {
+			if m[1] != "snackbar" {
+				islands = append(islands, m[1])
+			}
+		}
+		if p.Island != "" {
+			assert.Equal(t, []string{p.Island}, islands, p.Path)
+		} else {
+			assert.Empty(t, islands, p.Path)
+		}
 	}
 	anon := ta.Client(t)
 	for _, p := range handlers.Pages() {

@@ -16,7 +16,7 @@ import (
 )
 
 // AddCreditCardPage is カードの追加: the card-entry island over the hosted-page fallback.
-var AddCreditCardPage = web.Page{Path: "/myaccount/creditcards/new", Title: "カードの追加", Access: web.SignedIn}
+var AddCreditCardPage = web.Page{Path: "/myaccount/creditcards/new", Title: "カードの追加", Access: web.SignedIn, Island: "card-entry"}
 
 // sessionHostedCard marks that this session sent the buyer to the PSP's hosted card
 // page: only then is a token arriving on the return URL (a GET anyone could link to)

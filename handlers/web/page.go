@@ -22,6 +22,9 @@ type Page struct {
 	Path   string `json:"path"`
 	Title  string `json:"title"`
 	Access string `json:"access"`
+	// Island names the island the page always carries (islands/<name>); pages without
+	// one ship no JavaScript, which the browser tests check on every other page.
+	Island string `json:"island,omitempty"`
 }
 
 // ShowPlaceholderPage serves a route whose screen a later issue builds: the honest

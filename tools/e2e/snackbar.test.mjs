@@ -16,6 +16,9 @@ const TIMEOUT = { timeout: 60_000 };
 const all = pages();
 const publicPages = all.filter((p) => p.access === "public");
 const signedInPages = all.filter((p) => p.access !== "public");
+// Pages that always carry an island (p.island, from web.Page) ship exactly that island's
+// script; every other page ships none.
+const islandPages = all.filter((p) => p.island);
 
 /**
  * Runs in every page before its own scripts: records when the island mounts and when the
@@ -202,15 +205,26 @@ describe("pages without a notice ship no JavaScript", () => {
     assert.equal(preloads, 0, `${path}: no script preloads`);
   }
 
-  for (const p of publicPages) {
+  for (const p of publicPages.filter((p) => !p.island)) {
     it(`${displayPath(p.path)} (anonymous) has zero <script>`, TIMEOUT, () => noScripts(p.path));
   }
   describe("signed in", () => {
     before(async () => {
       await signIn(page, SOLE);
     });
-    for (const p of signedInPages) {
+    for (const p of signedInPages.filter((p) => !p.island)) {
       it(`${p.path} has zero <script>`, TIMEOUT, () => noScripts(p.path));
+    }
+    for (const p of islandPages) {
+      it(`${p.path} has one module script, for its ${p.island} island`, TIMEOUT, async () => {
+        await page.goto(url(p.path));
+        const islands = await page.locator("[data-island]").evaluateAll((els) => els.map((e) => e.dataset.island));
+        assert.deepEqual(islands, [p.island], `${p.path} carries the ${p.island} island and no other`);
+        const scripts = await page.locator("script").evaluateAll((els) => els.map((e) => ({ type: e.type, src: e.getAttribute("src") })));
+        assert.equal(scripts.length, 1, `one <script>, got ${JSON.stringify(scripts)}`);
+        assert.equal(scripts[0].type, "module");
+        assert.match(scripts[0].src, /^\/static\//, "served from /static/");
+      });
     }
   });
   it("the page with a notice has exactly one module script, for the island", TIMEOUT, async () => {
