@@ -45,7 +45,7 @@ func NewCodes(secretKey string) Codes {
 	if secretKey == "" {
 		return Codes{}
 	}
-	return Codes{Key: deriveKey(secretKey, "cardpay codes")}
+	return Codes{Key: DeriveKey(secretKey, "cardpay codes")}
 }
 
 // NewCode issues a code hashed with an empty key. It exists for callers without a server

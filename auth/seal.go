@@ -36,7 +36,7 @@ type Sealer struct {
 func NewSealer(secretKey string) Sealer {
 	var s Sealer
 	if secretKey != "" {
-		copy(s.key[:], deriveKey(secretKey, "cardpay totp"))
+		copy(s.key[:], DeriveKey(secretKey, "cardpay totp"))
 	}
 	return s
 }
@@ -80,8 +80,9 @@ func (s Sealer) aead() (cipher.AEAD, error) {
 	return cipher.NewGCMWithRandomNonce(block)
 }
 
-// deriveKey derives a 32-byte key for one purpose (info) from SECRET_KEY.
-func deriveKey(secretKey, info string) []byte {
+// DeriveKey derives a 32-byte key for one purpose (info) from SECRET_KEY, so that each
+// use of the secret (codes, sealing, id_tokens, file URLs) has a key of its own.
+func DeriveKey(secretKey, info string) []byte {
 	key, err := hkdf.Key(sha256.New, []byte(secretKey), nil, info, 32)
 	if err != nil {
 		// Only possible for lengths above 255*32 bytes.

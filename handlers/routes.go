@@ -115,7 +115,10 @@ func routes(e *echo.Echo, a *web.App) {
 		signed.GET(p.Path, notificationsArea.ShowPlaceholderPage(p))
 	}
 
-	// Paying a supplier's invoice by card.
+	// Paying a supplier's invoice by card: the invoice file first.
+	signed.GET(payments.CreatePage.Path, paymentsArea.ShowCreatePage)
+	signed.POST(payments.CreatePage.Path, paymentsArea.UploadInvoice)
+	signed.GET(payments.FilePath+":id", paymentsArea.ShowFilePage)
 	for _, p := range payments.Placeholders {
 		signed.GET(p.Path, paymentsArea.ShowPlaceholderPage(p))
 	}
@@ -194,6 +197,7 @@ func Pages() []web.Page {
 		withQuery(suppliers.ListPage, "?status=enable"),
 		withQuery(suppliers.ListPage, "?status=disable"),
 		suppliers.AddCompanyPage,
+		payments.CreatePage,
 	}
 	ps = append(ps, info.Pages...)
 	for _, list := range [][]web.Page{notifications.Placeholders, payments.Placeholders, collections.Placeholders} {

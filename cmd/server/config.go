@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"cardpay/files"
 	"cardpay/gateway/stripe"
 	"cardpay/handlers/info"
 	"cardpay/views"
@@ -40,6 +41,11 @@ type Config struct {
 	// JobWorkers (JOB_WORKERS) is how many background jobs this instance runs at once;
 	// 0 runs none here (other instances on the same database still do).
 	JobWorkers int
+	// FilesDir (FILES_DIR) keeps the invoice files on one instance (default .data/files
+	// in development); FilesS3 (FILES_S3_ENDPOINT, _BUCKET, _ACCESS_KEY, _SECRET_KEY,
+	// _SECURE) keeps them in an S3-compatible bucket that several instances share.
+	FilesDir string
+	FilesS3  files.S3Config
 	// PSP (PSP) is the card gateway: sandbox (the default; refused in production) or
 	// stripe.
 	PSP string
@@ -107,6 +113,15 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		c.JobWorkers = n
 	}
+	c.FilesDir = getenv("FILES_DIR")
+	c.FilesS3 = files.S3Config{
+		Endpoint: getenv("FILES_S3_ENDPOINT"), Bucket: getenv("FILES_S3_BUCKET"),
+		AccessKey: getenv("FILES_S3_ACCESS_KEY"), SecretKey: getenv("FILES_S3_SECRET_KEY"),
+		Secure: getenv("FILES_S3_SECURE") != "false" && getenv("FILES_S3_SECURE") != "0",
+	}
+	if c.FilesS3.Endpoint != "" && (c.FilesS3.Bucket == "" || c.FilesS3.AccessKey == "" || c.FilesS3.SecretKey == "") {
+		errs = append(errs, errors.New("FILES_S3_ENDPOINT needs FILES_S3_BUCKET, FILES_S3_ACCESS_KEY and FILES_S3_SECRET_KEY"))
+	}
 	switch c.Env {
 	case "":
 		c.Env = "development"
@@ -171,6 +186,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		if c.SMTPURL == "" {
 			errs = append(errs, errors.New("production needs SMTP_URL"))
+		}
+		if c.FilesDir == "" && c.FilesS3.Endpoint == "" {
+			errs = append(errs, errors.New("production needs FILES_DIR or FILES_S3_ENDPOINT (where invoice files are kept)"))
 		}
 		if c.APIAccessTokenTTL != 0 {
 			errs = append(errs, errors.New("API_ACCESS_TOKEN_TTL is for development only"))

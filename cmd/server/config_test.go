@@ -29,8 +29,8 @@ func TestLoadConfig(t *testing.T) {
 	prod := map[string]string{
 		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
 		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp/",
-		"SMTP_URL": "smtp://mail.example.jp:587",
-		"PSP":      "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
+		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files",
+		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
 	}
 	with := func(k, v string) map[string]string {
 		m := map[string]string{}
@@ -52,6 +52,8 @@ func TestLoadConfig(t *testing.T) {
 		{"production without database", with("DATABASE_URL", ""), "DATABASE_URL"},
 		{"production over http", with("BASE_URL", "http://pay.example.jp"), "https://"},
 		{"production without SMTP", with("SMTP_URL", ""), "SMTP_URL"},
+		{"production without a place for invoice files", with("FILES_DIR", ""), "FILES_DIR"},
+		{"S3 without its bucket", with("FILES_S3_ENDPOINT", "s3.example.jp"), "FILES_S3_BUCKET"},
 		{"production with a demo password", with("DEMO_PASSWORD", "x"), "DEMO_PASSWORD"},
 		{"production with the sandbox PSP", with("PSP", "sandbox"), "PSP=stripe"},
 		{"production without a PSP", with("PSP", ""), "PSP=stripe"},
@@ -111,7 +113,7 @@ func TestLoadConfigDatabaseOptions(t *testing.T) {
 	_, err = LoadConfig(envOf(map[string]string{
 		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
 		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp",
-		"SMTP_URL": "smtp://mail.example.jp:587", "RESET_DATABASE": "1",
+		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files", "RESET_DATABASE": "1",
 	}))
 	assert.ErrorContains(t, err, "development only", "production never drops its database")
 }
@@ -144,8 +146,8 @@ func TestLoadConfigStripe(t *testing.T) {
 	c, err = LoadConfig(envOf(map[string]string{
 		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
 		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp",
-		"SMTP_URL": "smtp://mail.example.jp:587",
-		"PSP":      "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
+		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files",
+		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
 	}))
 	require.NoError(t, err)
 	assert.Equal(t, "whsec_cardpay", c.Stripe.WebhookSecret)

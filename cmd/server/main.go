@@ -22,10 +22,13 @@ import (
 	"cardpay/account"
 	"cardpay/auth"
 	"cardpay/cards"
+	"cardpay/files"
 	"cardpay/handlers"
 	"cardpay/handlers/web"
+	"cardpay/invoicefiles"
 	"cardpay/jobs"
 	"cardpay/nta"
+	"cardpay/ocr"
 	"cardpay/store"
 	"cardpay/store/devdb"
 )
@@ -100,6 +103,15 @@ func run(logger *slog.Logger) error {
 	// A PSP webhook is stored by its request and acted on by this job, which needs only
 	// the database (the gateway is built below).
 	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger}).RunEventJob)
+	fileStore, err := invoiceFileStore(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	// Reading an uploaded invoice: a missing tool only makes the buyer type the fields.
+	if err := ocr.Available(); err != nil {
+		logger.Warn("invoice OCR unavailable: the buyer types the fields", "error", err)
+	}
+	runner.Register(store.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run)
 	runner.Start(ctx)
 	defer runner.Stop()
 	logger.Info("background jobs", "workers", cfg.JobWorkers)
@@ -117,6 +129,8 @@ func run(logger *slog.Logger) error {
 		BaseURL:              cfg.BaseURL,
 		Links:                cfg.Links,
 		CollectionExclusions: cfg.CollectionExclusions,
+		Files:                fileStore,
+		FileSigner:           files.Signer{Key: auth.DeriveKey(cfg.SecretKey, files.URLKeyInfo)},
 	}
 	// The corporate-number registry is optional: without NTA_APP_ID, corporation search
 	// covers the corporations the service already knows.

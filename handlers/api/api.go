@@ -137,6 +137,15 @@ func routes() []route {
 		{http.MethodPost, "/invoices/credit_cards/approval", signedIn, (*server).approveCreditCard},
 		{http.MethodGet, "/v_result_message/:id", public, (*server).resultMessageOf},
 
+		// Invoice files (SPEC.md §7 Invoices): upload, the file with its reading (OCR), and
+		// the app's signed URLs, public: their signature authenticates them.
+		{http.MethodPost, "/invoices/files/upload", signedIn, (*server).uploadInvoiceFile},
+		{http.MethodPost, "/invoices/files/upload/url", signedIn, (*server).invoiceFileUploadURL},
+		{http.MethodPut, "/invoices/files/signed_upload/:token", public, (*server).signedUpload},
+		{http.MethodGet, "/invoices/files/:id", signedIn, (*server).invoiceFile},
+		{http.MethodGet, "/invoices/files/:id/download/url", signedIn, (*server).invoiceFileDownloadURL},
+		{http.MethodGet, "/invoices/files/signed_download/:token", public, (*server).signedDownload},
+
 		// The server's clock, public: it tells nothing about anyone.
 		{http.MethodGet, "/system/time", public, (*server).systemTime},
 

@@ -43,8 +43,9 @@ func TestOpenAPIListsEveryRouteAndNoOther(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, undocumented, "every route of the API is in openapi.json")
 	assert.Empty(t, unserved, "openapi.json lists only the API's routes")
-	assert.Len(t, documentedOperations(), 47, "26 calls of SPEC.md §7 Users, users/stats, openapi.json, postal_codes; "+
-		"9 of Suppliers, 4 of Cards, and banks2, banks/closed_day, accounts/holder_kana, v_result_message, system/time of Invoices")
+	assert.Len(t, documentedOperations(), 53, "26 calls of SPEC.md §7 Users, users/stats, openapi.json, postal_codes; "+
+		"9 of Suppliers, 4 of Cards, and banks2, banks/closed_day, accounts/holder_kana, v_result_message, system/time of Invoices; "+
+		"invoices/files: upload, upload/url, the signed PUT, {id}, download/url, the signed GET")
 }
 
 func TestOpenAPIDocument(t *testing.T) {
@@ -104,10 +105,12 @@ func operation(method, path string) map[string]any {
 	return o
 }
 
-// templateOf matches a concrete path (/users/notices/12?x=1) to a documented template.
+// templateOf matches a concrete path (/users/notices/12?x=1) to a documented template; a
+// literal segment wins over a parameter (/invoices/files/upload is not /invoices/files/{id}).
 func templateOf(path string) string {
 	path, _, _ = strings.Cut(path, "?")
 	segs := strings.Split(path, "/")
+	best, bestParams := "", -1
 	for tpl := range doc["paths"].(map[string]any) {
 		ts := strings.Split(tpl, "/")
 		if len(ts) != len(segs) {
@@ -120,11 +123,11 @@ func templateOf(path string) string {
 				break
 			}
 		}
-		if ok {
-			return tpl
+		if params := strings.Count(tpl, "{"); ok && (bestParams < 0 || params < bestParams) {
+			best, bestParams = tpl, params
 		}
 	}
-	return ""
+	return best
 }
 
 func resolve(ref string) map[string]any {
@@ -154,7 +157,13 @@ func deref(v map[string]any) map[string]any {
 func responseSchema(r any) map[string]any {
 	resp := deref(r.(map[string]any))
 	content, _ := resp["content"].(map[string]any)
-	js, _ := content["application/json"].(map[string]any)
+	js, ok := content["application/json"].(map[string]any)
+	if !ok {
+		// A file download: one schema per media type it may send.
+		for _, c := range content {
+			js, _ = c.(map[string]any)
+		}
+	}
 	s, _ := js["schema"].(map[string]any)
 	return s
 }

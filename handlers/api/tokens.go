@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -52,11 +51,7 @@ type idClaims struct {
 
 // deriveIDTokenKey gives the id_token its own key, as auth does for codes and sealing.
 func deriveIDTokenKey(secretKey string) []byte {
-	key, err := hkdf.Key(sha256.New, []byte(secretKey), nil, "cardpay api id_token", 32)
-	if err != nil {
-		panic(err) // only for output lengths over 255*32 bytes
-	}
-	return key
+	return auth.DeriveKey(secretKey, "cardpay api id_token")
 }
 
 var (

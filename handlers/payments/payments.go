@@ -16,7 +16,6 @@ var Placeholders = []web.Page{
 	{Path: "/payments/reserved", Title: "支払予約", Access: web.SignedIn},
 	{Path: "/payments/history", Title: "支払履歴", Access: web.SignedIn},
 	{Path: "/payments/waiting", Title: "支払待ち", Access: web.SignedIn},
-	{Path: "/payments/create", Title: "請求書の支払いを作成", Access: web.SignedIn},
 	{Path: "/payments/add/invoiceinfo", Title: "請求書情報の入力", Access: web.SignedIn},
 	{Path: "/payments/add/confirm", Title: "支払内容の確認", Access: web.SignedIn},
 	{Path: "/payments/complete", Title: "支払申請の完了", Access: web.SignedIn},

@@ -35,8 +35,10 @@ func (a *App) SecurityHeaders(next http.Handler) http.Handler {
 		_, _ = rand.Read(b)
 		nonce := base64.RawURLEncoding.EncodeToString(b)
 		h := w.Header()
+		// img-src blob: lets the invoice-upload island preview a chosen image through an
+		// object URL (the file never leaves the browser for that).
 		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src 'self'; "+
-			"img-src 'self' data:; font-src 'self'; connect-src 'self'"+psp+"; object-src 'none'; base-uri 'none'; "+
+			"img-src 'self' data: blob:; font-src 'self'; connect-src 'self'"+psp+"; object-src 'none'; base-uri 'none'; "+
 			"form-action 'self'"+psp+"; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")

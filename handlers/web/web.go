@@ -54,6 +54,10 @@ type Deps struct {
 	// Cards is the saved-card service the pages and the API share; New builds it from
 	// Store, Gateway and BaseURL when it is nil and a Gateway is set.
 	Cards *cards.Service
+	// Files keeps the invoice files' bytes (files.Local or files.S3); FileSigner signs the
+	// app's own short-lived upload and download URLs (files.Signer, from SECRET_KEY).
+	Files      FileStore
+	FileSigner URLSigner
 }
 
 // App is the kernel that every area's Handler embeds.

@@ -31,9 +31,11 @@ import (
 	"cardpay/account"
 	"cardpay/auth"
 	"cardpay/cards"
+	"cardpay/files"
 	"cardpay/handlers"
 	"cardpay/handlers/info"
 	"cardpay/handlers/web"
+	"cardpay/invoicefiles"
 	"cardpay/jobs"
 	"cardpay/mail"
 	"cardpay/mail/mailtest"
@@ -160,6 +162,17 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	runner := &jobs.Runner{Store: db.Store, Workers: 2, Logger: logger, PollInterval: 50 * time.Millisecond,
 		BaseBackoff: 100 * time.Millisecond, MaxBackoff: time.Second}
 	runner.Register(account.MailJobKind, d.Account.DeliverMail)
+	// Invoice files: a folder of the test's own, URLs signed with the tests' key, and the
+	// real OCR job (tesseract and poppler, installed by the ocr-tools task).
+	if d.Files == nil {
+		d.Files = &files.Local{Dir: t.TempDir()}
+	}
+	if d.FileSigner == nil {
+		d.FileSigner = files.Signer{Key: auth.DeriveKey(SecretKey, files.URLKeyInfo)}
+	}
+	if fs, ok := d.Files.(files.Store); ok {
+		runner.Register(store.OCRJobKind, (&invoicefiles.OCR{Store: db.Store, Files: fs, Logger: logger}).Run)
+	}
 	if d.Cards != nil && d.Cards.QueueEvents {
 		runner.Register(cards.JobKindPSPEvent, d.Cards.RunEventJob)
 	}

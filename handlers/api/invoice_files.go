@@ -1,0 +1,206 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/web"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// The invoice-file calls of SPEC.md §7 (Invoices): upload (multipart, or a signed URL for
+// large files and outside clients), the file with its reading (OCR), and a signed download
+// URL. Every call is scoped by the caller's buyer: another buyer's file is 404, like one
+// that does not exist. The signed URLs are the app's own (web.Deps.FileSigner: HMAC with
+// SECRET_KEY, an expiry, bound to the buyer and the file), so they work the same over the
+// local folder and S3; an expired or altered one is 403.
+
+const (
+	uploadURLTTL = 10 * time.Minute
+
+	signedUploadPath = "/invoices/files/signed_upload/"
+
+	msgBadSignedURL = "このURLは有効期限が切れているか、正しくありません。もう一度URLを取得してください。"
+	msgUploadName   = "nameにファイル名（拡張子 .pdf、.jpg、.jpeg、.png）を指定してください"
+)
+
+var errBadSignedURL = newError(http.StatusForbidden, "invalid_signature", msgBadSignedURL)
+
+type ocrField struct {
+	Value      any     `json:"value"`
+	Confidence float64 `json:"confidence"`
+}
+
+type invoiceFileOCR struct {
+	Status string              `json:"status"`
+	Fields map[string]ocrField `json:"fields"`
+	Error  string              `json:"error,omitempty"`
+	// Ms is how long the reading took, once done.
+	Ms int `json:"ms,omitempty"`
+}
+
+type invoiceFile struct {
+	ID        int64          `json:"id"`
+	Name      string         `json:"name"`
+	Size      int64          `json:"size"`
+	MediaType string         `json:"media_type"`
+	SHA256    string         `json:"sha256"`
+	Pages     int            `json:"pages"`
+	Locked    bool           `json:"locked"`
+	CreatedAt time.Time      `json:"created_at"`
+	OCR       invoiceFileOCR `json:"ocr"`
+}
+
+func invoiceFileOf(f store.InvoiceFile) invoiceFile {
+	a := invoiceFile{
+		ID: f.ID, Name: f.OriginalName, Size: f.Size, MediaType: f.MediaType, SHA256: f.SHA256, Pages: f.Pages,
+		Locked: f.LockedAt != nil, CreatedAt: f.CreatedAt.In(pay.Tokyo()),
+		OCR: invoiceFileOCR{Status: f.OCRStatus, Fields: ocrFieldsOf(f.OCRFields), Error: f.OCRError, Ms: f.OCRMs},
+	}
+	return a
+}
+
+// ocrFieldsOf reads the stored fields: {"total": {"value": 1234, "confidence": 0.9}, …};
+// only fields that were found are stored, so every one has a value.
+func ocrFieldsOf(raw []byte) map[string]ocrField {
+	out := map[string]ocrField{}
+	if len(raw) == 0 {
+		return out
+	}
+	var m map[string]ocrField
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return out
+	}
+	for k, v := range m {
+		if v.Value != nil {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// uploadInvoiceFile is POST invoices/files/upload (multipart, field invoice_file): 201
+// with the file, or 422 with the reason nothing was stored.
+func (s *server) uploadInvoiceFile(c *echo.Context) error {
+	up, problem := web.ReadUpload(c, pay.InvoiceFileField)
+	if problem != "" {
+		return fileRefusal(problem)
+	}
+	return s.saveInvoiceFile(c, caller(c).User.BuyerID, up)
+}
+
+func (s *server) saveInvoiceFile(c *echo.Context, buyerID int64, up web.Upload) error {
+	f, problem, err := s.SaveInvoiceFile(c.Request().Context(), buyerID, up)
+	if err != nil {
+		return err
+	}
+	if problem != "" {
+		return fileRefusal(problem)
+	}
+	return c.JSON(http.StatusCreated, invoiceFileOf(f))
+}
+
+// fileRefusal is 422 naming the field, with the refusal as the message too: a client shows
+// one sentence.
+func fileRefusal(msg string) error {
+	e := fieldError(pay.InvoiceFileField, msg)
+	e.Message = msg
+	return e
+}
+
+type uploadURLAnswer struct {
+	UploadURL string    `json:"upload_url"`
+	Method    string    `json:"method"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// invoiceFileUploadURL is POST invoices/files/upload/url: a URL that takes one PUT of the
+// file's bytes within 10 minutes (?name= carries the file name) without the caller's
+// credentials, for large files and outside clients.
+func (s *server) invoiceFileUploadURL(c *echo.Context) error {
+	exp := s.Now().Add(uploadURLTTL)
+	token := s.FileSigner.Sign("upload", caller(c).User.BuyerID, 0, exp)
+	return c.JSON(http.StatusOK, uploadURLAnswer{
+		UploadURL: s.absolute(signedUploadPath + token), Method: http.MethodPut, ExpiresAt: exp.In(pay.Tokyo()),
+	})
+}
+
+// signedUpload is PUT invoices/files/signed_upload/{token}?name=…: the bytes are the file.
+// The token authenticates: 403 when it expired or was altered.
+func (s *server) signedUpload(c *echo.Context) error {
+	buyerID, _, err := s.FileSigner.Verify("upload", c.Param("token"), s.Now())
+	if err != nil {
+		return errBadSignedURL
+	}
+	name := strings.TrimSpace(c.QueryParam("name"))
+	if name == "" || pay.FileTypeFromName(name) == "" {
+		return fileRefusal(msgUploadName)
+	}
+	c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, web.MaxUploadBody)
+	b, problem := web.ReadBody(c)
+	if problem != "" {
+		return fileRefusal(problem)
+	}
+	return s.saveInvoiceFile(c, buyerID, web.Upload{Name: web.FileName(name), Bytes: b})
+}
+
+// invoiceFile is GET invoices/files/{id}: the file, its reading state and what was read.
+func (s *server) invoiceFile(c *echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	f, err := s.Store.InvoiceFile(c.Request().Context(), caller(c).User.BuyerID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, invoiceFileOf(f))
+}
+
+type downloadURLAnswer struct {
+	DownloadURL string    `json:"download_url"`
+	ExpiresAt   time.Time `json:"expires_at"`
+}
+
+// invoiceFileDownloadURL is GET invoices/files/{id}/download/url: a URL that sends the file
+// as a download for 5 minutes, to whoever holds it (a browser tab, a mail client).
+func (s *server) invoiceFileDownloadURL(c *echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	buyerID := caller(c).User.BuyerID
+	if _, err := s.Store.InvoiceFile(c.Request().Context(), buyerID, id); err != nil {
+		return err
+	}
+	u, exp := s.DownloadURL(buyerID, id)
+	return c.JSON(http.StatusOK, downloadURLAnswer{DownloadURL: s.absolute(strings.TrimPrefix(u, Prefix)), ExpiresAt: exp.In(pay.Tokyo())})
+}
+
+// signedDownload is GET invoices/files/signed_download/{token}: the file as an attachment.
+func (s *server) signedDownload(c *echo.Context) error {
+	buyerID, fileID, err := s.FileSigner.Verify("download", c.Param("token"), s.Now())
+	if err != nil {
+		return errBadSignedURL
+	}
+	f, err := s.Store.InvoiceFile(c.Request().Context(), buyerID, fileID)
+	if err != nil {
+		return err
+	}
+	return s.ServeInvoiceFile(c, f)
+}
+
+// absolute is an API path as a URL on BaseURL (outside clients get a URL they can use as is).
+func (s *server) absolute(path string) string {
+	base := strings.TrimRight(s.BaseURL, "/")
+	if _, err := url.Parse(base); err != nil {
+		base = ""
+	}
+	return base + Prefix + path
+}

@@ -1,0 +1,284 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"cardpay/handlers/api"
+	"cardpay/handlers/web"
+	"cardpay/handlers/webtest"
+	"cardpay/pay"
+)
+
+// A small valid PDF (one page, a text layer) and PNG, made here so that no binary sits in
+// the repository.
+func minimalPDF() []byte {
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>",
+		"<< /Length 0 >>\nstream\n\nendstream",
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	offs := make([]int, len(objs))
+	for i, o := range objs {
+		offs[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return b.Bytes()
+}
+
+func smallPNG(t *testing.T) []byte {
+	var b bytes.Buffer
+	require.NoError(t, png.Encode(&b, image.NewGray(image.Rect(0, 0, 20, 10))))
+	return b.Bytes()
+}
+
+// pngHeader claims width×height pixels: a decompression bomb as far as the header says.
+func pngHeader(w, h uint32) []byte {
+	var b bytes.Buffer
+	b.Write([]byte{0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 'I', 'H', 'D', 'R'})
+	for _, v := range []uint32{w, h} {
+		b.Write([]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
+	}
+	b.Write([]byte{8, 0, 0, 0, 0, 0, 0, 0, 0})
+	return b.Bytes()
+}
+
+// multipartBody is a form with one file part named field.
+func multipartBody(t *testing.T, field, name string, content []byte) (*bytes.Buffer, string) {
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	if name != "" || content != nil {
+		p, err := w.CreateFormFile(field, name)
+		require.NoError(t, err)
+		_, err = p.Write(content)
+		require.NoError(t, err)
+	}
+	require.NoError(t, w.Close())
+	return &b, w.FormDataContentType()
+}
+
+// upload posts a file through the API in the client's mode (tokens or cookie).
+func (c *client) upload(name string, content []byte) result {
+	c.t.Helper()
+	body, ct := multipartBody(c.t, "invoice_file", name, content)
+	return c.send(http.MethodPost, "/invoices/files/upload", body, ct)
+}
+
+// send is call with a body that is not JSON.
+func (c *client) send(method, path string, body *bytes.Buffer, contentType string) result {
+	c.t.Helper()
+	req, err := http.NewRequest(method, c.browser.Base+api.Prefix+path, body)
+	require.NoError(c.t, err)
+	req.Header.Set("Content-Type", contentType)
+	if c.tokens.AccessToken != "" {
+		req.Header.Set("Authorization", "Bearer "+c.tokens.IDToken)
+		req.Header.Set("X-Access-Token", c.tokens.AccessToken)
+	}
+	for k, v := range c.headers {
+		req.Header.Set(k, v)
+	}
+	res := c.browser.Do(req)
+	r := result{Status: res.StatusCode, Header: res.Header, Raw: res.Body}
+	if res.Body != "" {
+		require.NoError(c.t, json.Unmarshal([]byte(res.Body), &r.Body), "%s %s → %d %q", method, path, res.StatusCode, res.Body)
+	}
+	checkDocumented(c.t, method, path, r)
+	return r
+}
+
+func countFiles(t *testing.T, buyerID int64) int {
+	t.Helper()
+	var n int
+	require.NoError(t, webtest.Store().DB.GetContext(context.Background(), &n, `SELECT count(*) FROM invoice_files WHERE buyer_id = $1`, buyerID))
+	return n
+}
+
+func TestInvoiceFileUploadAndRead(t *testing.T) {
+	e := newEnv(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := e.signedInAs(t, u)
+
+	doc := minimalPDF()
+	r := c.upload("2026年1月 請求書.pdf", doc)
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
+	sum := sha256.Sum256(doc)
+	assert.Equal(t, "2026年1月 請求書.pdf", r.str("name"))
+	assert.Equal(t, "application/pdf", r.str("media_type"))
+	assert.EqualValues(t, len(doc), r.num("size"))
+	assert.Equal(t, hex.EncodeToString(sum[:]), r.str("sha256"))
+	assert.EqualValues(t, 1, r.num("pages"))
+	ocr := r.Body["ocr"].(map[string]any)
+	assert.Contains(t, []any{"pending", "running", "done", "failed", "unavailable"}, ocr["status"])
+	id := int64(r.num("id"))
+
+	got := c.get(fmt.Sprintf("/invoices/files/%d", id))
+	require.Equal(t, http.StatusOK, got.Status, got.String())
+	assert.Equal(t, r.str("sha256"), got.str("sha256"))
+
+	// The stored key is the server's, never the sender's name.
+	f, err := webtest.Store().InvoiceFile(context.Background(), u.BuyerID, id)
+	require.NoError(t, err)
+	assert.NotContains(t, f.StorageKey, "請求書")
+
+	// Cookie mode too (the island's way), an image this time.
+	cc := e.client(t)
+	cc.cookieSignIn(u)
+	cc.headers["X-Requested-With"] = "fetch"
+	r = cc.upload("scan.PNG", smallPNG(t))
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
+	assert.Equal(t, "image/png", r.str("media_type"))
+	// Without the header the cookie is not enough (handlers/api/authn.go).
+	delete(cc.headers, "X-Requested-With")
+	assert.Equal(t, http.StatusUnauthorized, cc.upload("scan.png", smallPNG(t)).Status)
+	assert.Equal(t, 2, countFiles(t, u.BuyerID))
+}
+
+func TestInvoiceFileRefusalsStoreNothing(t *testing.T) {
+	e := newEnv(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := e.signedInAs(t, u)
+	pdf := minimalPDF()
+	withJS := bytes.Replace(pdf, []byte("<< /Type /Catalog /Pages 2 0 R >>"),
+		[]byte("<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >>"), 1)
+	cases := []struct {
+		name    string
+		file    string
+		content []byte
+	}{
+		{"empty", "invoice.pdf", []byte{}},
+		{"wrong magic", "invoice.pdf", []byte("GIF89a not an invoice")},
+		{"renamed PNG", "invoice.pdf", smallPNG(t)},
+		{"unknown extension", "invoice.txt", pdf},
+		{"over 10 MB", "invoice.pdf", append(append([]byte{}, pdf...), make([]byte, pay.MaxInvoiceFileBytes+1-len(pdf))...)},
+		{"PDF with JavaScript", "invoice.pdf", withJS},
+		{"encrypted PDF", "invoice.pdf", bytes.Replace(pdf, []byte("/Root 1 0 R"), []byte("/Root 1 0 R /Encrypt << /Filter /Standard >>"), 1)},
+		{"pixel bomb", "photo.png", pngHeader(50000, 50000)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, want := pay.CheckInvoiceFile(tc.file, tc.content)
+			if tc.name == "over 10 MB" {
+				want = web.MsgInvoiceFileTooLarge
+			}
+			require.NotEmpty(t, want)
+			r := c.upload(tc.file, tc.content)
+			assert.Equal(t, http.StatusUnprocessableEntity, r.Status, r.String())
+			assert.Equal(t, want, r.fieldErrors()["invoice_file"])
+			assert.Equal(t, want, r.str("message"))
+		})
+	}
+	r := c.upload("", nil)
+	assert.Equal(t, http.StatusUnprocessableEntity, r.Status)
+	assert.Equal(t, web.MsgInvoiceFileMissing, r.fieldErrors()["invoice_file"])
+	assert.Equal(t, 0, countFiles(t, u.BuyerID), "no refusal stores anything")
+}
+
+func TestInvoiceFileIsolationAndSignedDownload(t *testing.T) {
+	e := newEnv(t)
+	owner := webtest.NewBuyer(t, pay.Corporation, "")
+	other := webtest.NewBuyer(t, pay.Corporation, "")
+	c := e.signedInAs(t, owner)
+	oc := e.signedInAs(t, other)
+	doc := minimalPDF()
+	r := c.upload("請求書 1月.pdf", doc)
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
+	id := int64(r.num("id"))
+
+	// Another buyer sees nothing: the file and its download URL are 404.
+	assert.Equal(t, http.StatusNotFound, oc.get(fmt.Sprintf("/invoices/files/%d", id)).Status)
+	assert.Equal(t, http.StatusNotFound, oc.get(fmt.Sprintf("/invoices/files/%d/download/url", id)).Status)
+	assert.Equal(t, http.StatusNotFound, c.get("/invoices/files/999999999").Status)
+	assert.Equal(t, http.StatusNotFound, c.get("/invoices/files/abc").Status)
+	assert.Equal(t, http.StatusUnauthorized, e.client(t).get(fmt.Sprintf("/invoices/files/%d", id)).Status)
+
+	d := c.get(fmt.Sprintf("/invoices/files/%d/download/url", id))
+	require.Equal(t, http.StatusOK, d.Status, d.String())
+	link := d.str("download_url")
+	require.True(t, strings.HasPrefix(link, "http://localhost"+api.Prefix+"/invoices/files/signed_download/"), link)
+	exp, err := time.Parse(time.RFC3339, d.str("expires_at"))
+	require.NoError(t, err)
+	assert.WithinDuration(t, e.clock.Now().Add(5*time.Minute), exp, time.Second)
+	path := strings.TrimPrefix(link, "http://localhost")
+
+	// Anyone holding the URL gets the file as a download, within its time.
+	anon := e.client(t)
+	res := anon.browser.Get(path)
+	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+	assert.Equal(t, string(doc), res.Body)
+	assert.Equal(t, "application/pdf", res.Header.Get("Content-Type"))
+	assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+	assert.Equal(t, "private, no-store", res.Header.Get("Cache-Control"))
+	cd := res.Header.Get("Content-Disposition")
+	assert.True(t, strings.HasPrefix(cd, "attachment;"), cd)
+	assert.Contains(t, cd, "filename*=UTF-8''"+url.PathEscape("請求書 1月.pdf"))
+
+	// Altered: any character of the token changed is 403, JSON.
+	token := path[strings.LastIndex(path, "/")+1:]
+	for _, i := range []int{0, len(token) / 2, len(token) - 1} {
+		b := []byte(token)
+		if b[i] == 'A' {
+			b[i] = 'B'
+		} else {
+			b[i] = 'A'
+		}
+		res := anon.browser.Get(api.Prefix + "/invoices/files/signed_download/" + string(b))
+		assert.Equal(t, http.StatusForbidden, res.StatusCode, "position %d", i)
+		assert.Contains(t, res.Body, "invalid_signature")
+	}
+	// Expired: 5 minutes on, the same URL is refused.
+	e.clock.Add(5*time.Minute + time.Second)
+	res = anon.browser.Get(path)
+	assert.Equal(t, http.StatusForbidden, res.StatusCode)
+	assert.Contains(t, res.Body, "invalid_signature")
+}
+
+func TestInvoiceFileSignedUpload(t *testing.T) {
+	e := newEnv(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := e.signedInAs(t, u)
+	r := c.post("/invoices/files/upload/url", nil)
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	assert.Equal(t, "PUT", r.str("method"))
+	path := strings.TrimPrefix(r.str("upload_url"), "http://localhost"+api.Prefix)
+
+	anon := e.client(t) // the URL is the credential
+	doc := minimalPDF()
+	res := anon.send(http.MethodPut, path+"?name="+url.QueryEscape("請求書.pdf"), bytes.NewBuffer(doc), "application/pdf")
+	require.Equal(t, http.StatusCreated, res.Status, res.String())
+	f, err := webtest.Store().InvoiceFile(context.Background(), u.BuyerID, int64(res.num("id")))
+	require.NoError(t, err, "stored for the buyer who asked for the URL")
+	assert.Equal(t, "請求書.pdf", f.OriginalName)
+
+	// Refusals: no name, a bad file; an altered or expired URL.
+	assert.Equal(t, http.StatusUnprocessableEntity, anon.send(http.MethodPut, path, bytes.NewBuffer(doc), "application/pdf").Status)
+	bad := anon.send(http.MethodPut, path+"?name=a.pdf", bytes.NewBufferString("not a pdf"), "application/pdf")
+	assert.Equal(t, http.StatusUnprocessableEntity, bad.Status)
+	assert.Equal(t, http.StatusForbidden, anon.send(http.MethodPut, path+"x?name=a.pdf", bytes.NewBuffer(doc), "application/pdf").Status)
+	e.clock.Add(10*time.Minute + time.Second)
+	assert.Equal(t, http.StatusForbidden, anon.send(http.MethodPut, path+"?name=a.pdf", bytes.NewBuffer(doc), "application/pdf").Status)
+	assert.Equal(t, 1, countFiles(t, u.BuyerID))
+}

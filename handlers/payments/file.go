@@ -1,0 +1,155 @@
+package payments
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/web"
+	"cardpay/pay"
+	pages "cardpay/views/payments"
+)
+
+// InvoiceInfoPath is the form the read fields go on to (the next issue builds it).
+const InvoiceInfoPath = "/payments/add/invoiceinfo"
+
+// readFieldLabels are the fields read from an invoice (invoiceread.Fields, stored by the
+// OCR job under these keys), in the order the page shows them.
+var readFieldLabels = []struct{ Key, Label string }{
+	{"issuer_name", "請求元（取引先）"},
+	{"registration_number", "登録番号"},
+	{"invoice_date", "請求日"},
+	{"due_date", "お支払期限"},
+	{"total", "ご請求金額（税込）"},
+	{"tax", "うち消費税"},
+	{"addressee", "宛名"},
+	{"bank_name", "金融機関"},
+	{"branch_name", "支店"},
+	{"account_type", "口座種別"},
+	{"account_number", "口座番号"},
+	{"account_holder", "口座名義"},
+}
+
+// ShowFilePage is the uploaded file's page; another buyer's file is 404.
+func (h *Handler) ShowFilePage(c *echo.Context) error {
+	id, err := web.IDParam(c, "id")
+	if err != nil {
+		return err
+	}
+	u := web.CurrentUser(c)
+	f, err := h.Store.InvoiceFile(c.Request().Context(), u.BuyerID, id)
+	if err != nil {
+		return err
+	}
+	b, err := h.Base(c, "アップロードした請求書")
+	if err != nil {
+		return err
+	}
+	dl, _ := h.DownloadURL(u.BuyerID, f.ID)
+	v := pages.InvoiceFileView{
+		Name: f.OriginalName, Size: FormatSize(f.Size), TypeLabel: typeLabel(f.MediaType), Pages: f.Pages,
+		DownloadURL: dl, NextURL: InvoiceInfoPath,
+	}
+	switch f.OCRStatus {
+	case "pending", "running":
+		// No self-refresh (WCAG 2.2.1: a page must not reload under a reader's eyes):
+		// without JavaScript the buyer follows the reading with the page's own link.
+		v.Reading, v.Status = true, "読み取り中…"
+	case "done":
+		v.Status = "読み取りが終わりました"
+		v.Fields = readFields(f.OCRFields)
+		if len(v.Fields) == 0 {
+			v.Note = "請求書から読み取れた項目はありませんでした。次の画面で入力してください。"
+		}
+	case "unavailable":
+		v.Status = "読み取りは利用できません"
+		v.Note = "現在、請求書の自動読み取りを利用できません。ファイルは保存されています。次の画面で請求書の内容を入力してください。"
+	default:
+		v.Status = "読み取れませんでした"
+		v.Note = "請求書を読み取れませんでした。ファイルは保存されています。次の画面で請求書の内容を入力してください。"
+	}
+	v.Base = b
+	return web.Render(c, http.StatusOK, pages.InvoiceFilePage(v))
+}
+
+type storedField struct {
+	Value      any     `json:"value"`
+	Confidence float64 `json:"confidence"`
+}
+
+func readFields(raw []byte) []pages.ReadField {
+	var m map[string]storedField
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	var out []pages.ReadField
+	for _, l := range readFieldLabels {
+		f, ok := m[l.Key]
+		if !ok || f.Value == nil || f.Value == "" {
+			continue
+		}
+		out = append(out, pages.ReadField{Label: l.Label, Value: fieldValue(l.Key, f.Value), Confidence: ConfidenceLabel(f.Confidence)})
+	}
+	return out
+}
+
+func fieldValue(key string, v any) string {
+	switch x := v.(type) {
+	case float64:
+		switch key {
+		case "total", "tax":
+			return pay.Yen(int64(x))
+		case "account_type":
+			if label := pay.AccountType(int(x)).Label(); label != "" {
+				return label
+			}
+		}
+		return formatNumber(x)
+	case string:
+		return x
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func formatNumber(x float64) string {
+	b, _ := json.Marshal(x)
+	return string(b)
+}
+
+// ConfidenceLabel is a reading's confidence for people: 高 (0.85 and above), 中 (0.6 and
+// above) or 低.
+func ConfidenceLabel(c float64) string {
+	switch {
+	case c >= 0.85:
+		return "高"
+	case c >= 0.6:
+		return "中"
+	}
+	return "低"
+}
+
+func typeLabel(mediaType string) string {
+	switch mediaType {
+	case pay.FileTypePDF:
+		return "PDF"
+	case pay.FileTypeJPEG:
+		return "JPEG"
+	case pay.FileTypePNG:
+		return "PNG"
+	}
+	return mediaType
+}
+
+// FormatSize is a file size for people: 512 B, 1.5 KB, 3.2 MB (as the island shows it).
+func FormatSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}

@@ -1,0 +1,108 @@
+// Package invoicefiles reads uploaded invoices in the background: the "ocr" job that
+// store.CreateInvoiceFile enqueues with each upload opens the file from the file store,
+// reads it (package ocr: the PDF's text layer, or tesseract after image clean-up),
+// extracts the invoice's fields (package invoiceread) and stores them with their
+// confidences for the pages and the API to pre-fill. A missing tool or a failed reading
+// never blocks anything: the file stays, and the buyer types the fields.
+package invoicefiles
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"cardpay/files"
+	"cardpay/invoiceread"
+	"cardpay/ocr"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// DefaultTimeout bounds one file's reading: 20 scanned pages at a few seconds each.
+const DefaultTimeout = 3 * time.Minute
+
+// OCR is the "ocr" job's handler (store.OCRJobKind).
+type OCR struct {
+	Store  *store.Store
+	Files  files.Store
+	Reader *ocr.Reader
+	Logger *slog.Logger
+}
+
+// Run reads the file named by the job's payload (store.OCRJob). Only a shutdown (the
+// context ending) or an unreadable job row is returned as an error, so that the job is
+// retried; a failed reading is recorded on the file and the job ends.
+func (o *OCR) Run(ctx context.Context, payload json.RawMessage) error {
+	var job store.OCRJob
+	if err := json.Unmarshal(payload, &job); err != nil {
+		return fmt.Errorf("invoicefiles: ocr job payload: %w", err)
+	}
+	f, err := o.Store.InvoiceFile(ctx, job.BuyerID, job.FileID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // the file is gone: nothing to read
+	}
+	if err != nil {
+		return err
+	}
+	if err := o.Store.SetInvoiceFileOCR(ctx, job.BuyerID, job.FileID, store.InvoiceFileOCR{Status: store.OCRRunning}); err != nil {
+		return err
+	}
+	result := o.read(ctx, f)
+	if ctx.Err() != nil {
+		// Shutting down: back to pending, and the job runs again on another worker.
+		_ = o.Store.SetInvoiceFileOCR(context.WithoutCancel(ctx), job.BuyerID, job.FileID, store.InvoiceFileOCR{Status: store.OCRPending})
+		return ctx.Err()
+	}
+	return o.Store.SetInvoiceFileOCR(ctx, job.BuyerID, job.FileID, result)
+}
+
+func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOCR {
+	rc, err := o.Files.Open(ctx, f.StorageKey)
+	if err != nil {
+		return o.failed(f, store.OCRFailed, "open", err)
+	}
+	b, err := io.ReadAll(io.LimitReader(rc, pay.MaxInvoiceFileBytes+1))
+	rc.Close()
+	if err != nil {
+		return o.failed(f, store.OCRFailed, "read", err)
+	}
+	reader := o.Reader
+	if reader == nil {
+		reader = &ocr.Reader{Timeout: DefaultTimeout, Logger: o.Logger}
+	}
+	res, err := reader.Read(ctx, f.MediaType, b)
+	if errors.Is(err, ocr.ErrUnavailable) {
+		return o.failed(f, store.OCRUnavailable, "tools", err)
+	}
+	if err != nil {
+		return o.failed(f, store.OCRFailed, "ocr", err)
+	}
+	lines := make([]invoiceread.Line, len(res.Lines))
+	for i, l := range res.Lines {
+		lines[i] = invoiceread.Line{Text: l.Text, Confidence: l.Confidence}
+	}
+	fields, err := json.Marshal(invoiceread.Extract(res.Text, lines))
+	if err != nil {
+		return o.failed(f, store.OCRFailed, "fields", err)
+	}
+	o.logger().Info("invoice read", "file", f.ID, "source", res.Source, "pages", res.Pages,
+		"ms", res.Duration.Milliseconds(), "tool_max_rss_kb", res.MaxRSSKB)
+	return store.InvoiceFileOCR{Status: store.OCRDone, Fields: fields, Text: res.Text, Ms: int(res.Duration.Milliseconds())}
+}
+
+// failed records why a file could not be read; the log names the file, never its text.
+func (o *OCR) failed(f store.InvoiceFile, status, step string, err error) store.InvoiceFileOCR {
+	o.logger().Warn("invoice not read", "file", f.ID, "step", step, "status", status, "error", err)
+	return store.InvoiceFileOCR{Status: status, Error: err.Error()}
+}
+
+func (o *OCR) logger() *slog.Logger {
+	if o.Logger != nil {
+		return o.Logger
+	}
+	return slog.Default()
+}

@@ -1,0 +1,998 @@
+// Package invoiceread reads the fields a payment needs out of an invoice's text: the
+// issuer and its registration number, the dates, the total and tax, the addressee and
+// the account to pay into. It is pure rules on text (OCR or a PDF's text layer comes in
+// as lines with a confidence each): no tool, no storage, so every rule is a table test.
+// Match then finds what was read among the buyer's suppliers and the banks, and Evidence
+// compares what the buyer entered with the invoice before a payment goes to screening.
+package invoiceread
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"cardpay/pay"
+)
+
+// Line is one line of text with the confidence (0..1) of the OCR that read it; a PDF's
+// text layer is certain (1).
+type Line struct {
+	Text       string
+	Confidence float64
+}
+
+// Field is one value read from the invoice. Confidence is the line's OCR confidence times
+// how sure the rule that found it is (a label next to it, or a guess from its shape).
+type Field[T any] struct {
+	Value      T       `json:"value"`
+	Confidence float64 `json:"confidence"`
+	Found      bool    `json:"found"`
+}
+
+// Fields are what Extract reads. Dates are "2006-01-02", amounts yen, AccountType pay's
+// codes (2 普通, 1 当座), AccountNumber seven digits, AccountHolder in the zengin
+// half-width form of pay.NormalizeHolderName.
+type Fields struct {
+	IssuerName         Field[string] `json:"issuer_name"`
+	RegistrationNumber Field[string] `json:"registration_number"`
+	InvoiceDate        Field[string] `json:"invoice_date"`
+	DueDate            Field[string] `json:"due_date"`
+	Total              Field[int64]  `json:"total"`
+	Tax                Field[int64]  `json:"tax"`
+	// Addressee is the 宛名 without its honorific; AddresseeHonorific says which one
+	// was printed (御中 for a company or department, 様 for a person).
+	Addressee          Field[string] `json:"addressee"`
+	AddresseeHonorific string        `json:"addressee_honorific,omitempty"`
+	BankName           Field[string] `json:"bank_name"`
+	BranchName         Field[string] `json:"branch_name"`
+	// BranchCode is set when the invoice prints the branch's number: ゆうちょ's 記号 and
+	// 〇一八店, or a number after the branch name.
+	BranchCode    Field[string]          `json:"branch_code"`
+	AccountType   Field[pay.AccountType] `json:"account_type"`
+	AccountNumber Field[string]          `json:"account_number"`
+	AccountHolder Field[string]          `json:"account_holder"`
+}
+
+// How sure each kind of rule is, before the line's own confidence.
+const (
+	sureLabel     = 0.95 // the value right after its label
+	sureNextLine  = 0.9  // factor when the value is on a line below its label
+	sureShape     = 0.85 // a value whose form says what it is (T-number, 御中, 記号番号)
+	surePosition  = 0.75 // found where invoices put it (the kana after an account number)
+	sureGuess     = 0.5  // no label: the largest ¥ amount, the first date
+	nextLineReach = 3    // lines below a label searched for its value
+)
+
+type labelDef struct {
+	field string
+	rank  int // for totals: 3 billed amount, 2 taxed total, 1 plain 合計
+}
+
+// labels are the words invoices print before values, by field. Words that are not
+// wanted (小計, TEL, 振込先) are labels too: they end the value of the label before them.
+var labels = map[string]labelDef{}
+
+func addLabels(field string, rank int, words ...string) {
+	for _, w := range words {
+		labels[w] = labelDef{field, rank}
+	}
+}
+
+func init() {
+	addLabels("total", 3, "ご請求金額", "御請求金額", "請求金額", "ご請求額", "御請求額", "請求額",
+		"今回ご請求額", "今回ご請求金額", "今回請求額", "ご請求合計", "お支払金額", "お支払い金額", "御支払金額", "支払金額")
+	addLabels("total", 2, "税込合計", "税込合計金額", "総合計", "合計金額", "合計額", "総額", "税込金額", "合計(税込)")
+	addLabels("total", 1, "合計")
+	addLabels("other", 0, "小計", "税抜合計", "税抜金額", "対象金額", "対象額", "税抜", "本体価格", "単価", "数量", "前回ご請求額", "ご入金額", "繰越金額")
+	addLabels("tax", 0, "消費税", "消費税等", "消費税額", "消費税額等", "内消費税", "うち消費税", "内税", "税額")
+	addLabels("invoice_date", 0, "請求日", "請求書発行日", "発行日", "請求年月日", "発行年月日", "請求書日付", "日付")
+	addLabels("due", 0, "支払期日", "お支払期日", "お支払い期日", "御支払期日", "支払期限", "お支払期限", "お支払い期限",
+		"お振込期限", "お振込み期限", "振込期限", "お振込期日", "振込期日", "支払予定日", "お支払日", "お支払い日", "支払日", "お振込日")
+	addLabels("account_number", 0, "口座番号", "口座No", "口座NO", "口座No.")
+	addLabels("holder", 0, "口座名義", "口座名義人", "名義人", "名義", "口座名", "受取人名", "受取人")
+	addLabels("phone", 0, "TEL", "Tel", "tel", "FAX", "Fax", "fax", "電話番号", "電話", "携帯")
+	addLabels("registration", 0, "登録番号", "適格請求書発行事業者登録番号", "インボイス登録番号", "事業者登録番号")
+	addLabels("bank", 0, "振込先", "お振込先", "お振込み先", "振込口座", "お振込口座", "銀行名", "金融機関名", "金融機関")
+	addLabels("branch", 0, "支店名")
+	addLabels("type", 0, "預金種目", "預金種別", "口座種別", "種別", "科目")
+	addLabels("issuer", 0, "発行元", "請求元", "発行者", "請求者", "差出人")
+	addLabels("addressee", 0, "宛名", "請求先", "ご請求先")
+	words := make([]string, 0, len(labels))
+	for w := range labels {
+		words = append(words, w)
+	}
+	labelRe = regexp.MustCompile(alternation(words))
+}
+
+var labelRe *regexp.Regexp
+
+type hit struct {
+	labelDef
+	start, end int
+	seg        string // the text from the label to the next label on the line
+}
+
+type line struct {
+	text string
+	conf float64
+	hits []hit
+}
+
+func prepare(text string, in []Line) []line {
+	if len(in) == 0 {
+		for _, t := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\f' || r == '\r' }) {
+			in = append(in, Line{Text: t, Confidence: 1})
+		}
+	}
+	out := make([]line, 0, len(in))
+	for _, l := range in {
+		t := strings.TrimSpace(norm(l.Text))
+		if t == "" {
+			continue
+		}
+		c := min(max(l.Confidence, 0), 1)
+		ln := line{text: t, conf: c}
+		ms := labelRe.FindAllStringIndex(t, -1)
+		for i, m := range ms {
+			def := labels[removeSpaces(t[m[0]:m[1]])]
+			// A phone label glued to a word (Total) is no label.
+			if def.field == "phone" && m[0] > 0 && isASCIILetter(t[m[0]-1]) {
+				continue
+			}
+			end := len(t)
+			if i+1 < len(ms) {
+				end = ms[i+1][0]
+			}
+			ln.hits = append(ln.hits, hit{labelDef: def, start: m[0], end: m[1], seg: t[m[1]:end]})
+		}
+		out = append(out, ln)
+	}
+	return out
+}
+
+func isASCIILetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
+
+// Extract reads the fields of an invoice from its text. lines, when given, are OCR's
+// lines with their confidences (text is then only their join); without them text is
+// split into lines read with certainty.
+func Extract(text string, lines []Line) Fields {
+	ls := prepare(text, lines)
+	var f Fields
+	readAmountsAndDates(ls, &f)
+	readRegistration(ls, &f)
+	readAddressee(ls, &f)
+	readIssuer(ls, &f)
+	readAccount(ls, &f)
+	return f
+}
+
+func found[T any](v T, conf float64) Field[T] {
+	return Field[T]{Value: v, Confidence: round2(conf), Found: true}
+}
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// ---- dates ----
+
+var (
+	eraDateRe = regexp.MustCompile(`(令和|平成|R|H)\s*(\d{1,2}|元)\s*[年./-]\s*(\d{1,2})\s*[月./-]\s*(\d{1,2})\s*日?`)
+	kanjiDate = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
+	numDateRe = regexp.MustCompile(`(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})`)
+)
+
+type dateTok struct {
+	value      string
+	start, end int
+}
+
+// datesIn answers the dates printed in s, in order: 2026年1月5日, 2026/1/5,
+// 2026.01.05, 2026-01-05, 令和8年1月5日, R8.1.5 (平成 and H too). A date that does
+// not exist (2026/2/30) is not one.
+func datesIn(s string) []dateTok {
+	var out []dateTok
+	add := func(start, end, y, m, d int) {
+		if y < 2000 || y > 2099 {
+			return
+		}
+		t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+		if t.Year() != y || int(t.Month()) != m || t.Day() != d {
+			return
+		}
+		for _, o := range out {
+			if start < o.end && o.start < end {
+				return
+			}
+		}
+		out = append(out, dateTok{t.Format("2006-01-02"), start, end})
+	}
+	for _, m := range eraDateRe.FindAllStringSubmatchIndex(s, -1) {
+		era := s[m[2]:m[3]]
+		if (era == "R" || era == "H") && m[2] > 0 && isASCIILetter(s[m[2]-1]) {
+			continue
+		}
+		n := 1
+		if v := s[m[4]:m[5]]; v != "元" {
+			n, _ = strconv.Atoi(v)
+		}
+		base := 2018 // 令和元年 is 2019
+		if era == "平成" || era == "H" {
+			base = 1988
+		}
+		mo, _ := strconv.Atoi(s[m[6]:m[7]])
+		d, _ := strconv.Atoi(s[m[8]:m[9]])
+		add(m[0], m[1], base+n, mo, d)
+	}
+	for _, re := range []*regexp.Regexp{kanjiDate, numDateRe} {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			if m[0] > 0 && s[m[0]-1] >= '0' && s[m[0]-1] <= '9' {
+				continue
+			}
+			y, _ := strconv.Atoi(s[m[2]:m[3]])
+			mo, _ := strconv.Atoi(s[m[4]:m[5]])
+			d, _ := strconv.Atoi(s[m[6]:m[7]])
+			add(m[0], m[1], y, mo, d)
+		}
+	}
+	// in reading order
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].start < out[j-1].start; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+var anyDateRe = []*regexp.Regexp{eraDateRe, kanjiDate, numDateRe}
+
+// ---- amounts ----
+
+// amountRe reads a yen amount: ¥1,234 / ¥1,234- / 1,234円 / 金1,234円也, with OCR's
+// stray spaces around the commas. The suffix group catches %, 点, 個 … so that rates and
+// quantities are not amounts.
+var amountRe = regexp.MustCompile(`(¥|金)?\s*(\d{1,3}(?:\s?[,.]\s?\d{3})+|\d+)(\s*(?:円也|円|-|%|点|個|件|枚|本|式|時間|ヶ月|か月|日|月|年|歳|名))?`)
+
+type amountTok struct {
+	value      int64
+	marked     bool // ¥, 円 or 金 says it is money
+	start, end int
+}
+
+func amountsIn(s string) []amountTok {
+	s = mask(s, append(anyDateRe, phoneRe)...)
+	var out []amountTok
+	for _, m := range amountRe.FindAllStringSubmatchIndex(s, -1) {
+		suffix := ""
+		if m[6] >= 0 {
+			suffix = strings.TrimSpace(s[m[6]:m[7]])
+		}
+		switch suffix {
+		case "", "円", "円也", "-":
+		default:
+			continue
+		}
+		digits := strings.NewReplacer(",", "", ".", "", " ", "").Replace(s[m[4]:m[5]])
+		if len(digits) > 12 {
+			continue
+		}
+		v, err := strconv.ParseInt(digits, 10, 64)
+		if err != nil {
+			continue
+		}
+		out = append(out, amountTok{value: v, marked: m[2] >= 0 || strings.HasPrefix(suffix, "円"), start: m[0], end: m[1]})
+	}
+	return out
+}
+
+var perRateRe = regexp.MustCompile(`\d{1,2}\s*%|軽減|対象`)
+
+type amountCand struct {
+	field   string
+	rank    int
+	value   int64
+	conf    float64
+	perRate bool
+	rateKey string
+}
+
+type dateCand struct {
+	field string
+	value string
+	conf  float64
+}
+
+// readAmountsAndDates reads every labelled amount and date, then picks the total (the
+// highest-ranked label, never 小計 or a per-rate line), the tax (the document's tax line,
+// else the sum of the per-rate tax lines) and the two dates.
+func readAmountsAndDates(ls []line, f *Fields) {
+	var amounts []amountCand
+	var dates []dateCand
+	for i, ln := range ls {
+		var pending []hit
+		for _, h := range ln.hits {
+			switch kindOf(h.field) {
+			case "amount":
+				toks := amountsIn(h.seg)
+				if len(toks) == 0 {
+					pending = append(pending, h)
+					continue
+				}
+				before := ln.text[:h.start] + h.seg[:toks[0].start]
+				amounts = append(amounts, amountCand{h.field, h.rank, toks[0].value, ln.conf * sureLabel,
+					perRateRe.MatchString(before), rateKey(before)})
+			case "date":
+				ds := datesIn(h.seg)
+				if len(ds) == 0 {
+					pending = append(pending, h)
+					continue
+				}
+				dates = append(dates, dateCand{h.field, ds[0].value, ln.conf * sureLabel})
+			}
+		}
+		if len(pending) > 0 {
+			a, d := valuesBelow(ls, i, pending)
+			amounts = append(amounts, a...)
+			dates = append(dates, d...)
+		}
+	}
+	pickTotal(ls, amounts, f)
+	pickTax(amounts, f)
+	for _, d := range dates {
+		switch {
+		case d.field == "due" && !f.DueDate.Found:
+			f.DueDate = found(d.value, d.conf)
+		case d.field == "invoice_date" && !f.InvoiceDate.Found:
+			f.InvoiceDate = found(d.value, d.conf)
+		}
+	}
+	if !f.InvoiceDate.Found {
+		// Invoices print their date at the top, often without a label.
+		for _, ln := range ls {
+			for _, d := range datesIn(ln.text) {
+				if d.value != f.DueDate.Value {
+					f.InvoiceDate = found(d.value, ln.conf*sureGuess)
+					return
+				}
+			}
+		}
+	}
+}
+
+func kindOf(field string) string {
+	switch field {
+	case "total", "tax", "other":
+		return "amount"
+	case "due", "invoice_date":
+		return "date"
+	}
+	return ""
+}
+
+func rateKey(s string) string {
+	if m := regexp.MustCompile(`(\d{1,2})\s*%`).FindAllStringSubmatch(s, -1); len(m) > 0 {
+		return m[len(m)-1][1]
+	}
+	return ""
+}
+
+// valuesBelow reads the values for labels printed above them, as a table header: the
+// k-th pending label of a kind takes the k-th value of that kind on the next line with
+// values. Rows of a per-rate table (10% … / 8% …) are read one after another.
+func valuesBelow(ls []line, i int, pending []hit) ([]amountCand, []dateCand) {
+	var amounts []amountCand
+	var dates []dateCand
+	for j := i + 1; j < len(ls) && j <= i+nextLineReach; j++ {
+		ln := ls[j]
+		part := ln.text
+		if len(ln.hits) > 0 {
+			if ln.hits[0].start == 0 {
+				break
+			}
+			part = ln.text[:ln.hits[0].start]
+		}
+		toks, ds := amountsIn(part), datesIn(part)
+		if len(toks) == 0 && len(ds) == 0 {
+			continue
+		}
+		na, nd := 0, 0
+		conf := ln.conf * sureLabel * sureNextLine
+		rate := perRateRe.MatchString(part)
+		for _, h := range pending {
+			switch kindOf(h.field) {
+			case "amount":
+				if na < len(toks) {
+					// Under a header of several columns (数量 単価 請求金額) the value is one
+					// row's, not the invoice's: any labelled total beats it.
+					rank := h.rank
+					if len(pending) > 1 && h.field == "total" {
+						rank = 0
+					}
+					amounts = append(amounts, amountCand{h.field, rank, toks[na].value, conf, rate, rateKey(part)})
+				}
+				na++
+			case "date":
+				if nd < len(ds) {
+					dates = append(dates, dateCand{h.field, ds[nd].value, conf})
+				}
+				nd++
+			}
+		}
+		if !rate || len(ln.hits) > 0 {
+			break
+		}
+	}
+	return amounts, dates
+}
+
+var moneyLineRe = regexp.MustCompile(`(?:^|[\s:(])金\s*¥?\s*(\d{1,3}(?:\s?,\s?\d{3})+|\d+)\s*円\s*(也)?`)
+
+func pickTotal(ls []line, amounts []amountCand, f *Fields) {
+	best := -1
+	for i, a := range amounts {
+		if a.field != "total" || a.perRate || a.value <= 0 {
+			continue
+		}
+		if best < 0 || a.rank > amounts[best].rank || (a.rank == amounts[best].rank && a.value > amounts[best].value) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		a := amounts[best]
+		sure := map[int]float64{3: 1, 2: 0.95, 1: 0.9}[a.rank]
+		f.Total = found(a.value, a.conf*sure)
+		return
+	}
+	// 金 1,234 円也 is how receipts and formal invoices state the sum.
+	for _, ln := range ls {
+		if m := moneyLineRe.FindStringSubmatch(ln.text); m != nil {
+			v, err := strconv.ParseInt(strings.NewReplacer(",", "", " ", "").Replace(m[1]), 10, 64)
+			if err == nil && v > 0 {
+				f.Total = found(v, ln.conf*sureShape)
+				return
+			}
+		}
+	}
+	// No label: the largest amount marked as money, outside the per-rate lines.
+	var v int64
+	var conf float64
+	for _, ln := range ls {
+		if perRateRe.MatchString(ln.text) {
+			continue
+		}
+		for _, t := range amountsIn(ln.text) {
+			if t.marked && t.value > v {
+				v, conf = t.value, ln.conf*sureGuess
+			}
+		}
+	}
+	if v > 0 {
+		f.Total = found(v, conf)
+	}
+}
+
+func pickTax(amounts []amountCand, f *Fields) {
+	var whole *amountCand
+	var sum int64
+	var sumConf float64 = 1
+	seen := map[string]bool{}
+	for i := range amounts {
+		a := &amounts[i]
+		if a.field != "tax" || a.value <= 0 || (f.Total.Found && a.value >= f.Total.Value) {
+			continue
+		}
+		if !a.perRate || a.rateKey == "" {
+			if whole == nil || a.value > whole.value {
+				whole = a
+			}
+			continue
+		}
+		// Per-rate tax lines: each rate counted once, however often the invoice repeats it.
+		key := a.rateKey
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		sum += a.value
+		sumConf = min(sumConf, a.conf)
+	}
+	switch {
+	case whole != nil && (sum == 0 || whole.value >= sum):
+		f.Tax = found(whole.value, whole.conf)
+	case sum > 0:
+		f.Tax = found(sum, sumConf*0.95)
+	}
+}
+
+// ---- registration number ----
+
+var (
+	tNumberRe   = regexp.MustCompile(`(?:^|[^A-Za-z])T\s*[:-]?\s*([0-9OolI|][0-9OolI|\s-]{12,24})`)
+	regLabelRe  = regexp.MustCompile(`登録番号\s*[:：]?\s*(?:T\s*[:-]?)?\s*([0-9][0-9\s-]{12,24})`)
+	ocrDigitMap = strings.NewReplacer("O", "0", "o", "0", "l", "1", "I", "1", "|", "1", " ", "", "-", "")
+)
+
+// thirteen answers the first 13 digits of s when they are a whole number (not the start
+// of a longer one).
+func thirteen(s string) (string, bool) {
+	d := ocrDigitMap.Replace(s)
+	n := 0
+	for n < len(d) && d[n] >= '0' && d[n] <= '9' {
+		n++
+	}
+	if n != 13 {
+		return "", false
+	}
+	return d[:13], true
+}
+
+func readRegistration(ls []line, f *Fields) {
+	for _, ln := range ls {
+		for _, m := range tNumberRe.FindAllStringSubmatch(ln.text, -1) {
+			if d, ok := thirteen(m[1]); ok && pay.ValidRegistrationNumber("T"+d) {
+				f.RegistrationNumber = found("T"+d, ln.conf*0.98)
+				return
+			}
+		}
+	}
+	// Some print the label and forget the T.
+	for _, ln := range ls {
+		if m := regLabelRe.FindStringSubmatch(ln.text); m != nil {
+			if d, ok := thirteen(m[1]); ok && pay.ValidRegistrationNumber("T"+d) {
+				f.RegistrationNumber = found("T"+d, ln.conf*sureShape)
+				return
+			}
+		}
+	}
+}
+
+// ---- addressee and issuer ----
+
+var (
+	chunkSplit  = regexp.MustCompile(`\s{2,}`)
+	honorificRe = regexp.MustCompile(`^(.*?[^\s])\s*(御\s*中|様)(?:\s|$|[)、。,])`)
+	notAName    = regexp.MustCompile(`(お客|皆|各位|ご担当者|担当者|ご担当|貴社|様式)$`)
+	leadLabelRe = regexp.MustCompile(`^(?:宛名|ご請求先|請求先|発行元|請求元|発行者|請求者|差出人|To|TO)\s*[:：]?\s*`)
+)
+
+func chunks(s string) []string { return chunkSplit.Split(s, -1) }
+
+func readAddressee(ls []line, f *Fields) {
+	for _, ln := range ls {
+		for _, c := range chunks(ln.text) {
+			m := honorificRe.FindStringSubmatch(c)
+			if m == nil {
+				continue
+			}
+			name := leadLabelRe.ReplaceAllString(strings.TrimSpace(m[1]), "")
+			if name == "" || notAName.MatchString(name) || strings.ContainsAny(name, "0123456789") && !companyFormRe.MatchString(name) {
+				continue
+			}
+			sure := sureShape + 0.05
+			if m[2] == "様" {
+				sure = sureShape
+			}
+			f.Addressee = found(cleanName(name), ln.conf*sure)
+			f.AddresseeHonorific = removeSpaces(m[2])
+			return
+		}
+	}
+}
+
+var notIssuerRe = regexp.MustCompile(`御中|様|銀行|信用金庫|支店|名義|振込|口座|〒|TEL|FAX`)
+
+// companyIn cuts the company's name out of a chunk of text: the word holding the legal
+// form, joined with the next word when the form stands alone (株式会社 サンプル) or the
+// word before when it ends the name (サンプル 株式会社).
+func companyIn(c string) string {
+	c = leadLabelRe.ReplaceAllString(c, "")
+	words := strings.Fields(c)
+	for i, w := range words {
+		loc := companyFormRe.FindStringIndex(w)
+		if loc == nil {
+			continue
+		}
+		switch {
+		case loc[0] == 0 && loc[1] == len(w) && i+1 < len(words) && i > 0 && !hasForm(words[i-1]) && isNameWord(words[i-1]) && !isNameWord(words[i+1]):
+			return cleanName(words[i-1] + w)
+		case loc[0] == 0 && loc[1] == len(w) && i+1 < len(words):
+			return cleanName(w + words[i+1])
+		case loc[0] == 0 && loc[1] == len(w) && i > 0:
+			return cleanName(words[i-1] + w)
+		}
+		return cleanName(w)
+	}
+	return ""
+}
+
+func hasForm(w string) bool { return companyFormRe.MatchString(w) }
+
+// isNameWord: a word that can be part of a name, not a title (代表取締役) or a number.
+func isNameWord(w string) bool {
+	return !strings.ContainsAny(w, "0123456789:〒") && !strings.Contains(w, "代表") && !strings.Contains(w, "取締役")
+}
+
+func readIssuer(ls []line, f *Fields) {
+	regLine := -1
+	for i, ln := range ls {
+		if tNumberRe.MatchString(ln.text) || strings.Contains(ln.text, "登録番号") {
+			regLine = i
+			break
+		}
+	}
+	// A label says it.
+	for _, ln := range ls {
+		for _, h := range ln.hits {
+			if h.field == "issuer" {
+				if name := cleanName(strings.Trim(h.seg, " :")); name != "" {
+					if c := companyIn(name); c != "" {
+						name = c
+					}
+					f.IssuerName = found(name, ln.conf*sureLabel)
+					return
+				}
+			}
+		}
+	}
+	// A company that is not the addressee, the nearest to the registration number.
+	bestDist, best, bestConf := 1<<30, "", 0.0
+	addrKey := nameKey(f.Addressee.Value)
+	for i, ln := range ls {
+		for _, c := range chunks(ln.text) {
+			if notIssuerRe.MatchString(c) {
+				continue
+			}
+			name := companyIn(c)
+			if name == "" || (f.Addressee.Found && nameKey(name) == addrKey) {
+				continue
+			}
+			dist := 1000 + i // without a registration number, the first company
+			if regLine >= 0 {
+				dist = abs(i - regLine)
+			}
+			if dist < bestDist {
+				bestDist, best, bestConf = dist, name, ln.conf
+			}
+		}
+	}
+	if best != "" {
+		sure := surePosition
+		if bestDist <= 3 {
+			sure = sureShape
+		}
+		f.IssuerName = found(best, bestConf*sure)
+		return
+	}
+	// A sole proprietor: the name printed above the registration number.
+	if regLine < 0 {
+		return
+	}
+	// The block above it reads name (屋号), person, address, telephone: the topmost name
+	// of the block, up to a labelled line or the addressee, is the business.
+	for i := regLine - 1; i >= 0 && i >= regLine-5; i-- {
+		ln := ls[i]
+		if labelledOtherThanPhone(ln) || strings.Contains(ln.text, "請求書") ||
+			(f.Addressee.Found && strings.Contains(ln.text, f.AddresseeHonorific)) {
+			break
+		}
+		for _, c := range chunks(ln.text) {
+			if notIssuerRe.MatchString(c) || strings.ContainsAny(c, "0123456789") || addressRe.MatchString(c) {
+				continue
+			}
+			f.IssuerName = found(cleanName(c), ln.conf*sureGuess)
+		}
+	}
+}
+
+func labelledOtherThanPhone(ln line) bool {
+	for _, h := range ln.hits {
+		if h.field != "phone" {
+			return true
+		}
+	}
+	return false
+}
+
+var addressRe = regexp.MustCompile(`^(東京都|北海道|大阪府|京都府|.{2,3}県)|[市区町村].*\d|丁目|番地`)
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// ---- bank account ----
+
+var (
+	bankRe = regexp.MustCompile(`([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z・ー]{1,20}?(?:銀行|信用金庫|信用組合|労働金庫|信金|信組|農業協同組合|農協))`)
+	// branchRe reads the branch after the bank: 渋谷支店, 東京営業部, 本店, 〇一八店,
+	// 018支店, with the branch number that some add in brackets.
+	branchRe   = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\s*\)?)?`)
+	typeRe     = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\(普\)|\(当\)|普\.|当\.`)
+	acctDigits = regexp.MustCompile(`\d(?:[\d\s-]{0,10}\d)?`)
+	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー()\.･・A-Z\s]+`)
+	yuchoRe    = regexp.MustCompile(`記号\s*(?:番号)?\s*[:：]?\s*(\d{5})\s*(?:-|\s|番号\s*[:：]?)\s*(\d{1,8})\b`)
+	yuchoBare  = regexp.MustCompile(`(?:^|[^\d-])(1\d{3}0)\s*-\s*(\d{2,7}1)(?:$|[^\d-])`)
+	furikaeRe  = regexp.MustCompile(`(?:^|[^\d-])(0\d{4})\s*-\s*(\d)\s*-\s*(\d{1,6})(?:$|[^\d-])`)
+	bankPrefix = []string{"お振込み先", "お振込先", "振込先", "お振込口座", "振込口座", "金融機関名", "金融機関", "銀行名", "振込", "口座"}
+)
+
+func readAccount(ls []line, f *Fields) {
+	bankLine := -1
+	for i, ln := range ls {
+		if m := bankRe.FindStringIndex(ln.text); m != nil {
+			name := ln.text[m[0]:m[1]]
+			for _, p := range bankPrefix {
+				name = strings.TrimPrefix(name, p)
+			}
+			if name == "銀行" || strings.HasSuffix(name, "日本銀行") && len(name) > len("日本銀行") {
+				continue
+			}
+			f.BankName = found(name, ln.conf*sureShape)
+			bankLine = i
+			readBranch(ln, ln.text[m[1]:], f)
+			break
+		}
+	}
+	readYucho(ls, f)
+	if bankLine >= 0 && !f.BranchName.Found {
+		for j := bankLine + 1; j < len(ls) && j <= bankLine+2; j++ {
+			text := ls[j].text
+			for _, h := range ls[j].hits {
+				if h.field == "branch" {
+					text = h.seg
+				}
+			}
+			if readBranch(ls[j], text, f) {
+				break
+			}
+		}
+	}
+	// The bank's block: where the type, number and holder are printed when no label
+	// names them. Without a bank name, only labels are trusted.
+	from, to := 0, 0
+	if bankLine >= 0 {
+		from, to = max(bankLine-1, 0), min(bankLine+7, len(ls))
+	}
+	readType(ls[from:to], f)
+	readNumber(ls, from, to, f)
+	readHolder(ls, from, to, f)
+}
+
+func readBranch(ln line, rest string, f *Fields) bool {
+	m := branchRe.FindStringSubmatch(rest)
+	if m == nil {
+		return false
+	}
+	name, kind, code := m[1], m[2], m[3]
+	conf := ln.conf * sureShape
+	if d := digitsOfKanji(name); len(d) == 3 {
+		// ゆうちょ's branches are named by number in kanji: 〇一八店.
+		f.BranchName, f.BranchCode = found(name, conf), found(d, conf)
+		return true
+	}
+	if len(name) == 3 && pay.AllDigits(name) {
+		f.BranchName, f.BranchCode = found(kanjiNumber(name), conf), found(name, conf)
+		return true
+	}
+	if kind != "支店" && kind != "店" {
+		name += kind
+	}
+	if kind == "店" && name == "本" {
+		name = "本店"
+	}
+	f.BranchName = found(name, conf)
+	if code != "" {
+		f.BranchCode = found(code, conf)
+	}
+	return true
+}
+
+// readYucho reads ゆうちょ銀行's own account numbers and converts them to the zengin
+// form other banks transfer to (ゆうちょ銀行「他の金融機関からの振込の受取り」):
+//   - 通常貯金, 記号 1XXX0 and 番号 up to 8 digits ending in 1: branch 〇XX八 (the
+//     2nd and 3rd digits of the 記号 and 8), 普通, the 番号 without its last digit,
+//     zero-padded to 7 digits;
+//   - 振替口座, 記号 0XXXX-X-番号: branch 〇XX九, 当座, the 番号 zero-padded to 7.
+func readYucho(ls []line, f *Fields) {
+	yucho := strings.Contains(f.BankName.Value, "ゆうちょ")
+	for _, ln := range ls {
+		if strings.Contains(ln.text, "ゆうちょ") || strings.Contains(ln.text, "郵便貯金") || strings.Contains(ln.text, "記号") {
+			yucho = true
+		}
+	}
+	if !yucho {
+		return
+	}
+	for _, ln := range ls {
+		conf := ln.conf * sureShape
+		var kigou, bangou string
+		if m := furikaeRe.FindStringSubmatch(ln.text); m != nil {
+			kigou, bangou = m[1], m[3]
+		} else if m := yuchoRe.FindStringSubmatch(ln.text); m != nil {
+			kigou, bangou = m[1], m[2]
+		} else if m := yuchoBare.FindStringSubmatch(ln.text); m != nil {
+			kigou, bangou = m[1], m[2]
+		} else {
+			continue
+		}
+		var branch, number string
+		var typ pay.AccountType
+		switch {
+		case kigou[0] == '1' && kigou[4] == '0' && len(bangou) >= 2 && strings.HasSuffix(bangou, "1"):
+			branch, typ, number = kigou[1:3]+"8", pay.AccountOrdinary, bangou[:len(bangou)-1]
+		case kigou[0] == '0' && len(bangou) <= 6:
+			branch, typ, number = kigou[1:3]+"9", pay.AccountCurrent, bangou
+		default:
+			continue
+		}
+		if len(number) > 7 {
+			continue
+		}
+		number = strings.Repeat("0", 7-len(number)) + number
+		f.BankName = found("ゆうちょ銀行", conf)
+		f.BranchCode = found(branch, conf)
+		f.BranchName = found(kanjiNumber(branch), conf)
+		f.AccountType = found(typ, conf)
+		f.AccountNumber = found(number, conf)
+		return
+	}
+}
+
+func readType(ls []line, f *Fields) {
+	if f.AccountType.Found {
+		return
+	}
+	for _, ln := range ls {
+		if m := typeRe.FindString(ln.text); m != "" {
+			t := pay.AccountOrdinary
+			if strings.HasPrefix(m, "当") || strings.HasPrefix(m, "(当") {
+				t = pay.AccountCurrent
+			}
+			f.AccountType = found(t, ln.conf*sureShape)
+			return
+		}
+	}
+}
+
+// accountNumberIn reads a branch account number (up to 7 digits, zero-padded) at the
+// start of s, ignoring telephone numbers and dates.
+func accountNumberIn(s string) (string, bool) {
+	s = mask(s, append(anyDateRe, phoneRe)...)
+	s = strings.TrimLeft(s, " :.No")
+	loc := acctDigits.FindStringIndex(s)
+	if loc == nil {
+		return "", false
+	}
+	// Another word in front: not the number this label or type names.
+	if strings.TrimSpace(strings.NewReplacer("No.", "", "No", "", "番号", "", ":", "", "口座", "", "預金", "").Replace(s[:loc[0]])) != "" {
+		return "", false
+	}
+	d := strings.NewReplacer(" ", "", "-", "").Replace(s[loc[0]:loc[1]])
+	if len(d) < 4 || len(d) > 7 {
+		return "", false
+	}
+	return strings.Repeat("0", 7-len(d)) + d, true
+}
+
+func readNumber(ls []line, from, to int, f *Fields) {
+	if f.AccountNumber.Found {
+		return
+	}
+	// 口座番号 1234567, on the line or below it.
+	for i, ln := range ls {
+		for _, h := range ln.hits {
+			if h.field != "account_number" {
+				continue
+			}
+			if n, ok := accountNumberIn(h.seg); ok {
+				f.AccountNumber = found(n, ln.conf*sureLabel)
+				return
+			}
+			if i+1 < len(ls) {
+				if n, ok := accountNumberIn(ls[i+1].text); ok {
+					f.AccountNumber = found(n, ls[i+1].conf*sureLabel*sureNextLine)
+					return
+				}
+			}
+		}
+	}
+	// 普通 1234567
+	for _, ln := range ls[from:to] {
+		if loc := typeRe.FindStringIndex(ln.text); loc != nil {
+			if n, ok := accountNumberIn(cutAtLabel(ln, loc[1])); ok {
+				f.AccountNumber = found(n, ln.conf*sureLabel)
+				return
+			}
+		}
+	}
+	// A lone 7-digit number near the bank.
+	for _, ln := range ls[from:to] {
+		s := mask(ln.text, append(anyDateRe, phoneRe)...)
+		for _, m := range regexp.MustCompile(`(?:^|[^\d,-])(\d{7})(?:$|[^\d,-])`).FindAllStringSubmatch(s, -1) {
+			f.AccountNumber = found(m[1], ln.conf*sureGuess*1.2)
+			return
+		}
+	}
+}
+
+// cutAtLabel is the line's text from pos up to the next label after it.
+func cutAtLabel(ln line, pos int) string {
+	end := len(ln.text)
+	for _, h := range ln.hits {
+		if h.start >= pos && h.start < end {
+			end = h.start
+		}
+	}
+	return ln.text[pos:end]
+}
+
+// holderIn reads a holder name in kana at the start of s (after a label or a number):
+// カ)ヤマダシヨウジ, ﾔﾏﾀﾞ ﾀﾛｳ, (ｶ)ｻﾝﾌﾟﾙ; answered in the zengin form.
+func holderIn(s string) (string, bool) {
+	s = strings.TrimLeft(s, " :")
+	loc := kanaRunRe.FindStringIndex(s)
+	if loc == nil || strings.TrimSpace(s[:loc[0]]) != "" {
+		return "", false
+	}
+	run := strings.TrimSpace(s[loc[0]:loc[1]])
+	kana := 0
+	for _, r := range run {
+		if (r >= 'ァ' && r <= 'ヺ') || (r >= 'ｦ' && r <= 'ﾝ') {
+			kana++
+		}
+	}
+	if kana < 2 {
+		return "", false
+	}
+	h, err := pay.NormalizeHolderName(run)
+	if err != nil {
+		return "", false
+	}
+	return h, true
+}
+
+func readHolder(ls []line, from, to int, f *Fields) {
+	for i, ln := range ls {
+		for _, h := range ln.hits {
+			if h.field != "holder" {
+				continue
+			}
+			if v, ok := holderIn(h.seg); ok {
+				f.AccountHolder = found(v, ln.conf*sureLabel)
+				return
+			}
+			if i+1 < len(ls) {
+				if v, ok := holderIn(ls[i+1].text); ok {
+					f.AccountHolder = found(v, ls[i+1].conf*sureLabel*sureNextLine)
+					return
+				}
+			}
+		}
+	}
+	// After the account number on the bank's lines, or a line of kana below them.
+	for _, ln := range ls[from:to] {
+		s := mask(ln.text, append(anyDateRe, phoneRe)...)
+		for _, m := range regexp.MustCompile(`\d{4,8}\s*`).FindAllStringIndex(s, -1) {
+			if v, ok := holderIn(s[m[1]:]); ok {
+				f.AccountHolder = found(v, ln.conf*surePosition)
+				return
+			}
+		}
+	}
+	for _, ln := range ls[from:to] {
+		if v, ok := holderIn(ln.text); ok && strings.TrimSpace(ln.text) != "" {
+			f.AccountHolder = found(v, ln.conf*surePosition*0.9)
+			return
+		}
+	}
+}
+
+// String shows the fields for test failures and logs.
+func (f Fields) String() string {
+	return fmt.Sprintf("issuer=%q reg=%q date=%q due=%q total=%d tax=%d to=%q%s bank=%q branch=%q(%s) type=%d no=%q holder=%q",
+		f.IssuerName.Value, f.RegistrationNumber.Value, f.InvoiceDate.Value, f.DueDate.Value, f.Total.Value, f.Tax.Value,
+		f.Addressee.Value, f.AddresseeHonorific, f.BankName.Value, f.BranchName.Value, f.BranchCode.Value,
+		f.AccountType.Value, f.AccountNumber.Value, f.AccountHolder.Value)
+}

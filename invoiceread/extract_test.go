@@ -1,0 +1,300 @@
+package invoiceread_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"cardpay/invoiceread"
+)
+
+// value answers one field of f as text for the table below, or "—" when it was not found.
+func value(f invoiceread.Fields, name string) string {
+	str := func(v string, ok bool) string {
+		if !ok {
+			return "—"
+		}
+		return v
+	}
+	num := func(v int64, ok bool) string {
+		if !ok {
+			return "—"
+		}
+		return fmt.Sprint(v)
+	}
+	switch name {
+	case "issuer":
+		return str(f.IssuerName.Value, f.IssuerName.Found)
+	case "reg":
+		return str(f.RegistrationNumber.Value, f.RegistrationNumber.Found)
+	case "date":
+		return str(f.InvoiceDate.Value, f.InvoiceDate.Found)
+	case "due":
+		return str(f.DueDate.Value, f.DueDate.Found)
+	case "total":
+		return num(f.Total.Value, f.Total.Found)
+	case "tax":
+		return num(f.Tax.Value, f.Tax.Found)
+	case "to":
+		return str(f.Addressee.Value, f.Addressee.Found)
+	case "honorific":
+		return f.AddresseeHonorific
+	case "bank":
+		return str(f.BankName.Value, f.BankName.Found)
+	case "branch":
+		return str(f.BranchName.Value, f.BranchName.Found)
+	case "branch_code":
+		return str(f.BranchCode.Value, f.BranchCode.Found)
+	case "type":
+		return num(int64(f.AccountType.Value), f.AccountType.Found)
+	case "number":
+		return str(f.AccountNumber.Value, f.AccountNumber.Found)
+	case "holder":
+		return str(f.AccountHolder.Value, f.AccountHolder.Found)
+	}
+	panic("unknown field " + name)
+}
+
+// A valid registration number (check digit 9) and the same digits with a wrong one.
+const (
+	validT   = "T9234567890123"
+	invalidT = "T1234567890123"
+)
+
+func TestInvoicereadExtractRules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want map[string]string
+	}{
+		// Company names.
+		{"株式会社 before the name", "株式会社サンプル商事\n登録番号 " + validT,
+			map[string]string{"issuer": "株式会社サンプル商事"}},
+		{"株式会社 after the name", "サンプル商事株式会社\n" + validT,
+			map[string]string{"issuer": "サンプル商事株式会社"}},
+		{"(株) written out", "(株)サンプル商事\n" + validT,
+			map[string]string{"issuer": "株式会社サンプル商事"}},
+		{"㈱ after the name", "サンプル商事㈱\n" + validT,
+			map[string]string{"issuer": "サンプル商事株式会社"}},
+		{"full-width （株）", "（株）サンプル商事\n" + validT,
+			map[string]string{"issuer": "株式会社サンプル商事"}},
+		{"有限会社 with a space", "有限会社 山田工務店\n" + validT,
+			map[string]string{"issuer": "有限会社山田工務店"}},
+		{"合同会社 with a representative", "合同会社ミライ 代表社員 佐藤一郎\n" + validT,
+			map[string]string{"issuer": "合同会社ミライ"}},
+		{"the addressee is not the issuer", "株式会社買手 御中\n株式会社売手\n" + validT,
+			map[string]string{"issuer": "株式会社売手", "to": "株式会社買手", "honorific": "御中"}},
+		{"labelled issuer", "発行元: 株式会社ラベル\n株式会社ほか",
+			map[string]string{"issuer": "株式会社ラベル"}},
+
+		// Registration numbers.
+		{"T-number", "登録番号：" + validT, map[string]string{"reg": validT}},
+		{"T-number full width with hyphens", "登録番号 Ｔ９２３４－５６７８－９０１２３", map[string]string{"reg": validT}},
+		{"T-number with OCR l and O", "T9234567890l23", map[string]string{"reg": validT}},
+		{"wrong check digit is not read", "登録番号 " + invalidT, map[string]string{"reg": "—"}},
+		{"label without the T", "登録番号 9234567890123", map[string]string{"reg": validT}},
+		{"14 digits are not a T-number", "T92345678901234", map[string]string{"reg": "—"}},
+
+		// Dates.
+		{"年月日", "請求日 2026年1月5日", map[string]string{"date": "2026-01-05"}},
+		{"slashes", "発行日: 2026/1/5", map[string]string{"date": "2026-01-05"}},
+		{"令和", "請求日 令和8年1月5日", map[string]string{"date": "2026-01-05"}},
+		{"R8.1.5", "請求書発行日 R8.1.5", map[string]string{"date": "2026-01-05"}},
+		{"dots with zeros", "請求日 2026.01.05", map[string]string{"date": "2026-01-05"}},
+		{"full-width digits", "請求日　２０２６年１月５日", map[string]string{"date": "2026-01-05"}},
+		{"令和元年", "発行日 令和元年5月1日", map[string]string{"date": "2019-05-01"}},
+		{"due date labels: 支払期日", "支払期日 2026年2月28日", map[string]string{"due": "2026-02-28", "date": "—"}},
+		{"お支払期限", "お支払期限：2026/02/28", map[string]string{"due": "2026-02-28"}},
+		{"お振込期限", "お振込期限 令和8年2月28日", map[string]string{"due": "2026-02-28"}},
+		{"支払期限 spaced by OCR", "支 払 期 限 2026/2/28", map[string]string{"due": "2026-02-28"}},
+		{"two dates on one line", "請求日 2026/1/5  お支払期限 2026/2/28",
+			map[string]string{"date": "2026-01-05", "due": "2026-02-28"}},
+		{"two dates under their labels", "請求日        支払期日\n2026/1/31     2026/2/28",
+			map[string]string{"date": "2026-01-31", "due": "2026-02-28"}},
+		{"date without label is the invoice date", "2026年1月5日\nお支払期限 2026年2月28日",
+			map[string]string{"date": "2026-01-05", "due": "2026-02-28"}},
+		{"impossible date is not read", "請求日 2026/2/30", map[string]string{"date": "—"}},
+
+		// Amounts.
+		{"¥ with commas", "ご請求金額 ¥1,234", map[string]string{"total": "1234"}},
+		{"￥ with a trailing dash", "ご請求金額　￥１，２３４－", map[string]string{"total": "1234"}},
+		{"円", "請求金額 1,234円", map[string]string{"total": "1234"}},
+		{"金 円也", "金 1,234 円也", map[string]string{"total": "1234"}},
+		{"税込 remark", "合計 ¥110,000（税込）", map[string]string{"total": "110000"}},
+		{"お支払金額", "お支払金額 55,000円", map[string]string{"total": "55000"}},
+		{"小計 before 合計", "小計 100,000\n消費税 10,000\n合計 110,000",
+			map[string]string{"total": "110000", "tax": "10000"}},
+		{"ご請求金額 beats 合計", "ご請求金額 ¥118,800\n合計 108,000\n消費税 10,800",
+			map[string]string{"total": "118800", "tax": "10800"}},
+		{"per-rate lines are not the total", "10%対象 合計 100,000 消費税 10,000\n8%対象 合計 1,000 消費税 80\n税込合計 111,080",
+			map[string]string{"total": "111080", "tax": "10080"}},
+		{"reduced-rate table", "税率  対象金額  消費税\n10%  100,000  10,000\n8%※軽減税率  1,000  80\n合計 111,080",
+			map[string]string{"total": "111080", "tax": "10080"}},
+		{"内消費税", "合計 ¥11,000 (内消費税 ¥1,000)", map[string]string{"total": "11000", "tax": "1000"}},
+		{"消費税等", "消費税等 ¥12,340\n請求金額 ¥135,740", map[string]string{"tax": "12340", "total": "135740"}},
+		{"OCR spaces in an amount", "ご請求金額 ¥1 ,234, 567", map[string]string{"total": "1234567"}},
+		{"OCR O for zero", "ご請求金額 ¥1,2O0", map[string]string{"total": "1200"}},
+		{"quantity is not an amount", "合計 3点 ¥4,500", map[string]string{"total": "4500"}},
+		{"no label: largest yen amount", "商品A ¥1,000\n商品B ¥2,000\n¥3,300", map[string]string{"total": "3300"}},
+		{"請求金額 as a column header is not the total", "品名  数量  単価  請求金額\nコピー用紙  10  100  1,000\n合計 ¥1,100",
+			map[string]string{"total": "1100"}},
+		{"amount on the line below its label", "ご請求金額\n¥ 88,000 -", map[string]string{"total": "88000"}},
+
+		// Addressee.
+		{"御中 stripped", "株式会社山田商店 御中", map[string]string{"to": "株式会社山田商店", "honorific": "御中"}},
+		{"様 for a person", "山田 太郎 様", map[string]string{"to": "山田 太郎", "honorific": "様"}},
+		{"お客様 is no addressee", "お客様各位\n株式会社本物 御中", map[string]string{"to": "株式会社本物"}},
+		{"(株) addressee and department", "(株)山田商店 経理部 御中", map[string]string{"to": "株式会社山田商店 経理部"}},
+
+		// Bank accounts.
+		{"bank line in one line", "三菱UFJ銀行 渋谷支店 普通 1234567 カ）ヤマダシヨウジ",
+			map[string]string{"bank": "三菱UFJ銀行", "branch": "渋谷", "type": "2", "number": "1234567", "holder": "ｶ)ﾔﾏﾀﾞｼﾖｳｼﾞ"}},
+		{"bank over several lines", "お振込先\nみずほ銀行 東京営業部\n当座預金 口座番号 0012345\n口座名義 （カ サンプル",
+			map[string]string{"bank": "みずほ銀行", "branch": "東京営業部", "type": "1", "number": "0012345", "holder": "(ｶ ｻﾝﾌﾟﾙ"}},
+		{"short number zero-padded", "三井住友銀行 新宿支店 普通預金 12345",
+			map[string]string{"number": "0012345"}},
+		{"TEL next to 口座番号", "TEL 03-1234-5678  口座番号 7654321",
+			map[string]string{"number": "7654321"}},
+		{"TEL on the bank line is not the number", "りそな銀行 本店 普通 TEL 0120-123-456\n口座番号 2345678",
+			map[string]string{"number": "2345678", "branch": "本店"}},
+		{"FAX is never the number", "楽天銀行 第一営業支店\nFAX 03-9876-5432", map[string]string{"number": "—"}},
+		{"half-width kana holder", "口座名義：ﾔﾏﾀﾞ ﾀﾛｳ", map[string]string{"holder": "ﾔﾏﾀﾞ ﾀﾛｳ"}},
+		{"holder on the line below its label", "口座名義\nカブシキガイシャ サンプル", map[string]string{"holder": "ｶﾌﾞｼｷｶﾞｲｼﾔ ｻﾝﾌﾟﾙ"}},
+		{"OCR l in the account number", "みずほ銀行 渋谷支店 普通 l234567", map[string]string{"number": "1234567"}},
+		{"spaces inside the account number", "口座番号 123 4567", map[string]string{"number": "1234567"}},
+		{"branch number in brackets", "三菱UFJ銀行 渋谷支店(135) 普通 1234567",
+			map[string]string{"branch": "渋谷", "branch_code": "135"}},
+		{"信用金庫", "城南信用金庫 大井町支店 普通 1111111",
+			map[string]string{"bank": "城南信用金庫", "branch": "大井町"}},
+		{"ゆうちょ 〇一八店", "ゆうちょ銀行 〇一八店 普通 1234567",
+			map[string]string{"bank": "ゆうちょ銀行", "branch": "〇一八", "branch_code": "018", "number": "1234567"}},
+		{"ゆうちょ 018支店", "ゆうちょ銀行 018支店 普通 1234567",
+			map[string]string{"branch": "〇一八", "branch_code": "018"}},
+		{"ゆうちょ 記号番号 hyphenated", "ゆうちょ銀行 記号番号 10180-12345671",
+			map[string]string{"branch": "〇一八", "branch_code": "018", "type": "2", "number": "1234567"}},
+		{"ゆうちょ 記号 and 番号 apart", "ゆうちょ銀行\n記号 14010 番号 9876541",
+			map[string]string{"branch": "四〇八", "branch_code": "408", "type": "2", "number": "0987654"}},
+		{"ゆうちょ 振替口座", "振替口座 ゆうちょ銀行 00180-1-123456",
+			map[string]string{"branch": "〇一九", "branch_code": "019", "type": "1", "number": "0123456"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := invoiceread.Extract(tc.text, nil)
+			for k, want := range tc.want {
+				require.Equal(t, want, value(f, k), "%s in %s", k, f)
+			}
+		})
+	}
+}
+
+func TestInvoicereadConfidence(t *testing.T) {
+	lines := []invoiceread.Line{
+		{Text: "ご請求金額 ¥110,000", Confidence: 0.8},
+		{Text: "¥999,999", Confidence: 1},
+	}
+	f := invoiceread.Extract("", lines)
+	require.Equal(t, int64(110000), f.Total.Value)
+	require.InDelta(t, 0.8*0.95, f.Total.Confidence, 0.01, "line confidence × label certainty")
+
+	// A guess (no label) is less sure than a label on an equally clear line.
+	g := invoiceread.Extract("¥110,000", nil)
+	require.True(t, g.Total.Found)
+	require.Less(t, g.Total.Confidence, 0.6)
+	require.False(t, g.DueDate.Found)
+}
+
+func TestInvoicereadFullInvoices(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want map[string]string
+	}{
+		{"corporate, pdftotext layout", `
+                                   請 求 書
+株式会社山田商店 御中                                     請求日: 2026年1月31日
+                                                          請求書番号: INV-2026-0131
+                                                  株式会社サンプル商事
+                                                  〒150-0002 東京都渋谷区渋谷1-2-3
+                                                  TEL 03-1234-5678  FAX 03-1234-5679
+                                                  登録番号 T9234567890123
+下記のとおりご請求申し上げます。
+ご請求金額      ¥111,080-（税込）
+お支払期限      2026年2月28日
+
+品名                         数量     単価        金額
+コピー用紙 ※                  10     100       1,000
+システム保守                   1   100,000     100,000
+                                        小計       101,000
+                              10%対象  100,000   消費税  10,000
+                               8%対象    1,000   消費税      80
+                                        合計       111,080
+※は軽減税率対象
+お振込先: 三菱UFJ銀行 渋谷支店 普通 1234567 カ）サンプルシヨウジ
+`, map[string]string{"issuer": "株式会社サンプル商事", "reg": validT, "date": "2026-01-31", "due": "2026-02-28",
+			"total": "111080", "tax": "10080", "to": "株式会社山田商店", "bank": "三菱UFJ銀行", "branch": "渋谷",
+			"type": "2", "number": "1234567", "holder": "ｶ)ｻﾝﾌﾟﾙｼﾖｳｼﾞ"}},
+		{"sole proprietor", `
+請求書
+山田商店株式会社 御中
+発行日 R8.1.20
+デザイン事務所ひかり
+佐藤 光
+東京都世田谷区北沢2-3-4
+TEL 090-1234-5678
+登録番号 T8700150012345
+件名 ロゴ制作
+小計 50,000
+消費税(10%) 5,000
+合計 ¥55,000
+お支払期日 令和8年2月27日
+振込先 楽天銀行 第一営業支店 普通預金 7654321
+名義 サトウ ヒカル
+`, map[string]string{"issuer": "デザイン事務所ひかり", "reg": "T8700150012345", "date": "2026-01-20", "due": "2026-02-27",
+			"total": "55000", "tax": "5000", "to": "山田商店株式会社", "bank": "楽天銀行", "branch": "第一営業",
+			"type": "2", "number": "7654321", "holder": "ｻﾄｳ ﾋｶﾙ"}},
+		{"ゆうちょ", `
+御請求書
+株式会社 山田商店 御中
+2026/01/10
+合同会社ミライ
+T9234567890123
+御請求金額 金 33,000 円也
+うち消費税 3,000
+お振込期限 2026/2/10
+お振込先 ゆうちょ銀行 記号 10180 番号 12345671
+口座名義 ド）ミライ
+`, map[string]string{"issuer": "合同会社ミライ", "date": "2026-01-10", "due": "2026-02-10", "total": "33000", "tax": "3000",
+			"to": "株式会社山田商店", "bank": "ゆうちょ銀行", "branch": "〇一八", "branch_code": "018", "type": "2",
+			"number": "1234567", "holder": "ﾄﾞ)ﾐﾗｲ"}},
+		{"OCR noise and a broken layout", `
+請　求　書
+ｶﾌﾞｼｷｶﾞｲｼｬ
+株式会社 山田商店 御 中
+(株)ノイズ工業
+登 録 番 号 T 9234 5678 9O123
+請求日
+2026.1.15
+ご 請 求 金 額
+¥ 2 2 0 ,0 0 0
+消費税等 20,000
+支払期日 2026 / 2 / 28
+TEL 0120-111-222
+みずほ銀行
+新宿支店
+普通
+口座番号
+1 2 3 4 5 6 7
+ｶ)ﾉｲｽﾞｺｳｷﾞﾖｳ
+`, map[string]string{"issuer": "株式会社ノイズ工業", "reg": validT, "date": "2026-01-15", "due": "2026-02-28",
+			"tax": "20000", "to": "株式会社山田商店", "bank": "みずほ銀行", "branch": "新宿", "type": "2",
+			"number": "1234567", "holder": "ｶ)ﾉｲｽﾞｺｳｷﾞﾖｳ"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := invoiceread.Extract(strings.TrimSpace(tc.text), nil)
+			for k, want := range tc.want {
+				require.Equal(t, want, value(f, k), "%s in %s", k, f)
+			}
+		})
+	}
+}

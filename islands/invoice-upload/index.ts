@@ -1,0 +1,3 @@
+import { boot } from "../lib/mount";
+
+void boot("invoice-upload", () => import("./InvoiceUpload"));

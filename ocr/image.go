@@ -1,0 +1,516 @@
+package ocr
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"image"
+	_ "image/jpeg" // decoders for image.Decode
+	_ "image/png"
+	"math"
+	"slices"
+
+	"golang.org/x/image/draw"
+)
+
+// maxLongSide bounds the working image: a 13 MP phone photo holds A4 text at well over
+// 300 DPI, and tesseract's time grows with the pixels.
+const maxLongSide = 4200
+
+// decodeImage decodes a JPEG or PNG after checking its size from the header alone (a
+// decompression bomb is refused before any pixel is allocated), and turns it upright by
+// its EXIF orientation (phones store the sensor's rotation there, not in the pixels).
+func decodeImage(b []byte) (image.Image, error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("ocr: image: %w", err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > MaxPixels {
+		return nil, fmt.Errorf("ocr: image of %d×%d pixels is too large", cfg.Width, cfg.Height)
+	}
+	img, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("ocr: image: %w", err)
+	}
+	if o := exifOrientation(b); o > 1 {
+		img = orient(toGray(img), o)
+	}
+	return img, nil
+}
+
+// exifOrientation reads tag 0x0112 from a JPEG's APP1 Exif segment (1 when absent).
+func exifOrientation(b []byte) int {
+	if len(b) < 4 || b[0] != 0xFF || b[1] != 0xD8 {
+		return 1
+	}
+	i := 2
+	for i+4 <= len(b) && b[i] == 0xFF {
+		marker := b[i+1]
+		if marker == 0xDA || marker == 0xD9 { // start of scan: no more metadata
+			return 1
+		}
+		size := int(binary.BigEndian.Uint16(b[i+2:]))
+		if size < 2 || i+2+size > len(b) {
+			return 1
+		}
+		seg := b[i+4 : i+2+size]
+		if marker == 0xE1 && len(seg) > 14 && string(seg[:6]) == "Exif\x00\x00" {
+			return tiffOrientation(seg[6:])
+		}
+		i += 2 + size
+	}
+	return 1
+}
+
+func tiffOrientation(t []byte) int {
+	var bo binary.ByteOrder
+	switch string(t[:2]) {
+	case "II":
+		bo = binary.LittleEndian
+	case "MM":
+		bo = binary.BigEndian
+	default:
+		return 1
+	}
+	off := int(bo.Uint32(t[4:]))
+	if off < 8 || off+2 > len(t) {
+		return 1
+	}
+	n := int(bo.Uint16(t[off:]))
+	for k := range n {
+		e := off + 2 + 12*k
+		if e+12 > len(t) {
+			return 1
+		}
+		if bo.Uint16(t[e:]) == 0x0112 {
+			if v := int(bo.Uint16(t[e+8:])); v >= 1 && v <= 8 {
+				return v
+			}
+			return 1
+		}
+	}
+	return 1
+}
+
+// orient applies an EXIF orientation (2..8) so that the picture is upright.
+func orient(g *image.Gray, o int) *image.Gray {
+	switch o {
+	case 2:
+		return flipH(g)
+	case 3:
+		return rotate90(g, 2)
+	case 4:
+		return flipH(rotate90(g, 2))
+	case 5:
+		return flipH(rotate90(g, 1))
+	case 6:
+		return rotate90(g, 1)
+	case 7:
+		return flipH(rotate90(g, 3))
+	case 8:
+		return rotate90(g, 3)
+	}
+	return g
+}
+
+func toGray(img image.Image) *image.Gray {
+	if g, ok := img.(*image.Gray); ok && g.Rect.Min == (image.Point{}) {
+		return g
+	}
+	b := img.Bounds()
+	g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(g, g.Rect, img, b.Min, draw.Src)
+	return g
+}
+
+// rotate90 turns g by k quarter turns clockwise.
+func rotate90(g *image.Gray, k int) *image.Gray {
+	k = ((k % 4) + 4) % 4
+	if k == 0 {
+		return g
+	}
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	var out *image.Gray
+	if k == 2 {
+		out = image.NewGray(image.Rect(0, 0, w, h))
+	} else {
+		out = image.NewGray(image.Rect(0, 0, h, w))
+	}
+	for y := range h {
+		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		for x, v := range row {
+			switch k {
+			case 1: // (x,y) → (h-1-y, x)
+				out.Pix[x*out.Stride+h-1-y] = v
+			case 2:
+				out.Pix[(h-1-y)*out.Stride+w-1-x] = v
+			case 3: // (x,y) → (y, w-1-x)
+				out.Pix[(w-1-x)*out.Stride+y] = v
+			}
+		}
+	}
+	return out
+}
+
+func flipH(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			out.Pix[y*out.Stride+w-1-x] = g.Pix[y*g.Stride+x]
+		}
+	}
+	return out
+}
+
+// scale resizes g by f with Catmull-Rom (sharp edges for upscaled text).
+func scale(g *image.Gray, f float64) *image.Gray {
+	w := max(1, int(math.Round(float64(g.Rect.Dx())*f)))
+	h := max(1, int(math.Round(float64(g.Rect.Dy())*f)))
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	if f < 1 {
+		draw.ApproxBiLinear.Scale(out, out.Rect, g, g.Rect, draw.Src, nil)
+	} else {
+		draw.CatmullRom.Scale(out, out.Rect, g, g.Rect, draw.Src, nil)
+	}
+	return out
+}
+
+// histogram of a gray image.
+func histogram(g *image.Gray) (h [256]int, n int) {
+	w := g.Rect.Dx()
+	for y := range g.Rect.Dy() {
+		for _, v := range g.Pix[y*g.Stride : y*g.Stride+w] {
+			h[v]++
+		}
+	}
+	return h, w * g.Rect.Dy()
+}
+
+func percentile(h [256]int, n int, p float64) int {
+	want := int(float64(n) * p)
+	acc := 0
+	for v, c := range h {
+		acc += c
+		if acc > want {
+			return v
+		}
+	}
+	return 255
+}
+
+// stretch maps the darkest 0.5 % to black and the brightest 0.5 % to white, so that faint
+// faxes and grey photos use the whole range. It returns the range found before.
+func stretch(g *image.Gray) (lo, hi int) {
+	h, n := histogram(g)
+	lo, hi = percentile(h, n, 0.005), percentile(h, n, 0.995)
+	if hi-lo < 8 || (lo == 0 && hi == 255) {
+		return lo, hi
+	}
+	var lut [256]uint8
+	for v := range lut {
+		lut[v] = uint8(min(255, max(0, (v-lo)*255/(hi-lo))))
+	}
+	for i, v := range g.Pix {
+		g.Pix[i] = lut[v]
+	}
+	return lo, hi
+}
+
+// otsu is the threshold that best separates ink from paper in the histogram.
+func otsu(h [256]int, n int) uint8 {
+	var sum float64
+	for v, c := range h {
+		sum += float64(v * c)
+	}
+	var sumB, wB, best float64
+	t := 128
+	for v, c := range h {
+		wB += float64(c)
+		if wB == 0 {
+			continue
+		}
+		wF := float64(n) - wB
+		if wF == 0 {
+			break
+		}
+		sumB += float64(v * c)
+		mB, mF := sumB/wB, (sum-sumB)/wF
+		if between := wB * wF * (mB - mF) * (mB - mF); between > best {
+			best, t = between, v
+		}
+	}
+	return uint8(t)
+}
+
+// binarize sets every pixel to black or white. With uneven lighting (phone photos, a
+// shadow across a scan) one threshold loses text in the dark part, so the threshold is
+// then the local mean of a window about 1/16 of the page wide, a little lowered (Bradley),
+// and at least 32 levels below it so that the grain of a dim corner stays paper.
+func binarize(g *image.Gray, adaptive bool) {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if !adaptive {
+		hist, n := histogram(g)
+		t := otsu(hist, n)
+		for i, v := range g.Pix {
+			if v <= t {
+				g.Pix[i] = 0
+			} else {
+				g.Pix[i] = 255
+			}
+		}
+		return
+	}
+	integral := make([]int64, (w+1)*(h+1))
+	for y := range h {
+		var row int64
+		for x := range w {
+			row += int64(g.Pix[y*g.Stride+x])
+			integral[(y+1)*(w+1)+x+1] = integral[y*(w+1)+x+1] + row
+		}
+	}
+	r := max(8, max(w, h)/32)
+	out := make([]uint8, len(g.Pix))
+	for y := range h {
+		y0, y1 := max(0, y-r), min(h, y+r+1)
+		for x := range w {
+			x0, x1 := max(0, x-r), min(w, x+r+1)
+			s := integral[y1*(w+1)+x1] - integral[y0*(w+1)+x1] - integral[y1*(w+1)+x0] + integral[y0*(w+1)+x0]
+			cnt := int64((y1 - y0) * (x1 - x0))
+			// Ink is clearly darker than its surroundings: relatively (a faint page) and
+			// by a margin above the grain (a dim corner of a photo).
+			if v := int64(g.Pix[y*g.Stride+x]); v*cnt*100 <= s*85 && (v+32)*cnt <= s {
+				out[y*g.Stride+x] = 0
+			} else {
+				out[y*g.Stride+x] = 255
+			}
+		}
+	}
+	copy(g.Pix, out)
+}
+
+// median3 removes salt-and-pepper noise (fax speckle, sensor noise) with a 3×3 median.
+func median3(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	out := image.NewGray(g.Rect)
+	var win [9]uint8
+	for y := range h {
+		for x := range w {
+			k := 0
+			for dy := -1; dy <= 1; dy++ {
+				yy := min(h-1, max(0, y+dy))
+				for dx := -1; dx <= 1; dx++ {
+					xx := min(w-1, max(0, x+dx))
+					win[k] = g.Pix[yy*g.Stride+xx]
+					k++
+				}
+			}
+			s := win[:]
+			slices.Sort(s)
+			out.Pix[y*out.Stride+x] = s[4]
+		}
+	}
+	return out
+}
+
+// rotate turns g by deg degrees clockwise about its centre with bilinear sampling, on a
+// canvas large enough to keep the corners, filled by repeating the nearest edge pixel
+// (white corners beside a shadowed photo would look like ink to the local threshold).
+func rotate(g *image.Gray, deg float64) *image.Gray {
+	a := deg * math.Pi / 180
+	sin, cos := math.Sin(a), math.Cos(a)
+	w, h := float64(g.Rect.Dx()), float64(g.Rect.Dy())
+	nw := int(math.Ceil(math.Abs(w*cos) + math.Abs(h*sin)))
+	nh := int(math.Ceil(math.Abs(w*sin) + math.Abs(h*cos)))
+	out := image.NewGray(image.Rect(0, 0, nw, nh))
+	cx, cy := w/2, h/2
+	ncx, ncy := float64(nw)/2, float64(nh)/2
+	iw, ih := g.Rect.Dx(), g.Rect.Dy()
+	at := func(x, y int) float64 {
+		x, y = min(iw-1, max(0, x)), min(ih-1, max(0, y))
+		return float64(g.Pix[y*g.Stride+x])
+	}
+	for y := range nh {
+		dy := float64(y) + 0.5 - ncy
+		for x := range nw {
+			dx := float64(x) + 0.5 - ncx
+			// inverse of a clockwise turn (y points down)
+			sx := cos*dx + sin*dy + cx - 0.5
+			sy := -sin*dx + cos*dy + cy - 0.5
+			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
+			fx, fy := sx-float64(x0), sy-float64(y0)
+			v := at(x0, y0)*(1-fx)*(1-fy) + at(x0+1, y0)*fx*(1-fy) + at(x0, y0+1)*(1-fx)*fy + at(x0+1, y0+1)*fx*fy
+			out.Pix[y*out.Stride+x] = uint8(math.Round(v))
+		}
+	}
+	return out
+}
+
+// layout is what the projection profiles say about a page.
+type layout struct {
+	skew     float64 // degrees the text lines are turned clockwise
+	vertical bool    // the lines run top to bottom (vertical writing, or a page on its side)
+	lineSize float64 // height (or width, if vertical) of a text line in pixels of g; 0 if unknown
+}
+
+// analyse finds the skew and line direction by projection profiles: the ink of a page
+// projected across its text lines piles into sharp peaks only at the lines' true angle.
+// It searches ±10° on a reduced copy, for horizontal and vertical lines alike.
+func analyse(g *image.Gray) layout {
+	f := math.Min(1, 1600/float64(max(g.Rect.Dx(), g.Rect.Dy())))
+	small := g
+	if f < 1 {
+		small = scale(g, f)
+	}
+	// The ink mask uses local thresholds so that a shadow across a photo is not taken for ink.
+	if small == g {
+		small = image.NewGray(g.Rect)
+		copy(small.Pix, g.Pix)
+	}
+	binarize(small, true)
+	n := small.Rect.Dx() * small.Rect.Dy()
+	const t = 0
+	type pt struct{ x, y float64 }
+	var pts []pt
+	w := small.Rect.Dx()
+	for y := range small.Rect.Dy() {
+		for x, v := range small.Pix[y*small.Stride : y*small.Stride+w] {
+			if v <= t {
+				pts = append(pts, pt{float64(x), float64(y)})
+			}
+		}
+	}
+	// Too little ink or more ink than paper: no lines to measure.
+	if len(pts) < 200 || len(pts) > n/2 {
+		return layout{}
+	}
+	if len(pts) > 150_000 { // every k-th point is enough for the profile
+		k := len(pts)/150_000 + 1
+		kept := pts[:0]
+		for i := 0; i < len(pts); i += k {
+			kept = append(kept, pts[i])
+		}
+		pts = kept
+	}
+	size := int(math.Hypot(float64(small.Rect.Dx()), float64(small.Rect.Dy()))) + 2
+	bins := make([]int, 2*size)
+	profile := func(deg float64, vertical bool) (score float64) {
+		a := deg * math.Pi / 180
+		s, c := math.Sin(a), math.Cos(a)
+		clear(bins)
+		for _, p := range pts {
+			var v float64
+			if vertical {
+				v = p.x*c + p.y*s
+			} else {
+				v = p.y*c - p.x*s
+			}
+			bins[int(v)+size]++
+		}
+		for _, b := range bins {
+			score += float64(b) * float64(b)
+		}
+		return score
+	}
+	best := layout{}
+	bestScore := -1.0
+	for _, vertical := range []bool{false, true} {
+		for deg := -10.0; deg <= 10.0; deg += 0.5 {
+			if s := profile(deg, vertical); s > bestScore {
+				bestScore, best = s, layout{skew: deg, vertical: vertical}
+			}
+		}
+	}
+	for deg := best.skew - 0.4; deg <= best.skew+0.41; deg += 0.1 {
+		if s := profile(deg, best.vertical); s > bestScore {
+			bestScore, best.skew = s, math.Round(deg*10)/10
+		}
+	}
+	// Line size: the median length of the runs of inked bins at the best angle.
+	profile(best.skew, best.vertical)
+	var lens []int
+	run := 0
+	// Bins under a tenth of the fullest are the specks and grain between the lines.
+	floor := max(1, slices.Max(bins)/10)
+	for _, b := range bins {
+		if b > floor {
+			run++
+		} else if run > 0 {
+			lens = append(lens, run)
+			run = 0
+		}
+	}
+	if len(lens) > 0 {
+		slices.Sort(lens)
+		best.lineSize = float64(lens[len(lens)/2]) / f
+		if best.lineSize < 6 { // no text is that small: the profile saw noise
+			best.lineSize = 0
+		}
+	}
+	return best
+}
+
+// measureContrast describes the page before clean-up: its tone range, the share of
+// mid-tones (grey noise, photos) and of isolated dark pixels (fax speckle).
+func measureContrast(g *image.Gray) (rangeTone int, mid, speckle float64) {
+	h, n := histogram(g)
+	rangeTone = percentile(h, n, 0.99) - percentile(h, n, 0.01)
+	lo, hi := percentile(h, n, 0.005), percentile(h, n, 0.995)
+	var m int
+	for v := lo + (hi-lo)/4; v < hi-(hi-lo)/4; v++ {
+		m += h[v]
+	}
+	mid = float64(m) / float64(n)
+	t := uint8(otsu(h, n))
+	w, hh := g.Rect.Dx(), g.Rect.Dy()
+	var ink, lone int
+	for y := 1; y < hh-1; y += 2 {
+		for x := 1; x < w-1; x += 2 {
+			if g.Pix[y*g.Stride+x] > t {
+				continue
+			}
+			ink++
+			alone := true
+			for dy := -1; dy <= 1 && alone; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if (dx != 0 || dy != 0) && g.Pix[(y+dy)*g.Stride+x+dx] <= t {
+						alone = false
+						break
+					}
+				}
+			}
+			if alone {
+				lone++
+			}
+		}
+	}
+	if ink > 0 {
+		speckle = float64(lone) / float64(ink)
+	}
+	return rangeTone, mid, speckle
+}
+
+// unevenLight says whether the paper's brightness varies across the page (a shadow, a
+// photo's vignetting): the paper level of 8×8 tiles differs by more than a sixth.
+func unevenLight(g *image.Gray) bool {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if w < 64 || h < 64 {
+		return false
+	}
+	lo, hi := 255, 0
+	for ty := range 8 {
+		for tx := range 8 {
+			var th [256]int
+			n := 0
+			for y := ty * h / 8; y < (ty+1)*h/8; y += 2 {
+				for x := tx * w / 8; x < (tx+1)*w/8; x += 2 {
+					th[g.Pix[y*g.Stride+x]]++
+					n++
+				}
+			}
+			p := percentile(th, n, 0.9)
+			lo, hi = min(lo, p), max(hi, p)
+		}
+	}
+	return hi-lo > 40
+}

@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// OCR states of an invoice file (invoice_files.ocr_status).
+const (
+	OCRPending     = "pending"
+	OCRRunning     = "running"
+	OCRDone        = "done"
+	OCRFailed      = "failed"
+	OCRUnavailable = "unavailable" // a tool is missing: the buyer types the fields
+)
+
+// OCRJobKind is the job that reads an uploaded invoice file.
+const OCRJobKind = "ocr"
+
+// OCRJob is the payload of an "ocr" job. The buyer is in it so that the job loads
+// the file the scoped way, like every other reader.
+type OCRJob struct {
+	BuyerID int64 `json:"buyer_id"`
+	FileID  int64 `json:"file_id"`
+}
+
+// InvoiceFile is an uploaded invoice as stored: the bytes are in the file store under
+// StorageKey.
+type InvoiceFile struct {
+	ID           int64           `db:"id"`
+	BuyerID      int64           `db:"buyer_id"`
+	StorageKey   string          `db:"storage_key"`
+	OriginalName string          `db:"original_name"`
+	Size         int64           `db:"size"`
+	MediaType    string          `db:"media_type"`
+	SHA256       string          `db:"sha256"`
+	Pages        int             `db:"pages"`
+	OCRStatus    string          `db:"ocr_status"`
+	OCRFields    json.RawMessage `db:"ocr_fields"`
+	OCRText      string          `db:"ocr_text"`
+	OCRError     string          `db:"ocr_error"`
+	OCRMs        int             `db:"ocr_ms"`
+	LockedAt     *time.Time      `db:"locked_at"`
+	CreatedAt    time.Time       `db:"created_at"`
+}
+
+// NewInvoiceFile is a file whose bytes are already in the file store: the key from
+// files.NewKey, what pay.CheckInvoiceFile found, the SHA-256 in hex.
+type NewInvoiceFile struct {
+	StorageKey   string
+	OriginalName string
+	Size         int64
+	MediaType    string
+	SHA256       string
+	Pages        int
+}
+
+// InvoiceFileOCR is what the OCR job writes back.
+type InvoiceFileOCR struct {
+	Status string
+	Fields json.RawMessage // nil keeps {}
+	Text   string
+	Error  string
+	Ms     int
+}
+
+const invoiceFileColumns = `id, buyer_id, storage_key, original_name, size, media_type, sha256, pages,
+	ocr_status, ocr_fields, ocr_text, ocr_error, ocr_ms, locked_at, created_at`
+
+// CreateInvoiceFile records an uploaded file and queues its OCR in the same
+// transaction, so that every file has its job and a rolled-back upload none.
+func (s *Store) CreateInvoiceFile(ctx context.Context, buyerID int64, f NewInvoiceFile) (InvoiceFile, error) {
+	var out InvoiceFile
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := sqlx.GetContext(ctx, tx, &out, `INSERT INTO invoice_files
+			(buyer_id, storage_key, original_name, size, media_type, sha256, pages)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+invoiceFileColumns,
+			buyerID, f.StorageKey, f.OriginalName, f.Size, f.MediaType, f.SHA256, f.Pages); err != nil {
+			return fmt.Errorf("store: create invoice file: %w", err)
+		}
+		_, err := s.EnqueueJob(ctx, tx, NewJob{
+			Kind:      OCRJobKind,
+			Payload:   OCRJob{BuyerID: buyerID, FileID: out.ID},
+			UniqueKey: fmt.Sprintf("ocr-%d", out.ID),
+			// OCR failing for good leaves the buyer typing, which is fine; a few tries
+			// cover a restart, more would only burn CPU.
+			MaxAttempts: 3,
+		})
+		return err
+	})
+	if err != nil {
+		return InvoiceFile{}, err
+	}
+	return out, nil
+}
+
+// InvoiceFile loads one of the buyer's files; another buyer's is ErrNotFound.
+func (s *Store) InvoiceFile(ctx context.Context, buyerID, id int64) (InvoiceFile, error) {
+	return getOne[InvoiceFile](ctx, s.DB, fmt.Sprintf("invoice file %d", id),
+		`SELECT `+invoiceFileColumns+` FROM invoice_files WHERE buyer_id = $1 AND id = $2`, buyerID, id)
+}
+
+// SetInvoiceFileOCR stores the OCR state and, when given, what was read.
+func (s *Store) SetInvoiceFileOCR(ctx context.Context, buyerID, id int64, r InvoiceFileOCR) error {
+	fields := r.Fields
+	if len(fields) == 0 {
+		fields = json.RawMessage(`{}`)
+	}
+	res, err := s.DB.ExecContext(ctx, `UPDATE invoice_files
+		SET ocr_status = $3, ocr_fields = $4, ocr_text = $5, ocr_error = $6, ocr_ms = $7
+		WHERE buyer_id = $1 AND id = $2`, buyerID, id, r.Status, string(fields), r.Text, r.Error, r.Ms)
+	if err != nil {
+		return fmt.Errorf("store: set OCR of invoice file %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("store: set OCR of invoice file %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// LockInvoiceFile marks the file as used by a submitted payment and returns when it
+// was locked: the first lock's time stands, whoever locks again.
+func (s *Store) LockInvoiceFile(ctx context.Context, buyerID, id int64, now time.Time) (time.Time, error) {
+	var at time.Time
+	err := sqlx.GetContext(ctx, s.DB, &at, `UPDATE invoice_files SET locked_at = COALESCE(locked_at, $3)
+		WHERE buyer_id = $1 AND id = $2 RETURNING locked_at`, buyerID, id, now)
+	if notFound(err) {
+		return time.Time{}, fmt.Errorf("store: lock invoice file %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store: lock invoice file %d: %w", id, err)
+	}
+	return at, nil
+}

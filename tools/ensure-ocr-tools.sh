@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Makes sure the OCR tools the ocr package runs are installed (DESIGN.md §3): tesseract
+# with the Japanese models (horizontal and vertical) and the orientation model, poppler's
+# pdftotext/pdftoppm/pdfinfo, and the IPAex Gothic font the OCR tests render invoices with.
+# Installs Debian's packages as root with apt when something is missing; otherwise prints
+# the command to run and fails, so that the Go tests never run without them.
+set -euo pipefail
+
+PACKAGES=(tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-osd poppler-utils fonts-ipaexfont-gothic)
+FONT=/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf
+
+missing() {
+  local m=()
+  for b in tesseract pdftotext pdftoppm pdfinfo; do
+    command -v "$b" >/dev/null 2>&1 || m+=("$b")
+  done
+  if command -v tesseract >/dev/null 2>&1; then
+    langs=$(tesseract --list-langs 2>/dev/null || true)
+    for l in jpn jpn_vert eng osd; do
+      grep -qx "$l" <<<"$langs" || m+=("tessdata:$l")
+    done
+  fi
+  [[ -f $FONT ]] || m+=("$FONT")
+  echo "${m[*]:-}"
+}
+
+m=$(missing)
+if [[ -z $m ]]; then
+  echo "ocr-tools: tesseract $(tesseract --version 2>&1 | head -n 1 | awk '{print $2}'), poppler and the IPAex font are installed"
+  exit 0
+fi
+
+cmd="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${PACKAGES[*]}"
+if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+  echo "ocr-tools: missing $m; installing: $cmd"
+  t=$(date +%s.%N)
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
+  m=$(missing)
+  if [[ -n $m ]]; then
+    echo "ocr-tools: still missing after apt-get install: $m" >&2
+    exit 1
+  fi
+  awk -v s="$t" -v e="$(date +%s.%N)" 'BEGIN { printf "ocr-tools: installed in %.1f s\n", e - s }'
+  exit 0
+fi
+echo "ocr-tools: missing $m. Install the OCR tools as root:" >&2
+echo "  $cmd" >&2
+exit 1
