@@ -881,22 +881,9 @@ func readNumber(ls []line, from, to int, f *Fields) {
 		return
 	}
 	// 口座番号 1234567, on the line or below it.
-	for i, ln := range ls {
-		for _, h := range ln.hits {
-			if h.field != "account_number" {
-				continue
-			}
-			if n, ok := accountNumberIn(h.seg); ok {
-				f.AccountNumber = found(n, ln.conf*sureLabel)
-				return
-			}
-			if i+1 < len(ls) {
-				if n, ok := accountNumberIn(ls[i+1].text); ok {
-					f.AccountNumber = found(n, ls[i+1].conf*sureLabel*sureNextLine)
-					return
-				}
-			}
-		}
+	if v, ok := labelled(ls, "account_number", accountNumberIn); ok {
+		f.AccountNumber = v
+		return
 	}
 	// 普通 1234567
 	for _, ln := range ls[from:to] {
@@ -953,23 +940,31 @@ func holderIn(s string) (string, bool) {
 	return h, true
 }
 
-func readHolder(ls []line, from, to int, f *Fields) {
+// labelled reads the value that follows a label of field, on the label's line or on
+// the line below it (a table's header row over its values), with the label's certainty.
+func labelled[T any](ls []line, field string, parse func(string) (T, bool)) (Field[T], bool) {
 	for i, ln := range ls {
 		for _, h := range ln.hits {
-			if h.field != "holder" {
+			if h.field != field {
 				continue
 			}
-			if v, ok := holderIn(h.seg); ok {
-				f.AccountHolder = found(v, ln.conf*sureLabel)
-				return
+			if v, ok := parse(h.seg); ok {
+				return found(v, ln.conf*sureLabel), true
 			}
 			if i+1 < len(ls) {
-				if v, ok := holderIn(ls[i+1].text); ok {
-					f.AccountHolder = found(v, ls[i+1].conf*sureLabel*sureNextLine)
-					return
+				if v, ok := parse(ls[i+1].text); ok {
+					return found(v, ls[i+1].conf*sureLabel*sureNextLine), true
 				}
 			}
 		}
+	}
+	return Field[T]{}, false
+}
+
+func readHolder(ls []line, from, to int, f *Fields) {
+	if v, ok := labelled(ls, "holder", holderIn); ok {
+		f.AccountHolder = v
+		return
 	}
 	// After the account number on the bank's lines, or a line of kana below them.
 	for _, ln := range ls[from:to] {
