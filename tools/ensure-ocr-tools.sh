@@ -34,8 +34,10 @@ cmd="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
   echo "ocr-tools: missing $m; installing: $cmd"
   t=$(date +%s.%N)
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
+  # The other set-up tasks run beside this one and may hold apt's lock (PostgreSQL, say):
+  # wait for it rather than fail.
+  apt-get -o DPkg::Lock::Timeout=300 update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${PACKAGES[@]}" >/dev/null
   m=$(missing)
   if [[ -n $m ]]; then
     echo "ocr-tools: still missing after apt-get install: $m" >&2
