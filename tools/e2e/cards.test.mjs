@@ -19,24 +19,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import {
-  BASE_URL,
-  COMBOS,
-  assertNoProblems,
-  axe,
-  comboName,
-  describeFocus,
-  firstPage,
-  formatViolations,
-  lastMailId,
-  launch,
-  mailCode,
-  pageProblems,
-  screenshot,
-  tabTo,
-  url,
-  waitForMail,
-} from "./lib.mjs";
+import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, COMBOS, describeFocus, firstPage, formatViolations, lastMailId, launch, mailCode, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, waitForMail } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 120_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -105,7 +88,6 @@ const PLAN = {
 
 // --- Helpers ---------------------------------------------------------------------------------
 
-const path = (page) => new URL(page.url()).pathname;
 const origin = (page) => new URL(page.url()).origin;
 
 /** Hides anything shaped like a card number (a failure message goes to the scanned TAP file). */
@@ -140,52 +122,6 @@ async function createBuyer(tag) {
   });
   return email;
 }
-
-/**
- * Runs `act` (a key press) and waits for the document it leads to, after any 303 (also
- * across the PSP's origin and back); returns that document's response.
- */
-async function andWait(page, act) {
-  const answered = page.waitForResponse((r) => r.request().resourceType() === "document" && r.status() !== 303);
-  const committed = page.waitForEvent("framenavigated", (f) => f === page.mainFrame());
-  await act();
-  const [res] = await Promise.all([answered, committed]);
-  await page.waitForLoadState("load");
-  return res;
-}
-
-/** Focuses a link or button and activates it with `key` (Enter, or Space for a button). */
-async function activate(page, selector, key = "Enter") {
-  const el = page.locator(selector);
-  assert.equal(await el.count(), 1, `exactly one ${selector}`);
-  return andWait(page, async () => {
-    await el.focus();
-    await page.keyboard.press(key);
-  });
-}
-
-/** Types into a field by keyboard: focus, select what is there, delete, type. */
-async function typeInto(page, selector, text) {
-  await page.focus(selector);
-  await page.keyboard.press("ControlOrMeta+A");
-  await page.keyboard.press("Backspace");
-  if (text) await page.keyboard.type(text);
-}
-
-/** Presses Enter in a field, submitting its form; returns the answering document's response. */
-async function submitFrom(page, selector) {
-  await page.focus(selector);
-  return andWait(page, () => page.keyboard.press("Enter"));
-}
-
-/** Text of the flash notice, server-rendered or from the snackbar island. */
-async function noticeText(page) {
-  const n = page.locator("[data-island='snackbar'] .snackbar");
-  await n.first().waitFor({ state: "attached" });
-  return (await n.first().textContent()).replace(/\s+/g, " ");
-}
-
-const mainText = async (page) => (await page.locator("main").innerText()).replace(/[ \t]+/g, " ");
 
 // Our selectors.
 const LIST = "/myaccount/creditcards";

@@ -3,6 +3,7 @@
 // The tests expect a running server: tools/e2e.sh starts bin/server and exports
 // BASE_URL and DEMO_PASSWORD. To run one file by hand against a server you started:
 //   BASE_URL=http://localhost:8080 DEMO_PASSWORD=… node --test tools/e2e/journey.test.mjs
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -326,3 +327,55 @@ export function mailCode(text) {
   if (!m) throw new Error(`no code in mail:\n${text}`);
   return m[1];
 }
+
+// --- Keyboard journeys (shared by the suites that walk pages by keyboard) ---------------
+
+/** The page's path (imported as `path` by the suites). */
+export const pagePath = (page) => new URL(page.url()).pathname;
+
+/**
+ * Runs `act` (a key press) and waits for the document it leads to, after any 303 (also
+ * across another origin, such as the sandbox PSP's, and back); returns its response.
+ */
+export async function andWait(page, act) {
+  const answered = page.waitForResponse((r) => r.request().resourceType() === "document" && r.status() !== 303);
+  const committed = page.waitForEvent("framenavigated", (f) => f === page.mainFrame());
+  await act();
+  const [res] = await Promise.all([answered, committed]);
+  await page.waitForLoadState("load");
+  return res;
+}
+
+/** Focuses a link or button and activates it with `key` (Enter, or Space for a button). */
+export async function activate(page, selector, key = "Enter") {
+  const el = page.locator(selector);
+  assert.equal(await el.count(), 1, `exactly one ${selector}`);
+  return andWait(page, async () => {
+    await el.focus();
+    await page.keyboard.press(key);
+  });
+}
+
+/** Types into a field by keyboard: focus, select what is there, delete, type. */
+export async function typeInto(page, selector, text) {
+  await page.focus(selector);
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.press("Backspace");
+  if (text) await page.keyboard.type(text);
+}
+
+/** Presses Enter in a field, submitting its form; returns the answering document's response. */
+export async function submitFrom(page, selector) {
+  await page.focus(selector);
+  return andWait(page, () => page.keyboard.press("Enter"));
+}
+
+/** Text of the flash notice, server-rendered or from the snackbar island. */
+export async function noticeText(page) {
+  const n = page.locator("[data-island='snackbar'] .snackbar");
+  await n.first().waitFor({ state: "attached" });
+  return (await n.first().textContent()).replace(/\s+/g, " ");
+}
+
+/** The main region's text, runs of spaces and tabs made one. */
+export const mainText = async (page) => (await page.locator("main").innerText()).replace(/[ \t]+/g, " ");

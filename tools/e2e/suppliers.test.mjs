@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { COMBOS, CORP, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, signIn, tabTo, url } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, comboName, COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -25,58 +25,11 @@ const YAMADA_NUMBER = "2010401099991";
 
 // --- Page helpers --------------------------------------------------------------------------
 
-const path = (page) => new URL(page.url()).pathname;
 const pathAndQuery = (page) => {
   const u = new URL(page.url());
   return u.pathname + u.search;
 };
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * Runs `act` (a key press) and waits for the document it leads to; returns that
- * document's response (after any 303).
- */
-async function andWait(page, act) {
-  const answered = page.waitForResponse((r) => r.request().resourceType() === "document" && r.status() !== 303);
-  const committed = page.waitForEvent("framenavigated", (f) => f === page.mainFrame());
-  await act();
-  const [res] = await Promise.all([answered, committed]);
-  await page.waitForLoadState("load");
-  return res;
-}
-
-/** Focuses a link or button and activates it with `key` (Enter, or Space for a button). */
-async function activate(page, selector, key = "Enter") {
-  const el = page.locator(selector);
-  assert.equal(await el.count(), 1, `exactly one ${selector}`);
-  return andWait(page, async () => {
-    await el.focus();
-    await page.keyboard.press(key);
-  });
-}
-
-/** Types into a field by keyboard: focus, select what is there, delete, type. */
-async function typeInto(page, selector, text) {
-  await page.focus(selector);
-  await page.keyboard.press("ControlOrMeta+A");
-  await page.keyboard.press("Backspace");
-  if (text) await page.keyboard.type(text);
-}
-
-/** Presses Enter in a field, submitting its form; returns the answering document's response. */
-async function submitFrom(page, selector) {
-  await page.focus(selector);
-  return andWait(page, () => page.keyboard.press("Enter"));
-}
-
-/** Text of the flash notice, server-rendered or from the snackbar island. */
-async function noticeText(page) {
-  const n = page.locator("[data-island='snackbar'] .snackbar");
-  await n.first().waitFor({ state: "attached" });
-  return (await n.first().textContent()).replace(/\s+/g, " ");
-}
-
-const mainText = async (page) => (await page.locator("main").innerText()).replace(/[ \t]+/g, " ");
 
 // --- The tests -----------------------------------------------------------------------------
 
