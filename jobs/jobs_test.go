@@ -1,7 +1,6 @@
 package jobs_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,23 +40,6 @@ func job(t *testing.T, id int64) store.Job {
 	j, err := db.Store.Job(context.Background(), id)
 	require.NoError(t, err)
 	return j
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // start runs r until the test ends.
@@ -101,7 +83,7 @@ func TestRetryBacksOffExponentiallyUpToTheCap(t *testing.T) {
 	clk := &clock{t: time.Date(2031, 4, 1, 9, 0, 0, 0, time.UTC)}
 	attempts := make(chan int, 10)
 	var n atomic.Int32
-	logs := &lockedBuffer{}
+	logs := &storetest.Logs{}
 	r := &jobs.Runner{Store: db.Store, Workers: 1, Clock: clk.Now, PollInterval: 5 * time.Millisecond,
 		BaseBackoff: time.Second, MaxBackoff: 8 * time.Second, Logger: slog.New(slog.NewTextHandler(logs, nil))}
 	r.Register("retry", func(ctx context.Context, payload json.RawMessage) error {
@@ -306,7 +288,7 @@ func TestTwoInstancesRunEachJobExactlyOnce(t *testing.T) {
 // job.
 func TestPanicIsAFailedAttempt(t *testing.T) {
 	ctx := context.Background()
-	logs := &lockedBuffer{}
+	logs := &storetest.Logs{}
 	r := &jobs.Runner{Store: db.Store, Workers: 1, PollInterval: 10 * time.Millisecond, BaseBackoff: time.Hour,
 		Logger: slog.New(slog.NewTextHandler(logs, nil))}
 	r.Register("panics", func(_ context.Context, payload json.RawMessage) error {

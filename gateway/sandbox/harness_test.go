@@ -28,24 +28,7 @@ import (
 var db *storetest.DB
 
 // logs collects every line the sandboxes of this package log, for the card-data scan.
-var logs syncBuffer
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+var logs storetest.Logs
 
 // TestMain gives the package its own database with the sandbox's tables, and after the
 // tests scans every sandbox table and every log line for a card number: the run fails

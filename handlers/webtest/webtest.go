@@ -9,7 +9,6 @@
 package webtest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -112,7 +111,7 @@ type Env struct {
 	// PSP is the sandbox PSP on its own origin (nil when the test brought its own
 	// Gateway).
 	PSP  *PSP
-	logs *lockedBuffer
+	logs *storetest.Logs
 	// jobKinds are the kinds of job the Env's runner works.
 	jobKinds []string
 }
@@ -128,7 +127,7 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	sessions.Store = postgresstore.NewWithCleanupInterval(db.Store.DB.DB, 0)
 	sessions.Cookie.Name = "cardpay_session"
 	sessions.Cookie.SameSite = http.SameSiteLaxMode
-	logs := &lockedBuffer{}
+	logs := &storetest.Logs{}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	mailSrv := mailtest.NewServer(t)
 	sender, err := mail.NewSMTP(mailSrv.URL(), "no-reply@test.example")
@@ -324,21 +323,4 @@ func NewBuyer(t *testing.T, form pay.BusinessForm, corporateNumber string) store
 	u, err := db.Store.CreateBuyer(context.Background(), nb)
 	require.NoError(t, err)
 	return u
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
