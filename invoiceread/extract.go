@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"cardpay/banks"
 	"cardpay/pay"
 )
 
@@ -428,13 +429,18 @@ func valuesBelow(ls []line, i int, pending []hit) ([]amountCand, []dateCand) {
 var moneyLineRe = regexp.MustCompile(`(?:^|[\s:(])金\s*¥?\s*(\d{1,3}(?:\s?,\s?\d{3})+|\d+)\s*円\s*(也)?`)
 
 func pickTotal(ls []line, amounts []amountCand, f *Fields) {
-	best := -1
+	// OCR misreads one of an invoice's several statements of its total (ご請求金額 at the
+	// top, 合計 at the foot); the value the invoice confirms elsewhere (printed twice, or
+	// the sum of an amount and a tenth or less of it: 小計 + 消費税) wins over the label's rank.
+	all := allAmounts(ls)
+	best, bestOK := -1, false
 	for i, a := range amounts {
 		if a.field != "total" || a.perRate || a.value <= 0 {
 			continue
 		}
-		if best < 0 || a.rank > amounts[best].rank || (a.rank == amounts[best].rank && a.value > amounts[best].value) {
-			best = i
+		ok := confirmed(a.value, all)
+		if best < 0 || (ok && !bestOK) || (ok == bestOK && (a.rank > amounts[best].rank || (a.rank == amounts[best].rank && a.value > amounts[best].value))) {
+			best, bestOK = i, ok
 		}
 	}
 	if best >= 0 {
@@ -471,6 +477,34 @@ func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 	}
 }
 
+// allAmounts is every amount printed on the invoice, with how often each is printed.
+func allAmounts(ls []line) map[int64]int {
+	all := map[int64]int{}
+	for _, ln := range ls {
+		for _, t := range amountsIn(ln.text) {
+			if t.value > 0 {
+				all[t.value]++
+			}
+		}
+	}
+	return all
+}
+
+// confirmed says whether the invoice backs v up: it prints v twice, or v is the sum of
+// two amounts it prints of which the smaller is a tenth or less of the larger (a subtotal
+// and its tax).
+func confirmed(v int64, all map[int64]int) bool {
+	if all[v] >= 2 {
+		return true
+	}
+	for a := range all {
+		if b := v - a; b > 0 && b < a && b*10 <= a+10 && all[b] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func pickTax(amounts []amountCand, f *Fields) {
 	var whole *amountCand
 	var sum int64
@@ -478,7 +512,9 @@ func pickTax(amounts []amountCand, f *Fields) {
 	seen := map[string]bool{}
 	for i := range amounts {
 		a := &amounts[i]
-		if a.field != "tax" || a.value <= 0 || (f.Total.Found && a.value >= f.Total.Value) {
+		// Japanese consumption tax is 10 % at most: the tax of a total is at most 10/110
+		// of it (a little more with rounding per line).
+		if a.field != "tax" || a.value <= 0 || (f.Total.Found && a.value*100 > f.Total.Value*10) {
 			continue
 		}
 		if !a.perRate || a.rateKey == "" {
@@ -535,12 +571,18 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
-	// Some print the label and forget the T.
+	// Some print the label and forget the T; OCR reads the T as 1, 7 or ( .
 	for _, ln := range ls {
 		if m := regLabelRe.FindStringSubmatch(ln.text); m != nil {
 			if d, ok := thirteen(m[1]); ok && pay.ValidRegistrationNumber("T"+d) {
 				f.RegistrationNumber = found("T"+d, ln.conf*sureShape)
 				return
+			}
+			if d := ocrDigitMap.Replace(m[1]); len(d) >= 14 && strings.ContainsRune("17", rune(d[0])) {
+				if d, ok := thirteen(d[1:]); ok && pay.ValidRegistrationNumber("T"+d) {
+					f.RegistrationNumber = found("T"+d, ln.conf*sureShape*0.95)
+					return
+				}
 			}
 		}
 	}
@@ -578,6 +620,10 @@ func readAddressee(ls []line, f *Fields) {
 		}
 	}
 }
+
+// sentenceRe finds the invoice's sentences (下記のとおりご請求申し上げます。), which are
+// no one's name.
+var sentenceRe = regexp.MustCompile(`ます|ください|下記|申し上げ|。|お問い合わせ|ありがとう|よろしく`)
 
 var notIssuerRe = regexp.MustCompile(`御中|様|銀行|信用金庫|支店|名義|振込|口座|〒|TEL|FAX`)
 
@@ -676,7 +722,7 @@ func readIssuer(ls []line, f *Fields) {
 			break
 		}
 		for _, c := range chunks(ln.text) {
-			if notIssuerRe.MatchString(c) || strings.ContainsAny(c, "0123456789") || addressRe.MatchString(c) {
+			if notIssuerRe.MatchString(c) || strings.ContainsAny(c, "0123456789") || addressRe.MatchString(c) || sentenceRe.MatchString(c) {
 				continue
 			}
 			f.IssuerName = found(cleanName(c), ln.conf*sureGuess)
@@ -708,10 +754,13 @@ var (
 	bankRe = regexp.MustCompile(`([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z・ー]{1,20}?(?:銀行|信用金庫|信用組合|労働金庫|信金|信組|農業協同組合|農協))`)
 	// branchRe reads the branch after the bank: 渋谷支店, 東京営業部, 本店, 〇一八店,
 	// 018支店, with the branch number that some add in brackets.
-	branchRe   = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\s*\)?)?`)
-	typeRe     = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\(普\)|\(当\)|普\.|当\.`)
+	branchRe   = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)\s?(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\s*\)?)?`)
+	typeRe     = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
+	// markRe is the bracketed mark of the account type between the branch and the
+	// number (渋谷支店 (普) 1234567) when OCR could not read the character in it.
+	markRe = regexp.MustCompile(`(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*\d{4,8}`)
 	acctDigits = regexp.MustCompile(`\d(?:[\d\s-]{0,10}\d)?`)
-	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー()\.･・A-Z\s]+`)
+	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー\-()\.･・A-Z\s]+`)
 	yuchoRe    = regexp.MustCompile(`記号\s*(?:番号)?\s*[:：]?\s*(\d{5})\s*(?:-|\s|番号\s*[:：]?)\s*(\d{1,8})\b`)
 	yuchoBare  = regexp.MustCompile(`(?:^|[^\d-])(1\d{3}0)\s*-\s*(\d{2,7}1)(?:$|[^\d-])`)
 	furikaeRe  = regexp.MustCompile(`(?:^|[^\d-])(0\d{4})\s*-\s*(\d)\s*-\s*(\d{1,6})(?:$|[^\d-])`)
@@ -729,7 +778,13 @@ func readAccount(ls []line, f *Fields) {
 			if name == "銀行" || strings.HasSuffix(name, "日本銀行") && len(name) > len("日本銀行") {
 				continue
 			}
-			f.BankName = found(name, ln.conf*sureShape)
+			conf := ln.conf * sureShape
+			// OCR misreads a character of the name now and then (みずは銀行); the zengin
+			// list knows the real one.
+			if b, ok := banks.Closest(name); ok && b.Name != name {
+				name, conf = b.Name, conf*0.9
+			}
+			f.BankName = found(name, conf)
 			bankLine = i
 			readBranch(ln, ln.text[m[1]:], f)
 			break
@@ -854,6 +909,14 @@ func readType(ls []line, f *Fields) {
 			return
 		}
 	}
+	// A mark was printed but not read: (普) is far the likelier (most business accounts
+	// are 普通), said with a low confidence so that the buyer is asked to check it.
+	for _, ln := range ls {
+		if markRe.MatchString(ln.text) {
+			f.AccountType = found(pay.AccountOrdinary, ln.conf*sureGuess*0.5)
+			return
+		}
+	}
 }
 
 // accountNumberIn reads a branch account number (up to 7 digits, zero-padded) at the
@@ -918,12 +981,24 @@ func cutAtLabel(ln line, pos int) string {
 // holderIn reads a holder name in kana at the start of s (after a label or a number):
 // カ)ヤマダシヨウジ, ﾔﾏﾀﾞ ﾀﾛｳ, (ｶ)ｻﾝﾌﾟﾙ; answered in the zengin form.
 func holderIn(s string) (string, bool) {
-	s = strings.TrimLeft(s, " :")
+	s = strings.TrimLeft(s, " :.,・･")
+	// The legal-form mark カ) is read as the kanji 力 or the letter A.
+	for _, fix := range [][2]string{{"力)", "カ)"}, {"(力)", "(カ)"}, {"A)", "カ)"}, {"(A)", "(カ)"}} {
+		if rest, ok := strings.CutPrefix(s, fix[0]); ok {
+			s = fix[1] + rest
+			break
+		}
+	}
 	loc := kanaRunRe.FindStringIndex(s)
 	if loc == nil || strings.TrimSpace(s[:loc[0]]) != "" {
 		return "", false
 	}
 	run := strings.TrimSpace(s[loc[0]:loc[1]])
+	for _, fix := range [][2]string{{"(A", "(カ"}, {"(力", "(カ"}} {
+		if rest, ok := strings.CutSuffix(run, fix[0]); ok {
+			run = rest + fix[1]
+		}
+	}
 	kana := 0
 	for _, r := range run {
 		if (r >= 'ァ' && r <= 'ヺ') || (r >= 'ｦ' && r <= 'ﾝ') {
@@ -937,6 +1012,9 @@ func holderIn(s string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	// The legal-form marks are written against the name (ｶ)ﾔﾏﾀﾞ, ﾔﾏﾀﾞ(ｶ): a space there
+	// is the width of the printed bracket, not one the holder's name has.
+	h = strings.NewReplacer(") ", ")", " (", "(").Replace(h)
 	return h, true
 }
 

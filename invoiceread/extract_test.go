@@ -86,6 +86,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"issuer": "合同会社ミライ"}},
 		{"the addressee is not the issuer", "株式会社買手 御中\n株式会社売手\n" + validT,
 			map[string]string{"issuer": "株式会社売手", "to": "株式会社買手", "honorific": "御中"}},
+		{"a sentence above the registration number is no sole proprietor", "下記のとおりご請求申し上げます。\n登録番号 " + validT,
+			map[string]string{"issuer": "—"}},
 		{"labelled issuer", "発行元: 株式会社ラベル\n株式会社ほか",
 			map[string]string{"issuer": "株式会社ラベル"}},
 
@@ -96,6 +98,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"wrong check digit is not read", "登録番号 " + invalidT, map[string]string{"reg": "—"}},
 		{"label without the T", "登録番号 9234567890123", map[string]string{"reg": validT}},
 		{"14 digits are not a T-number", "T92345678901234", map[string]string{"reg": "—"}},
+		{"T read as 1 after the label", "登録番号 : 1" + validT[1:], map[string]string{"reg": validT}},
+		{"T read as 7 after the label", "登録番号 7" + validT[1:], map[string]string{"reg": validT}},
 
 		// Dates.
 		{"年月日", "請求日 2026年1月5日", map[string]string{"date": "2026-01-05"}},
@@ -141,6 +145,11 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"請求金額 as a column header is not the total", "品名  数量  単価  請求金額\nコピー用紙  10  100  1,000\n合計 ¥1,100",
 			map[string]string{"total": "1100"}},
 		{"amount on the line below its label", "ご請求金額\n¥ 88,000 -", map[string]string{"total": "88000"}},
+		{"OCR ] for 1 and a split group", "ご請求金額 ¥ ],868,1 30-", map[string]string{"total": "1868130"}},
+		{"the total the invoice confirms beats a misread one", "ご請求金額 ¥868\n小計 ¥1,698,300\n消費税 ¥169,830\n合計金額 ¥1,868,130",
+			map[string]string{"total": "1868130", "tax": "169830"}},
+		{"a tax over a tenth of the total is not the tax", "消費税 ¥1,322,600\n消費税 ¥132,260\n合計 ¥1,454,860",
+			map[string]string{"total": "1454860", "tax": "132260"}},
 
 		// Addressee.
 		{"御中 stripped", "株式会社山田商店 御中", map[string]string{"to": "株式会社山田商店", "honorific": "御中"}},
@@ -166,6 +175,15 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"spaces inside the account number", "口座番号 123 4567", map[string]string{"number": "1234567"}},
 		{"branch number in brackets", "三菱UFJ銀行 渋谷支店(135) 普通 1234567",
 			map[string]string{"branch": "渋谷", "branch_code": "135"}},
+		{"bank name misread by one character", "みずはほ銀行 横浜 支店 (普) 1198283",
+			map[string]string{"bank": "みずほ銀行", "branch": "横浜", "type": "2", "number": "1198283"}},
+		{"holder's カ) read as 力) and spaced", "口座名義 力) ミナト キカク", map[string]string{"holder": "ｶ)ﾐﾅﾄ ｷｶｸ"}},
+		{"holder's カ) read as A)", "名義 A) ヒカリシヨクヒン", map[string]string{"holder": "ｶ)ﾋｶﾘｼﾖｸﾋﾝ"}},
+		{"(普) with OCR's spaces", "みずほ銀行 渋谷支店 ( 普) 9481543", map[string]string{"type": "2", "number": "9481543"}},
+		{"an unread type mark is 普通 at a guess", "みずほ銀行 渋谷支店 (H) 9481543", map[string]string{"type": "2", "number": "9481543"}},
+		{"holder with a hyphen", "口座名義 カ）ツバサジヨウホウサ-ビス", map[string]string{"holder": "ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ"}},
+		{"holder's (カ read as (A at the end", "口座名義 ホクトシステム (A", map[string]string{"holder": "ﾎｸﾄｼｽﾃﾑ(ｶ"}},
+		{"holder's space after the bracket", "口座名義 カ） ミナトキカク", map[string]string{"holder": "ｶ)ﾐﾅﾄｷｶｸ"}},
 		{"信用金庫", "城南信用金庫 大井町支店 普通 1111111",
 			map[string]string{"bank": "城南信用金庫", "branch": "大井町"}},
 		{"ゆうちょ 〇一八店", "ゆうちょ銀行 〇一八店 普通 1234567",
@@ -202,6 +220,15 @@ func TestInvoicereadConfidence(t *testing.T) {
 	require.True(t, g.Total.Found)
 	require.Less(t, g.Total.Confidence, 0.6)
 	require.False(t, g.DueDate.Found)
+
+	// An account type guessed from an unread mark is shown as 低 and never matched.
+	m := invoiceread.Extract("みずほ銀行 渋谷支店 (H) 9481543", nil)
+	require.True(t, m.AccountType.Found)
+	require.Less(t, m.AccountType.Confidence, 0.3)
+	// A bank name corrected against the zengin list is less sure than one read as printed.
+	b := invoiceread.Extract("みずはほ銀行 渋谷支店", nil)
+	require.Equal(t, "みずほ銀行", b.BankName.Value)
+	require.Less(t, b.BankName.Confidence, invoiceread.Extract("みずほ銀行 渋谷支店", nil).BankName.Confidence)
 }
 
 func TestInvoicereadFullInvoices(t *testing.T) {

@@ -43,8 +43,13 @@ func norm(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return spacedDigitsRe.ReplaceAllStringFunc(fixDigits(b.String()), removeSpaces)
+	s = spacedDigitsRe.ReplaceAllStringFunc(fixDigits(b.String()), removeSpaces)
+	return splitGroupRe.ReplaceAllStringFunc(s, removeSpaces)
 }
+
+// splitGroupRe finds a group of three digits after a comma that OCR split with a space
+// (1,868,1 30): the group is whole again when its parts add up to three digits.
+var splitGroupRe = regexp.MustCompile(`,(?:\d \d\d|\d\d \d)\b`)
 
 // spacedDigitsRe finds numbers OCR has read one digit at a time ("1 2 3 4 5 6 7"): three
 // or more single digits each one space apart. Columns of a layout are wider apart.
@@ -72,12 +77,13 @@ func fixDigits(s string) string {
 		switch r {
 		case 'O', 'o':
 			d = '0'
-		case 'l', 'I', '|':
+		case 'l', 'I', '|', ']', '[':
 			d = '1'
 		default:
 			continue
 		}
-		left, right := isDigit(i-1), isDigit(i+1)
+		// A thousands comma is as good as a digit on the right: ],868 is 1,868.
+		left, right := isDigit(i-1), isDigit(i+1) || (i+1 < len(rs) && rs[i+1] == ',' && isDigit(i+2))
 		if (left && sep(i+1)) || (right && sep(i-1)) {
 			rs[i] = d
 			changed = true

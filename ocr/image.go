@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/jpeg" // decoders for image.Decode
 	_ "image/png"
 	"math"
@@ -113,15 +114,68 @@ func orient(g *image.Gray, o int) *image.Gray {
 	return g
 }
 
+// toGray is the page in grey, with the red of a seal (角印, 社印) dropped out to white:
+// Japanese invoices stamp the company seal over the issuer's name, and in plain
+// luminance its red is as dark as the text under it, which tesseract then reads as
+// neither. Text printed in black, grey or blue keeps its luminance.
 func toGray(img image.Image) *image.Gray {
 	if g, ok := img.(*image.Gray); ok && g.Rect.Min == (image.Point{}) {
 		return g
 	}
 	b := img.Bounds()
 	g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(g, g.Rect, img, b.Min, draw.Src)
+	switch src := img.(type) {
+	case *image.YCbCr:
+		for y := range b.Dy() {
+			row := g.Pix[y*g.Stride:]
+			for x := range b.Dx() {
+				yi := src.YOffset(b.Min.X+x, b.Min.Y+y)
+				ci := src.COffset(b.Min.X+x, b.Min.Y+y)
+				r, gg, bb := color.YCbCrToRGB(src.Y[yi], src.Cb[ci], src.Cr[ci])
+				row[x] = inkGray(r, gg, bb)
+			}
+		}
+	case *image.NRGBA:
+		for y := range b.Dy() {
+			p := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):]
+			row := g.Pix[y*g.Stride:]
+			for x := range b.Dx() {
+				i := 4 * x
+				if a := p[i+3]; a != 255 {
+					// Transparent areas are paper.
+					row[x] = inkGray(blendWhite(p[i], a), blendWhite(p[i+1], a), blendWhite(p[i+2], a))
+					continue
+				}
+				row[x] = inkGray(p[i], p[i+1], p[i+2])
+			}
+		}
+	case *image.RGBA:
+		for y := range b.Dy() {
+			p := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):]
+			row := g.Pix[y*g.Stride:]
+			for x := range b.Dx() {
+				i := 4 * x
+				a := p[i+3]
+				row[x] = inkGray(p[i]+255-a, p[i+1]+255-a, p[i+2]+255-a) // premultiplied over white
+			}
+		}
+	default:
+		draw.Draw(g, g.Rect, img, b.Min, draw.Src)
+	}
 	return g
 }
+
+// inkGray is one pixel's grey: white for a seal's red, else its luminance (BT.601).
+func inkGray(r, g, b uint8) uint8 {
+	// The seal's edge, blended with the paper, is a pale red: dropped too (a grey edge of
+	// black text has r ≈ g ≈ b).
+	if int(r) >= 120 && int(r)-int(g) >= 28 && int(r)-int(b) >= 24 {
+		return 255
+	}
+	return uint8((299*int(r) + 587*int(g) + 114*int(b) + 500) / 1000)
+}
+
+func blendWhite(c, a uint8) uint8 { return uint8((int(c)*int(a) + 255*(255-int(a)) + 127) / 255) }
 
 // rotate90 turns g by k quarter turns clockwise.
 func rotate90(g *image.Gray, k int) *image.Gray {
@@ -368,6 +422,7 @@ func analyse(g *image.Gray) layout {
 		copy(small.Pix, g.Pix)
 	}
 	binarize(small, true)
+	clearBorder(small)
 	n := small.Rect.Dx() * small.Rect.Dy()
 	const t = 0
 	type pt struct{ x, y float64 }
@@ -513,4 +568,169 @@ func unevenLight(g *image.Gray) bool {
 		}
 	}
 	return hi-lo > 40
+}
+
+// removeRules whitens the ruled lines of a page (table borders, the underline under the
+// addressee, boxes round the total): tesseract reads a border next to text as ー, ｜ or
+// noise, and it drops whole cells of a bordered table. A rule is a run of ink at least
+// 1/30 of the page long and thin across it; where a character crosses a rule its strokes
+// are thicker there and stay.
+func removeRules(g *image.Gray) {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if w == 0 || h == 0 {
+		return
+	}
+	hist, n := histogram(g)
+	t := otsu(hist, n)
+	long := max(w, h)
+	minRun := max(40, long/30)
+	thick := max(3, long/400)
+	ink := func(x, y int) bool { return g.Pix[y*g.Stride+x] <= t }
+	// A rule broken into dashes (a photo, a fax) is still one: gaps up to bridge do not
+	// end it, as long as three quarters of it is ink. A row of text crossed at any
+	// height is mostly paper between its strokes.
+	bridge := max(2, thick/2)
+	dense := func(n, length int) bool { return 4*n >= 3*length }
+	// The pixels to whiten are collected first: erasing while scanning would shorten
+	// the runs that cross the erased ones.
+	var erase []int
+	// Horizontal rules.
+	for y := range h {
+		for x := 0; x < w; {
+			if !ink(x, y) {
+				x++
+				continue
+			}
+			x0, end := x, x
+			for x < w && x-end <= bridge {
+				if ink(x, y) {
+					end = x + 1
+				}
+				x++
+			}
+			x = end
+			if x-x0 < minRun {
+				continue
+			}
+			n := 0
+			for xi := x0; xi < x; xi++ {
+				if ink(xi, y) {
+					n++
+				}
+			}
+			if !dense(n, x-x0) {
+				continue
+			}
+			for xi := x0; xi < x; xi++ {
+				if !ink(xi, y) {
+					continue
+				}
+				up, down := 0, 0
+				for up < thick && y-up-1 >= 0 && ink(xi, y-up-1) {
+					up++
+				}
+				for down < thick && y+down+1 < h && ink(xi, y+down+1) {
+					down++
+				}
+				if up+down+1 <= thick {
+					erase = append(erase, y*g.Stride+xi)
+				}
+			}
+		}
+	}
+	// Vertical rules.
+	for x := range w {
+		for y := 0; y < h; {
+			if !ink(x, y) {
+				y++
+				continue
+			}
+			y0, end := y, y
+			for y < h && y-end <= bridge {
+				if ink(x, y) {
+					end = y + 1
+				}
+				y++
+			}
+			y = end
+			if y-y0 < minRun {
+				continue
+			}
+			n := 0
+			for yi := y0; yi < y; yi++ {
+				if ink(x, yi) {
+					n++
+				}
+			}
+			if !dense(n, y-y0) {
+				continue
+			}
+			for yi := y0; yi < y; yi++ {
+				if !ink(x, yi) {
+					continue
+				}
+				l, r := 0, 0
+				for l < thick && x-l-1 >= 0 && ink(x-l-1, yi) {
+					l++
+				}
+				for r < thick && x+r+1 < w && ink(x+r+1, yi) {
+					r++
+				}
+				if l+r+1 <= thick {
+					erase = append(erase, yi*g.Stride+x)
+				}
+			}
+		}
+	}
+	for _, i := range erase {
+		g.Pix[i] = 255
+	}
+}
+
+// clearBorder whitens the ink of a binarised page that frames it: the desk, or the
+// shadow and edge of a photographed sheet. Left black, a frame reads as lines of
+// vertical text to the layout analysis and as rows of ｜ and ー to tesseract. A frame is
+// a connected blot of ink that reaches into the outer twentieth of the image and spans a
+// quarter of its width or height; the text of a page lies inside its margins and stays.
+func clearBorder(g *image.Gray) {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if w == 0 || h == 0 {
+		return
+	}
+	mx, my := max(1, w/20), max(1, h/20)
+	seen := make([]bool, w*h)
+	var comp, stack []int32
+	for y := range h {
+		for x := range w {
+			if x >= mx && x < w-mx && y >= my && y < h-my {
+				continue // only blots that reach the margin band
+			}
+			if seen[y*w+x] || g.Pix[y*g.Stride+x] != 0 {
+				continue
+			}
+			comp, stack = comp[:0], append(stack[:0], int32(y*w+x))
+			seen[y*w+x] = true
+			x0, x1, y0, y1 := x, x, y, y
+			for len(stack) > 0 {
+				i := int(stack[len(stack)-1])
+				stack = stack[:len(stack)-1]
+				comp = append(comp, int32(i))
+				cx, cy := i%w, i/w
+				x0, x1, y0, y1 = min(x0, cx), max(x1, cx), min(y0, cy), max(y1, cy)
+				for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+					nx, ny := cx+d[0], cy+d[1]
+					if nx < 0 || ny < 0 || nx >= w || ny >= h || seen[ny*w+nx] || g.Pix[ny*g.Stride+nx] != 0 {
+						continue
+					}
+					seen[ny*w+nx] = true
+					stack = append(stack, int32(ny*w+nx))
+				}
+			}
+			if x1-x0 >= w/4 || y1-y0 >= h/4 {
+				for _, i := range comp {
+					g.Pix[int(i)/w*g.Stride+int(i)%w] = 255
+				}
+			}
+		}
+	}
 }

@@ -1,8 +1,11 @@
 // Package ocr is the adapter that reads the text of an uploaded invoice with the tools
 // installed on the machine (DESIGN.md §3): poppler's pdftotext for PDFs that carry a text
-// layer, and tesseract with the Japanese models for images and scanned PDFs, after the
-// clean-up real uploads need (EXIF and 90° rotation, deskew, contrast and binarisation for
-// faxes and photos, upscaling to about 300 DPI). It knows nothing of invoices: the domain
+// layer, and tesseract with the Japanese models for images and scanned PDFs (a scanner's
+// page image taken out as it is with pdfimages), after the clean-up real uploads need:
+// EXIF and 90° rotation, the red seal dropped out, deskew, contrast and binarisation for
+// faxes and photos, the desk round a photographed sheet and the ruled lines of tables
+// whitened, upscaling to about 300 DPI. Tesseract's words are put back into the page's
+// rows, as pdftotext -layout prints them. It knows nothing of invoices: the domain
 // package invoiceread turns the text into fields.
 //
 // Every tool runs with exec.CommandContext (no shell) under the Reader's timeout, on files

@@ -3,6 +3,7 @@ package ocr
 import (
 	"context"
 	"fmt"
+	"image"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -50,23 +51,15 @@ func (r *Reader) readPDF(ctx context.Context, dir string, b []byte) (Result, err
 		}
 		res.Source = SourceTesseract
 		pt := time.Now()
-		prefix := fmt.Sprintf("page%02d", n)
-		ras, err := r.run(ctx, dir, nil, "pdftoppm", "-r", "300", "-gray", "-png", "-f", strconv.Itoa(n), "-l", strconv.Itoa(n), "-singlefile", "in.pdf", prefix)
+		img, dpi, rss, err := r.scannedPage(ctx, dir, n)
 		if err != nil {
 			return Result{}, err
 		}
-		png, err := os.ReadFile(filepath.Join(dir, prefix+".png"))
-		if err != nil {
-			return Result{}, fmt.Errorf("ocr: pdftoppm wrote no page %d: %w", n, err)
-		}
-		img, err := decodeImage(png)
-		if err != nil {
-			return Result{}, fmt.Errorf("ocr: page %d: %w", n, err)
-		}
-		pr, err := r.ocrImage(ctx, dir, img, n, 300)
+		pr, err := r.ocrImage(ctx, dir, img, n, dpi)
 		if err != nil {
 			return Result{}, err
 		}
+		ras := runOut{maxRSSKB: rss}
 		texts[i] = pr.text
 		res.Lines = append(res.Lines, pr.lines...)
 		pr.stat.MaxRSSKB = max(pr.stat.MaxRSSKB, ras.maxRSSKB)
@@ -107,4 +100,70 @@ func cleanLayout(s string) string {
 		out = append(out, l)
 	}
 	return strings.Trim(strings.Join(out, "\n"), "\n")
+}
+
+// scannedPage answers page n of in.pdf as an image, with its resolution when it is
+// known (0 when the clean-up should judge it from the text). A scanner's PDF holds one
+// image per page: pdfimages takes it out as it is, in a few milliseconds, where
+// pdftoppm resamples it to 300 DPI for half a minute on a small machine. Any other page
+// (drawings, several images, no pdfimages) is rendered by pdftoppm at 300 DPI.
+func (r *Reader) scannedPage(ctx context.Context, dir string, n int) (image.Image, int, int64, error) {
+	page := strconv.Itoa(n)
+	if list, err := r.run(ctx, dir, nil, "pdfimages", "-list", "-f", page, "-l", page, "in.pdf"); err == nil && singleScan(list.stdout) {
+		prefix := fmt.Sprintf("scan%02d", n)
+		out, err := r.run(ctx, dir, nil, "pdfimages", "-png", "-f", page, "-l", page, "in.pdf", prefix)
+		if err == nil {
+			if b, err := os.ReadFile(filepath.Join(dir, prefix+"-000.png")); err == nil {
+				if img, err := decodeImage(b); err == nil {
+					return img, 0, max(list.maxRSSKB, out.maxRSSKB), nil
+				}
+			}
+		}
+	} else if ctx.Err() != nil {
+		return nil, 0, 0, ctx.Err()
+	}
+	prefix := fmt.Sprintf("page%02d", n)
+	ras, err := r.run(ctx, dir, nil, "pdftoppm", "-r", "300", "-gray", "-png", "-f", page, "-l", page, "-singlefile", "in.pdf", prefix)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, prefix+".png"))
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("ocr: pdftoppm wrote no page %d: %w", n, err)
+	}
+	img, err := decodeImage(b)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("ocr: page %d: %w", n, err)
+	}
+	return img, 300, ras.maxRSSKB, nil
+}
+
+// singleScan says whether pdfimages -list shows one image on the page, of a scanner's
+// resolution (100–600 ppi): a scanned page, not a logo on a drawn one.
+func singleScan(list []byte) bool {
+	images := 0
+	ok := false
+	for l := range strings.SplitSeq(string(list), "\n") {
+		f := strings.Fields(l)
+		// page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+		if len(f) < 14 || f[2] == "type" || !allDigits(f[0]) {
+			continue
+		}
+		if f[2] != "image" {
+			continue // smask, stencil: parts of another image
+		}
+		images++
+		ppi, err := strconv.Atoi(f[12])
+		ok = err == nil && ppi >= 100 && ppi <= 600
+	}
+	return images == 1 && ok
+}
+
+func allDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -114,6 +114,9 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 	return best, nil
 }
 
+// a4At300 is the long side of A4 at 300 DPI in pixels.
+const a4At300 = 3508
+
 // prepare is the clean-up before tesseract: grayscale, despeckle, contrast, deskew,
 // upscale small text, binarise faxes and photos. dpi is the page's known resolution
 // (pdftoppm's), 0 when it has to be guessed from the size of the text.
@@ -144,19 +147,30 @@ func prepare(ctx context.Context, img image.Image, dpi int) (*image.Gray, layout
 	}
 	// Tesseract reads best with text about 30–40 px high (10 pt at 300 DPI); photos of a
 	// page and 200 DPI faxes have smaller text, and upscaling them helps more than anything.
-	if dpi == 0 && lay.lineSize > 0 && lay.lineSize < 28 {
-		f := math.Min(3, 40/lay.lineSize)
+	f := 1.0
+	switch long := float64(max(g.Rect.Dx(), g.Rect.Dy())); {
+	case dpi != 0:
+	case lay.lineSize > 0 && lay.lineSize < 28:
+		f = math.Min(3, 40/lay.lineSize)
+	case lay.lineSize == 0 && long < a4At300:
+		// The lines could not be measured (a photo's uneven page): a whole page smaller
+		// than A4 at 300 DPI is taken to hold A4's text, and brought to that size.
+		f = math.Min(2, a4At300/long)
+	}
+	if f > 1.1 {
 		if long := float64(max(g.Rect.Dx(), g.Rect.Dy())) * f; long > maxLongSide {
 			f = maxLongSide / float64(max(g.Rect.Dx(), g.Rect.Dy()))
 		}
-		if f > 1.1 {
-			g = scale(g, f)
-		}
+		g = scale(g, f)
 	}
 	// Photos (grey noise, uneven light) need local thresholds; faxes and faint copies one.
 	if tone < 128 || noisy || photo || uneven {
 		binarize(g, uneven || photo)
+		if uneven || photo {
+			clearBorder(g)
+		}
 	}
+	removeRules(g)
 	return g, lay, ctx.Err()
 }
 
@@ -201,11 +215,11 @@ func (r *Reader) osd(ctx context.Context, dir, file string) (rot int, conf float
 	return ((rot % 360) + 360) % 360, conf, out.maxRSSKB, nil
 }
 
-// tesseract reads one prepared page. psm 6 (one block) keeps a label and its value on
-// one line even when the page has columns, which is what the field extraction needs;
-// vertical writing reads with the jpn_vert model as a vertical block (psm 5).
+// tesseract reads one prepared page with automatic page segmentation (psm 3: psm 6,
+// one block, loses whole blocks of a page with columns and tables; parseTSV joins the
+// rows again); vertical writing reads with the jpn_vert model as a vertical block (psm 5).
 func (r *Reader) tesseract(ctx context.Context, dir, file string, page int, vertical bool) (pageResult, error) {
-	args := []string{file, "stdout", "--dpi", "300", "-l", "jpn+eng", "--psm", "6", "tsv"}
+	args := []string{file, "stdout", "--dpi", "300", "-l", "jpn+eng", "--psm", "3", "tsv"}
 	if vertical {
 		args = []string{file, "stdout", "--dpi", "300", "-l", "jpn_vert+jpn", "--psm", "5", "tsv"}
 	}
@@ -232,61 +246,25 @@ type tsvWord struct {
 	text                     string
 }
 
-// parseTSV groups tesseract's words into lines. Japanese comes out as one "word" per
-// few characters, so spaces are put back only where the page has a gap: a gap of half a
-// character becomes a space, a wide gap (between a label and its value across the page)
-// two, as pdftotext -layout would show it. A line's confidence is the mean of its words'.
+// tsvLine is one of tesseract's lines: its words in reading order and the box around them.
+type tsvLine struct {
+	words                    []tsvWord
+	left, top, right, bottom int
+}
+
+// parseTSV turns tesseract's words into lines of text as pdftotext -layout would show
+// them. Tesseract's page segmentation puts a label and its value in different blocks
+// when the page has columns or a table (請求日 on the left, its date on the right); the
+// lines whose boxes share a row of the page are joined again, left to right, so that
+// a label and its value meet on one line as the field extraction expects. Japanese
+// comes out as one "word" per few characters, so spaces are put back only where the
+// page has a gap: a gap of half a character becomes a space, a wide gap (between a label
+// and its value across the page) two. A line's confidence is the mean of its words'.
+// Vertical writing is read a column at a time and its lines are kept as they are.
 func parseTSV(b []byte, page int, vertical bool) (lines []Line, score float64) {
 	type key struct{ block, par, line int }
 	var cur key
-	var words []tsvWord
-	flush := func() {
-		if len(words) == 0 {
-			return
-		}
-		var hs []int
-		for _, w := range words {
-			if vertical {
-				hs = append(hs, w.width)
-			} else {
-				hs = append(hs, w.height)
-			}
-		}
-		slices.Sort(hs)
-		size := float64(max(1, hs[len(hs)/2]))
-		var sb strings.Builder
-		var confSum float64
-		var confN int
-		for i, w := range words {
-			if i > 0 {
-				p := words[i-1]
-				gap := float64(w.left - (p.left + p.width))
-				if vertical {
-					gap = float64(w.top - (p.top + p.height))
-				}
-				switch {
-				case gap > 2*size:
-					sb.WriteString("  ")
-				case gap > 0.5*size:
-					sb.WriteString(" ")
-				}
-			}
-			sb.WriteString(w.text)
-			if w.conf >= 0 {
-				confSum += w.conf
-				confN++
-				score += w.conf / 100 * float64(utf8.RuneCountInString(w.text))
-			}
-		}
-		conf := 0.0
-		if confN > 0 {
-			conf = confSum / float64(confN) / 100
-		}
-		if t := strings.TrimSpace(sb.String()); t != "" {
-			lines = append(lines, Line{Text: t, Confidence: math.Round(conf*1000) / 1000, Page: page})
-		}
-		words = words[:0]
-	}
+	var units []*tsvLine
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
 	for sc.Scan() {
@@ -312,18 +290,147 @@ func parseTSV(b []byte, page int, vertical bool) (lines []Line, score float64) {
 		if err != nil {
 			conf = -1
 		}
+		w := tsvWord{left: n[6], top: n[7], width: n[8], height: n[9], conf: conf, text: text}
 		k := key{n[2], n[3], n[4]}
-		if k != cur {
-			flush()
+		if k != cur || len(units) == 0 {
 			cur = k
+			units = append(units, &tsvLine{left: w.left, top: w.top, right: w.left + w.width, bottom: w.top + w.height})
 		}
-		words = append(words, tsvWord{left: n[6], top: n[7], width: n[8], height: n[9], conf: conf, text: text})
+		u := units[len(units)-1]
+		u.words = append(u.words, w)
+		u.left, u.top = min(u.left, w.left), min(u.top, w.top)
+		u.right, u.bottom = max(u.right, w.left+w.width), max(u.bottom, w.top+w.height)
 	}
-	flush()
+	rows := units
+	if !vertical {
+		rows = joinRows(units)
+	}
+	for _, u := range rows {
+		l, s := lineText(u.words, page, vertical)
+		score += s
+		if l.Text != "" {
+			lines = append(lines, l)
+		}
+	}
 	return lines, score
+}
+
+// joinRows joins the lines that share a row of the page: a line belongs to a row when
+// the middle of its box lies within the row's band and the row's middle within its box
+// (so a tall line, a seal or a logo, does not swallow its neighbours). Rows come out top
+// to bottom, each one's words left to right.
+func joinRows(units []*tsvLine) []*tsvLine {
+	sorted := slices.Clone(units)
+	slices.SortStableFunc(sorted, func(a, b *tsvLine) int { return (a.top + a.bottom) - (b.top + b.bottom) })
+	var rows []*tsvLine
+	for _, u := range sorted {
+		mid := (u.top + u.bottom) / 2
+		var row *tsvLine
+		for _, r := range slices.Backward(rows) {
+			rmid := (r.top + r.bottom) / 2
+			if mid >= r.top && mid <= r.bottom && rmid >= u.top && rmid <= u.bottom && similarHeight(r, u) && !overlapsX(r, u) {
+				row = r
+				break
+			}
+			if r.bottom < u.top-(u.bottom-u.top) {
+				break // rows are sorted: nothing further up can share this one's row
+			}
+		}
+		if row == nil {
+			c := *u
+			c.words = slices.Clone(u.words)
+			rows = append(rows, &c)
+			continue
+		}
+		row.words = append(row.words, u.words...)
+		row.left, row.top = min(row.left, u.left), min(row.top, u.top)
+		row.right, row.bottom = max(row.right, u.right), max(row.bottom, u.bottom)
+	}
+	for _, r := range rows {
+		slices.SortStableFunc(r.words, func(a, b tsvWord) int { return a.left - b.left })
+	}
+	slices.SortStableFunc(rows, func(a, b *tsvLine) int { return a.top - b.top })
+	return rows
+}
+
+// similarHeight says whether two lines are of one size of type, as a label and its value
+// are (a seal or a logo beside them is not).
+func similarHeight(a, b *tsvLine) bool {
+	ha, hb := a.bottom-a.top, b.bottom-b.top
+	return ha <= 2*hb && hb <= 2*ha
+}
+
+// overlapsX says whether u runs over the words already in row r (two lines of one
+// column set close together, not two columns of one row).
+func overlapsX(r, u *tsvLine) bool {
+	for _, w := range r.words {
+		if w.left < u.right && u.left < w.left+w.width {
+			return true
+		}
+	}
+	return false
+}
+
+// lineText writes one line's words with the page's gaps as spaces.
+func lineText(words []tsvWord, page int, vertical bool) (Line, float64) {
+	var hs []int
+	for _, w := range words {
+		if vertical {
+			hs = append(hs, w.width)
+		} else {
+			hs = append(hs, w.height)
+		}
+	}
+	slices.Sort(hs)
+	size := float64(max(1, hs[len(hs)/2]))
+	var sb strings.Builder
+	var confSum, score float64
+	var confN int
+	for i, w := range words {
+		if i > 0 {
+			p := words[i-1]
+			gap := float64(w.left - (p.left + p.width))
+			if vertical {
+				gap = float64(w.top - (p.top + p.height))
+			}
+			// Between two Japanese characters a proportional font leaves gaps of up to
+			// most of a character where no space was typed (株式 会社); only a full
+			// character's gap is a space there.
+			space := 0.5 * size
+			if wide(lastRune(p.text)) && wide(firstRune(w.text)) {
+				space = size
+			}
+			switch {
+			case gap > 2*size:
+				sb.WriteString("  ")
+			case gap > space:
+				sb.WriteString(" ")
+			}
+		}
+		sb.WriteString(w.text)
+		if w.conf >= 0 {
+			confSum += w.conf
+			confN++
+			score += w.conf / 100 * float64(utf8.RuneCountInString(w.text))
+		}
+	}
+	conf := 0.0
+	if confN > 0 {
+		conf = confSum / float64(confN) / 100
+	}
+	return Line{Text: strings.TrimSpace(sb.String()), Confidence: math.Round(conf*1000) / 1000, Page: page}, score
 }
 
 func atoi(s string) (int, bool) {
 	n, err := strconv.Atoi(s)
 	return n, err == nil
+}
+
+func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
+func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r }
+
+// wide says whether r is written without spaces around it in Japanese: kana, kanji and
+// the full-width forms.
+func wide(r rune) bool {
+	return r >= 0x3000 && r <= 0x9FFF || r >= 0xF900 && r <= 0xFAFF || r >= 0xFF01 && r <= 0xFF60
 }

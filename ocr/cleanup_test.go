@@ -1,0 +1,120 @@
+package ocr
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestToGrayDropsTheSealsRed(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 4, 1))
+	img.Set(0, 0, color.NRGBA{200, 30, 30, 255})   // a seal's red
+	img.Set(1, 0, color.NRGBA{235, 180, 180, 255}) // its pale edge on the paper
+	img.Set(2, 0, color.NRGBA{20, 20, 20, 255})    // black text
+	img.Set(3, 0, color.NRGBA{20, 40, 140, 255})   // blue text
+	g := toGray(img)
+	assert.Equal(t, uint8(255), g.Pix[0])
+	assert.Equal(t, uint8(255), g.Pix[1])
+	assert.Equal(t, uint8(20), g.Pix[2])
+	assert.Less(t, g.Pix[3], uint8(80), "blue ink stays ink")
+
+	// A JPEG decodes to YCbCr: the same rule.
+	y := image.NewYCbCr(image.Rect(0, 0, 2, 2), image.YCbCrSubsampleRatio444)
+	for i, c := range []color.RGBA{{200, 30, 30, 255}, {20, 20, 20, 255}} {
+		yy, cb, cr := color.RGBToYCbCr(c.R, c.G, c.B)
+		y.Y[i], y.Cb[i], y.Cr[i] = yy, cb, cr
+	}
+	g = toGray(y)
+	assert.Equal(t, uint8(255), g.Pix[0])
+	assert.Less(t, g.Pix[1], uint8(40))
+}
+
+// page is a white page of w×h with the given rectangles in black.
+func page(w, h int, blacks ...image.Rectangle) *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	for _, r := range blacks {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				g.Pix[y*g.Stride+x] = 0
+			}
+		}
+	}
+	return g
+}
+
+func black(g *image.Gray, x, y int) bool { return g.Pix[y*g.Stride+x] == 0 }
+
+func TestRemoveRulesKeepsTextAndWhatCrossesTheRule(t *testing.T) {
+	g := page(1200, 1200,
+		image.Rect(100, 500, 1100, 503), // a table's border, 3 px thick
+		image.Rect(400, 470, 410, 540),  // a stroke crossing it
+		image.Rect(300, 100, 303, 900),  // a vertical border
+		image.Rect(600, 200, 640, 240),  // a character's blob
+		image.Rect(700, 200, 720, 203),  // a short dash (ー) is no rule
+	)
+	// A dashed rule, as a fax prints it: 10 px of ink, 2 px of paper.
+	for x := 100; x < 1100; x += 12 {
+		for y := 800; y < 802; y++ {
+			for dx := range 10 {
+				g.Pix[y*g.Stride+x+dx] = 0
+			}
+		}
+	}
+	removeRules(g)
+	assert.False(t, black(g, 200, 501), "the border is gone")
+	assert.False(t, black(g, 301, 150), "the vertical border is gone")
+	assert.False(t, black(g, 500, 800), "the dashed rule is gone")
+	assert.True(t, black(g, 405, 501), "the stroke across the border stays")
+	assert.True(t, black(g, 620, 220), "the character stays")
+	assert.True(t, black(g, 710, 201), "the dash stays")
+}
+
+func TestRemoveRulesLeavesARowOfTextAlone(t *testing.T) {
+	// Thin horizontal strokes in a row, as kanji cut at one height: mostly paper between.
+	g := page(1200, 400)
+	for x := 100; x < 1100; x += 14 {
+		for dx := range 6 {
+			for y := 200; y < 203; y++ {
+				g.Pix[y*g.Stride+x+dx] = 0
+			}
+		}
+	}
+	removeRules(g)
+	assert.True(t, black(g, 100, 201))
+	assert.True(t, black(g, 1094, 201))
+}
+
+func TestClearBorderWhitensTheDeskNotThePage(t *testing.T) {
+	g := page(400, 400,
+		image.Rect(0, 0, 400, 30),      // desk above the sheet
+		image.Rect(0, 0, 25, 400),      // and at its left
+		image.Rect(100, 100, 140, 140), // text on the sheet
+	)
+	clearBorder(g)
+	assert.False(t, black(g, 5, 5))
+	assert.False(t, black(g, 10, 300))
+	assert.True(t, black(g, 120, 120))
+}
+
+func TestJoinRowsPutsALabelAndItsValueOnOneLine(t *testing.T) {
+	tsv := "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" +
+		// Block 1: the labels of a table, one under the other.
+		"5\t1\t1\t1\t1\t1\t100\t100\t160\t40\t95\t請求日\n" +
+		"5\t1\t1\t1\t2\t1\t100\t160\t200\t40\t95\tお支払期限\n" +
+		// Block 2: their values, in another column, a little lower.
+		"5\t1\t2\t1\t1\t1\t600\t104\t220\t40\t90\t2026/1/5\n" +
+		"5\t1\t2\t1\t2\t1\t600\t163\t220\t40\t90\t2026/2/28\n" +
+		// Block 3: a seal's text, tall, next to both rows: not joined to either.
+		"5\t1\t3\t1\t1\t1\t1000\t90\t60\t140\t40\t印\n"
+	lines, _ := parseTSV([]byte(tsv), 1, false)
+	var texts []string
+	for _, l := range lines {
+		texts = append(texts, l.Text)
+	}
+	assert.Equal(t, []string{"印", "請求日  2026/1/5", "お支払期限  2026/2/28"}, texts)
+}
