@@ -173,7 +173,8 @@ func cleanName(s string) string {
 		s = strings.ReplaceAll(s, f.full+" ", f.full)
 		s = strings.ReplaceAll(s, " "+f.full, f.full)
 	}
-	return strings.Trim(s, " :・,、。")
+	// OCR leaves specks of a rule or a seal at a name's ends as _ | ' % and the like.
+	return strings.Trim(s, " :・,、。_|'\"%`~^*-=")
 }
 
 // nameKey is a name reduced for comparing: legal forms and their abbreviations, spaces
