@@ -347,6 +347,19 @@ func readAmountsAndDates(ls []line, f *Fields) {
 			f.InvoiceDate = found(d.value, d.conf)
 		}
 	}
+	if !f.DueDate.Found && f.InvoiceDate.Found {
+		// The due date's label was not read (お支払期唱): a later date within half a
+		// year of the invoice's is the due date, at a guess.
+		issued, _ := time.Parse(time.DateOnly, f.InvoiceDate.Value)
+		for _, ln := range ls {
+			for _, d := range datesIn(ln.text) {
+				t, err := time.Parse(time.DateOnly, d.value)
+				if err == nil && t.After(issued) && t.Sub(issued) <= 183*24*time.Hour && (!f.DueDate.Found || d.value > f.DueDate.Value) {
+					f.DueDate = found(d.value, ln.conf*sureGuess)
+				}
+			}
+		}
+	}
 	if !f.InvoiceDate.Found {
 		// Invoices print their date at the top, often without a label.
 		for _, ln := range ls {
@@ -754,11 +767,11 @@ var (
 	bankRe = regexp.MustCompile(`([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z・ー]{1,20}?(?:銀行|信用金庫|信用組合|労働金庫|信金|信組|農業協同組合|農協))`)
 	// branchRe reads the branch after the bank: 渋谷支店, 東京営業部, 本店, 〇一八店,
 	// 018支店, with the branch number that some add in brackets.
-	branchRe   = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)\s?(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\s*\)?)?`)
-	typeRe     = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
+	branchRe = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)\s?(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\s*\)?)?`)
+	typeRe   = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
 	// markRe is the bracketed mark of the account type between the branch and the
 	// number (渋谷支店 (普) 1234567) when OCR could not read the character in it.
-	markRe = regexp.MustCompile(`(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*\d{4,8}`)
+	markRe     = regexp.MustCompile(`(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*\d{4,8}`)
 	acctDigits = regexp.MustCompile(`\d(?:[\d\s-]{0,10}\d)?`)
 	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー\-()\.･・A-Z\s]+`)
 	yuchoRe    = regexp.MustCompile(`記号\s*(?:番号)?\s*[:：]?\s*(\d{5})\s*(?:-|\s|番号\s*[:：]?)\s*(\d{1,8})\b`)
@@ -801,6 +814,17 @@ func readAccount(ls []line, f *Fields) {
 			}
 			if readBranch(ls[j], text, f) {
 				break
+			}
+		}
+	}
+	if !f.BranchName.Found {
+		// The bank's name was not read, but 支店名 labels the branch.
+	branches:
+		for _, ln := range ls {
+			for _, h := range ln.hits {
+				if h.field == "branch" && readBranch(ln, h.seg, f) {
+					break branches
+				}
 			}
 		}
 	}

@@ -119,6 +119,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"date": "2026-01-31", "due": "2026-02-28"}},
 		{"date without label is the invoice date", "2026年1月5日\nお支払期限 2026年2月28日",
 			map[string]string{"date": "2026-01-05", "due": "2026-02-28"}},
+		{"an unread due label: the later date", "請求日 2026/1/5\nお支払期唱 2026/2/28", map[string]string{"date": "2026-01-05", "due": "2026-02-28"}},
+		{"a date years later is no due date", "請求日 2026/1/5\n契約 2028/4/1", map[string]string{"due": "—"}},
 		{"impossible date is not read", "請求日 2026/2/30", map[string]string{"date": "—"}},
 
 		// Amounts.
@@ -185,6 +187,7 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"holder with a hyphen", "口座名義 カ）ツバサジヨウホウサ-ビス", map[string]string{"holder": "ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ"}},
 		{"holder's (カ read as (A at the end", "口座名義 ホクトシステム (A", map[string]string{"holder": "ﾎｸﾄｼｽﾃﾑ(ｶ"}},
 		{"holder's space after the bracket", "口座名義 カ） ミナトキカク", map[string]string{"holder": "ｶ)ﾐﾅﾄｷｶｸ"}},
+		{"a labelled branch whose bank was not read", "金融機関 [WUT\n支店名 名古屋営業部", map[string]string{"bank": "—", "branch": "名古屋営業部"}},
 		{"信用金庫", "城南信用金庫 大井町支店 普通 1111111",
 			map[string]string{"bank": "城南信用金庫", "branch": "大井町"}},
 		{"ゆうちょ 〇一八店", "ゆうちょ銀行 〇一八店 普通 1234567",
