@@ -165,8 +165,30 @@ func Extract(text string, lines []Line) Fields {
 	readRegistration(ls, &f)
 	readAddressee(ls, &f)
 	readIssuer(ls, &f)
+	guessAddressee(ls, &f)
 	readAccount(ls, &f)
 	return f
+}
+
+// guessAddressee reads the addressee whose 御中 or 様 OCR did not read (株式会社サンプル tk):
+// the first other company at the head of the invoice, where the addressee is printed,
+// at a guess.
+func guessAddressee(ls []line, f *Fields) {
+	if f.Addressee.Found || !f.IssuerName.Found {
+		return
+	}
+	issuer := nameKey(f.IssuerName.Value)
+	for _, ln := range ls[:min(len(ls), 12)] {
+		for _, c := range chunks(ln.text) {
+			if notIssuerRe.MatchString(c) || sentenceRe.MatchString(c) {
+				continue
+			}
+			if name := companyIn(c); name != "" && nameKey(name) != issuer {
+				f.Addressee = found(name, ln.conf*sureGuess)
+				return
+			}
+		}
+	}
 }
 
 func found[T any](v T, conf float64) Field[T] {

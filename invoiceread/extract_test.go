@@ -158,6 +158,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"様 for a person", "山田 太郎 様", map[string]string{"to": "山田 太郎", "honorific": "様"}},
 		{"お客様 is no addressee", "お客様各位\n株式会社本物 御中", map[string]string{"to": "株式会社本物"}},
 		{"OCR specks after the addressee", "株式会社エムケイ商会_ 御中", map[string]string{"to": "株式会社エムケイ商会"}},
+		{"an addressee whose 様 was misread", "株式会社エムケイ商会 tk\n株式会社つばさ情報サービス\n登録番号 " + validT,
+			map[string]string{"to": "株式会社エムケイ商会", "issuer": "株式会社つばさ情報サービス"}},
 		{"(株) addressee and department", "(株)山田商店 経理部 御中", map[string]string{"to": "株式会社山田商店 経理部"}},
 
 		// Bank accounts.
