@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/invoiceread"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -55,6 +56,26 @@ type invoiceFile struct {
 	Locked    bool           `json:"locked"`
 	CreatedAt time.Time      `json:"created_at"`
 	OCR       invoiceFileOCR `json:"ocr"`
+	// Match is set once the reading is done: what it matched among the buyer's own
+	// suppliers and accounts and the banks (web.App.InvoiceFileMatch).
+	Match *invoiceMatch `json:"match,omitempty"`
+}
+
+// invoiceMatch is invoiceread.MatchResult (ids, codes and the Japanese reasons; each
+// left out when nothing matched) with the names a client shows.
+type invoiceMatch struct {
+	invoiceread.MatchResult
+	SupplierName string `json:"supplier_name,omitempty"`
+	BankName     string `json:"bank_name,omitempty"`
+	BranchName   string `json:"branch_name,omitempty"`
+}
+
+func invoiceMatchOf(m web.InvoiceMatch) *invoiceMatch {
+	out := &invoiceMatch{MatchResult: m.MatchResult, BankName: m.BankName, BranchName: m.BranchName}
+	if m.Supplier != nil {
+		out.SupplierName = m.Supplier.Name
+	}
+	return out
 }
 
 func invoiceFileOf(f store.InvoiceFile) invoiceFile {
@@ -66,21 +87,26 @@ func invoiceFileOf(f store.InvoiceFile) invoiceFile {
 	return a
 }
 
-// ocrFieldsOf reads the stored fields: {"total": {"value": 1234, "confidence": 0.9}, …};
-// only fields that were found are stored, so every one has a value.
+// ocrFieldsOf reads the stored fields (invoiceread.Fields as JSON): {"total": {"value":
+// 1234, "confidence": 0.9, "found": true}, …}. Every field is stored, found or not, so
+// those not found are left out; so are the entries that are no field
+// (addressee_honorific is a plain string), each on its own, so that one of them never
+// hides the others.
 func ocrFieldsOf(raw []byte) map[string]ocrField {
 	out := map[string]ocrField{}
-	if len(raw) == 0 {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return out
 	}
-	var m map[string]ocrField
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return out
-	}
-	for k, v := range m {
-		if v.Value != nil {
-			out[k] = v
+	for k, b := range m {
+		var v struct {
+			ocrField
+			Found *bool `json:"found"`
 		}
+		if json.Unmarshal(b, &v) != nil || v.Value == nil || v.Value == "" || (v.Found != nil && !*v.Found) {
+			continue
+		}
+		out[k] = v.ocrField
 	}
 	return out
 }
@@ -150,17 +176,28 @@ func (s *server) signedUpload(c *echo.Context) error {
 	return s.saveInvoiceFile(c, buyerID, web.Upload{Name: web.FileName(name), Bytes: b})
 }
 
-// invoiceFile is GET invoices/files/{id}: the file, its reading state and what was read.
+// invoiceFile is GET invoices/files/{id}: the file, its reading state and what was read,
+// and once read what that matched among the buyer's suppliers (scoped by the caller's
+// buyer: another buyer's supplier is never a candidate).
 func (s *server) invoiceFile(c *echo.Context) error {
 	id, err := pathID(c)
 	if err != nil {
 		return err
 	}
-	f, err := s.Store.InvoiceFile(c.Request().Context(), caller(c).User.BuyerID, id)
+	ctx, buyerID := c.Request().Context(), caller(c).User.BuyerID
+	f, err := s.Store.InvoiceFile(ctx, buyerID, id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, invoiceFileOf(f))
+	a := invoiceFileOf(f)
+	m, ok, err := s.InvoiceFileMatch(ctx, buyerID, f)
+	if err != nil {
+		return err
+	}
+	if ok {
+		a.Match = invoiceMatchOf(m)
+	}
+	return c.JSON(http.StatusOK, a)
 }
 
 type downloadURLAnswer struct {

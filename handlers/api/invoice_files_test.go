@@ -19,10 +19,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/banks"
+	"cardpay/files"
 	"cardpay/handlers/api"
 	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
+	"cardpay/invoiceread"
 	"cardpay/pay"
+	"cardpay/store"
 )
 
 // A small valid PDF (one page, a text layer) and PNG, made here so that no binary sits in
@@ -133,6 +137,7 @@ func TestInvoiceFileUploadAndRead(t *testing.T) {
 	assert.EqualValues(t, 1, r.num("pages"))
 	ocr := r.Body["ocr"].(map[string]any)
 	assert.Contains(t, []any{"pending", "running", "done", "failed", "unavailable"}, ocr["status"])
+	assert.NotContains(t, r.Body, "match", "a file just uploaded is not read, so not matched")
 	id := int64(r.num("id"))
 
 	got := c.get(fmt.Sprintf("/invoices/files/%d", id))
@@ -281,4 +286,124 @@ func TestInvoiceFileSignedUpload(t *testing.T) {
 	e.clock.Add(10*time.Minute + time.Second)
 	assert.Equal(t, http.StatusForbidden, anon.send(http.MethodPut, path+"?name=a.pdf", bytes.NewBuffer(doc), "application/pdf").Status)
 	assert.Equal(t, 1, countFiles(t, u.BuyerID))
+}
+
+func sure[T any](v T) invoiceread.Field[T] {
+	return invoiceread.Field[T]{Value: v, Confidence: 0.9, Found: true}
+}
+
+// recordedFile records a file of buyerID without bytes and waits for its OCR job, which
+// finds none: the test then sets the reading it wants.
+func recordedFile(t *testing.T, e *env, buyerID int64) int64 {
+	t.Helper()
+	f, err := webtest.Store().CreateInvoiceFile(context.Background(), buyerID, store.NewInvoiceFile{
+		StorageKey: files.NewKey(time.Now()), OriginalName: "請求書.pdf", Size: 1000,
+		MediaType: pay.FileTypePDF, SHA256: strings.Repeat("0", 64), Pages: 1,
+	})
+	require.NoError(t, err)
+	e.Settle(t)
+	return f.ID
+}
+
+// readInvoiceFile is a file of buyerID whose reading is done, as the OCR job would leave
+// it; the answer is its API path.
+func readInvoiceFile(t *testing.T, e *env, buyerID int64, read invoiceread.Fields) string {
+	t.Helper()
+	id := recordedFile(t, e, buyerID)
+	raw, err := json.Marshal(read)
+	require.NoError(t, err)
+	require.NoError(t, webtest.Store().SetInvoiceFileOCR(context.Background(), buyerID, id, store.InvoiceFileOCR{Status: store.OCRDone, Fields: raw, Ms: 12}))
+	return fmt.Sprintf("/invoices/files/%d", id)
+}
+
+func TestInvoiceFileMatchesTheBuyersOwnSuppliers(t *testing.T) {
+	require.True(t, banks.Available(), "the zengin data is missing: run `npm run build` first")
+	e := newEnv(t)
+	ctx := context.Background()
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	other := webtest.NewBuyer(t, pay.Corporation, "")
+	c := e.signedInAs(t, u)
+	acct := store.AccountFields{
+		BankCode: "0001", BankName: "みずほ銀行", BranchCode: "001", BranchName: "東京営業部",
+		AccountType: pay.AccountOrdinary, AccountNumber: "1234567", HolderName: "ｶ)ﾔﾏﾀﾞｼﾖｳｼﾞ",
+	}
+	ours, err := webtest.Store().CreateSupplier(ctx, u.BuyerID, pay.SupplierInput{
+		BusinessForm: pay.Corporation, Name: "山田商事株式会社", CorporateNumber: "1180301018771",
+	}, &acct)
+	require.NoError(t, err)
+	accts, err := webtest.Store().SupplierAccounts(ctx, u.BuyerID, ours.ID)
+	require.NoError(t, err)
+	require.Len(t, accts, 1)
+	// The other buyer's supplier: the same account, a name and corporate number of its own.
+	theirs, err := webtest.Store().CreateSupplier(ctx, other.BuyerID, pay.SupplierInput{
+		BusinessForm: pay.Corporation, Name: "他社商事株式会社", CorporateNumber: "2180301018770",
+	}, &acct)
+	require.NoError(t, err)
+
+	read := invoiceread.Fields{
+		IssuerName: sure("山田商事株式会社"), RegistrationNumber: sure("T1180301018771"), Total: sure(int64(110000)),
+		Addressee: sure("テスト株式会社"), AddresseeHonorific: "御中",
+		BankName: sure("みずほ銀行"), BranchName: sure("東京営業部"), AccountNumber: sure("1234567"),
+	}
+	r := c.get(readInvoiceFile(t, e, u.BuyerID, read))
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	m, ok := r.Body["match"].(map[string]any)
+	require.True(t, ok, "a read file has its match: %s", r.Raw)
+	assert.EqualValues(t, ours.ID, m["supplier_id"])
+	assert.Equal(t, "山田商事株式会社", m["supplier_name"])
+	assert.Equal(t, "登録番号が法人番号（1180301018771）と一致しました", m["supplier_reason"])
+	assert.EqualValues(t, accts[0].ID, m["account_id"])
+	assert.Equal(t, "銀行・支店・口座番号が一致しました", m["account_reason"])
+	assert.Equal(t, "0001", m["bank_code"])
+	assert.Equal(t, "みずほ銀行", m["bank_name"])
+	assert.Equal(t, "001", m["branch_code"])
+	assert.Equal(t, "東京営業部", m["branch_name"])
+	assert.NotEmpty(t, m["bank_reason"])
+	assert.NotEmpty(t, m["branch_reason"])
+	// The fields read: each found one with its value, none that was not found, and the
+	// honorific beside them hides none.
+	fields := r.Body["ocr"].(map[string]any)["fields"].(map[string]any)
+	assert.Equal(t, map[string]any{"value": float64(110000), "confidence": 0.9}, fields["total"])
+	assert.Equal(t, "T1180301018771", fields["registration_number"].(map[string]any)["value"])
+	assert.NotContains(t, fields, "tax", "a field not found is not sent")
+	assert.NotContains(t, fields, "addressee_honorific")
+
+	// The other buyer's supplier is never a candidate: by its corporate number or its
+	// name.
+	for name, read := range map[string]invoiceread.Fields{
+		"registration number": {RegistrationNumber: sure("T2180301018770")},
+		"name":                {IssuerName: sure("他社商事株式会社")},
+	} {
+		r := c.get(readInvoiceFile(t, e, u.BuyerID, read))
+		require.Equal(t, http.StatusOK, r.Status, r.String())
+		assert.Equal(t, map[string]any{}, r.Body["match"], "%s: nothing matched", name)
+	}
+	oc := e.signedInAs(t, other)
+	r = oc.get(readInvoiceFile(t, e, other.BuyerID, invoiceread.Fields{
+		RegistrationNumber: sure("T1180301018771"), IssuerName: sure("山田商事株式会社"),
+		BankName: sure("みずほ銀行"), BranchName: sure("東京営業部"), AccountNumber: sure("1234567"), AccountHolder: sure("ｶ)ﾔﾏﾀﾞｼﾖｳｼﾞ"),
+	}))
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	// Nor is the first buyer's supplier the other's, whose reading names it by number and
+	// name: only the other's own account (the same bank, branch and number) is found.
+	m = r.Body["match"].(map[string]any)
+	assert.EqualValues(t, theirs.ID, m["supplier_id"], "%v", m)
+	assert.Equal(t, "振込先の口座が登録済みの口座と一致しました", m["supplier_reason"])
+	assert.Equal(t, "他社商事株式会社", m["supplier_name"])
+	assert.NotEqualValues(t, accts[0].ID, m["account_id"])
+
+	// No match object until the reading is done.
+	id := recordedFile(t, e, u.BuyerID)
+	for _, status := range []string{store.OCRPending, store.OCRRunning, store.OCRFailed, store.OCRUnavailable} {
+		require.NoError(t, webtest.Store().SetInvoiceFileOCR(ctx, u.BuyerID, id, store.InvoiceFileOCR{Status: status}))
+		r := c.get(fmt.Sprintf("/invoices/files/%d", id))
+		require.Equal(t, http.StatusOK, r.Status, r.String())
+		assert.NotContains(t, r.Body, "match", status)
+	}
+	// Stored fields that do not decode (an older reading) leave the match out, never 500.
+	_, err = webtest.Store().DB.ExecContext(ctx, `UPDATE invoice_files SET ocr_status = 'done', ocr_fields = '{"total": "many"}' WHERE id = $1`, id)
+	require.NoError(t, err)
+	r = c.get(fmt.Sprintf("/invoices/files/%d", id))
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	assert.NotContains(t, r.Body, "match")
 }

@@ -1,0 +1,89 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+
+	"cardpay/banks"
+	"cardpay/invoiceread"
+	"cardpay/store"
+)
+
+// The invoice-file match the file page and GET /api/v1/invoices/files/{id} share (issue
+// 11): what the OCR job read (invoiceread.Fields, stored as JSON on the file), matched
+// with invoiceread.Match against the buyer's own suppliers and accounts
+// (store.InvoiceMatchCandidates, scoped by buyer) and the zengin data, with the names a
+// person reads. It is computed when asked, so that a supplier registered after the upload
+// is found the next time the file is looked at.
+
+// InvoiceMatch is what an invoice's reading matched. The embedded MatchResult holds the
+// ids, codes and reasons (zero and empty where nothing matched); Supplier and Account are
+// the matched rows, BankName and BranchName the zengin names of the matched codes.
+type InvoiceMatch struct {
+	invoiceread.MatchResult
+	// Read is what the invoice says, for saying what was not found.
+	Read       invoiceread.Fields
+	Supplier   *store.Supplier
+	Account    *store.SupplierAccount
+	BankName   string
+	BranchName string
+}
+
+// InvoiceFileMatch matches the reading of f, one of buyerID's files. ok is false when
+// there is nothing to match: the reading is not done, or its stored fields do not decode
+// (a file read by an older version); only a failing query is an error.
+func (a *App) InvoiceFileMatch(ctx context.Context, buyerID int64, f store.InvoiceFile) (m InvoiceMatch, ok bool, err error) {
+	if f.BuyerID != buyerID || f.OCRStatus != store.OCRDone || len(f.OCRFields) == 0 {
+		return InvoiceMatch{}, false, nil
+	}
+	var read invoiceread.Fields
+	if json.Unmarshal(f.OCRFields, &read) != nil {
+		return InvoiceMatch{}, false, nil
+	}
+	cands, err := a.Store.InvoiceMatchCandidates(ctx, buyerID)
+	if err != nil {
+		return InvoiceMatch{}, false, err
+	}
+	m = InvoiceMatch{Read: read, MatchResult: invoiceread.Match(read, matchCandidates(cands))}
+	for i := range cands {
+		c := &cands[i]
+		if c.ID != m.SupplierID {
+			continue
+		}
+		m.Supplier = &c.Supplier
+		for j := range c.Accounts {
+			if c.Accounts[j].ID == m.AccountID {
+				m.Account = &c.Accounts[j]
+			}
+		}
+	}
+	if b, found := banks.ByCode(m.BankCode); found && m.BankCode != "" {
+		m.BankName = b.Name
+		if br, found := banks.BranchByCode(m.BankCode, m.BranchCode); found && m.BranchCode != "" {
+			m.BranchName = br.Name
+		}
+	}
+	return m, true, nil
+}
+
+// matchCandidates is the store's rows in invoiceread's terms. The suppliers table keeps
+// no registration number: Match tries T and the corporate number instead.
+func matchCandidates(cands []store.InvoiceMatchCandidate) invoiceread.Candidates {
+	out := invoiceread.Candidates{Suppliers: make([]invoiceread.Supplier, 0, len(cands))}
+	for _, c := range cands {
+		s := invoiceread.Supplier{ID: c.ID, CorporateNumber: c.CorporateNumber}
+		for _, n := range []string{c.Name, c.BusinessName, c.NameKana} {
+			if n != "" {
+				s.Names = append(s.Names, n)
+			}
+		}
+		for _, acct := range c.Accounts {
+			s.Accounts = append(s.Accounts, invoiceread.Account{
+				ID: acct.ID, BankCode: acct.BankCode, BranchCode: acct.BranchCode, Type: acct.AccountType,
+				Number: acct.AccountNumber, Holder: acct.HolderName,
+			})
+		}
+		out.Suppliers = append(out.Suppliers, s)
+	}
+	return out
+}
