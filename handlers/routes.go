@@ -18,6 +18,7 @@ import (
 	"cardpay/handlers/signup"
 	"cardpay/handlers/suppliers"
 	"cardpay/handlers/web"
+	"cardpay/ocr"
 )
 
 // routes is the one route table (DESIGN.md §2), grouped by area. A page's path and
@@ -119,6 +120,10 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET(payments.CreatePage.Path, paymentsArea.ShowCreatePage)
 	signed.POST(payments.CreatePage.Path, paymentsArea.UploadInvoice)
 	signed.GET(payments.FilePath+":id", paymentsArea.ShowFilePage)
+	// A file's preview picture is not a page: it leaves no workflow (a wizard's page may
+	// show it). The OCR adapter's pdftoppm draws a PDF's first page.
+	pictures := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms)
+	pictures.GET(payments.FilePath+":id/preview", paymentsArea.ShowPreview(&ocr.Reader{Timeout: payments.PreviewTimeout}))
 	for _, p := range payments.Placeholders {
 		signed.GET(p.Path, paymentsArea.ShowPlaceholderPage(p))
 	}

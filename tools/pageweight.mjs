@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 
-import { CORP, DEMO_PASSWORD, RESULTS_DIR, displayPath, firstPage, launch, pages, url } from "./e2e/lib.mjs";
+import { CORP, DEMO_PASSWORD, RESULTS_DIR, displayPath, firstPage, launch, pages, textPDF, url } from "./e2e/lib.mjs";
 
 const HTML_BUDGET = 14 * 1024;
 const started = Date.now();
@@ -126,6 +126,13 @@ try {
   const supplier = await page.locator(".supplier-list__link").first().getAttribute("href");
   rows.push(await measure(page, supplier));
   rows.push(await measure(page, `${supplier}/accounts/new?bank_code=0001&branch_code=001`));
+  // An uploaded invoice's page (no island: no JavaScript), with its preview picture.
+  const upload = await page.request.post(url("/api/v1/invoices/files/upload"), {
+    headers: { "X-Requested-With": "fetch", Accept: "application/json" },
+    multipart: { invoice_file: { name: "invoice.pdf", mimeType: "application/pdf", buffer: textPDF(["INVOICE", "Total JPY 125,400"]) } },
+  });
+  if (!upload.ok()) throw new Error(`pageweight: upload answered ${upload.status()}`);
+  rows.push(await measure(page, `/payments/create/files/${(await upload.json()).id}`));
 } finally {
   await context.close();
 }

@@ -50,7 +50,7 @@ func (h *Handler) ShowFilePage(c *echo.Context) error {
 	dl, _ := h.DownloadURL(u.BuyerID, f.ID)
 	v := pages.InvoiceFileView{
 		Name: f.OriginalName, Size: FormatSize(f.Size), TypeLabel: typeLabel(f.MediaType), Pages: f.Pages,
-		DownloadURL: dl, NextURL: InvoiceInfoPath,
+		DownloadURL: dl, NextURL: InvoiceInfoPath, Preview: filePreview(f.ID, f.MediaType, f.Pages),
 	}
 	switch f.OCRStatus {
 	case "pending", "running":
@@ -63,6 +63,9 @@ func (h *Handler) ShowFilePage(c *echo.Context) error {
 		if len(v.Fields) == 0 {
 			v.Note = "請求書から読み取れた項目はありませんでした。次の画面で入力してください。"
 		}
+		if v.Match, err = h.fileMatch(c.Request().Context(), u.BuyerID, f); err != nil {
+			return err
+		}
 	case "unavailable":
 		v.Status = "読み取りは利用できません"
 		v.Note = "現在、請求書の自動読み取りを利用できません。ファイルは保存されています。次の画面で請求書の内容を入力してください。"
@@ -74,20 +77,25 @@ func (h *Handler) ShowFilePage(c *echo.Context) error {
 	return web.Render(c, http.StatusOK, pages.InvoiceFilePage(v))
 }
 
+// storedField is one stored field. Every field is stored, found or not (Found false
+// leaves it out), beside entries that are no field (addressee_honorific, a string), so
+// each is decoded on its own.
 type storedField struct {
 	Value      any     `json:"value"`
 	Confidence float64 `json:"confidence"`
+	Found      *bool   `json:"found"`
 }
 
 func readFields(raw []byte) []pages.ReadField {
-	var m map[string]storedField
+	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
 	var out []pages.ReadField
 	for _, l := range readFieldLabels {
-		f, ok := m[l.Key]
-		if !ok || f.Value == nil || f.Value == "" {
+		var f storedField
+		b, ok := m[l.Key]
+		if !ok || json.Unmarshal(b, &f) != nil || f.Value == nil || f.Value == "" || (f.Found != nil && !*f.Found) {
 			continue
 		}
 		out = append(out, pages.ReadField{Label: l.Label, Value: fieldValue(l.Key, f.Value), Confidence: ConfidenceLabel(f.Confidence)})

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import InvoiceUpload, { MAX_POLLS, nav, POLL_MS, TEXT, type InvoiceUploadProps } from "./InvoiceUpload";
+import InvoiceUpload, { MAX_POLLS, nav, POLL_MS, PREVIEW_HEIGHT, PREVIEW_WIDTH, TEXT, type InvoiceUploadProps } from "./InvoiceUpload";
 import exampleProps from "./example-props.json";
 import { MESSAGES } from "./rules";
 
@@ -123,6 +123,37 @@ describe("InvoiceUpload", () => {
     expect(URL.revokeObjectURL).toHaveBeenCalledWith("blob:preview-1");
     expect(screen.getByText("請求書.pdf")).toBeTruthy();
     expect(screen.getByText(TEXT.pdfNote)).toBeTruthy();
+  });
+
+  it("shows the server's picture of a PDF's first page while it is read", async () => {
+    fetchMock.mockImplementation(async () => json(200, { id: 7, name: "請求書.pdf", ocr: { status: "running" } }));
+    render(<InvoiceUpload {...props} />);
+    pick(pdf());
+    expect(screen.getByText(TEXT.pdfNote)).toBeTruthy();
+    fireEvent.click(uploadButton());
+    act(() => last().answer(201, { id: 7, name: "請求書.pdf", ocr: { status: "pending" } }));
+    const img = (await screen.findByRole("img", { name: `請求書.pdf ${TEXT.pagePreview}` })) as HTMLImageElement;
+    expect(img.getAttribute("src")).toBe("/payments/create/files/7/preview");
+    // The box of the picture is known before it arrives: nothing moves.
+    expect(img.getAttribute("width")).toBe(String(PREVIEW_WIDTH));
+    expect(img.getAttribute("height")).toBe(String(PREVIEW_HEIGHT));
+    expect(screen.queryByText(TEXT.pdfNote)).toBeNull();
+    expect(screen.getByText("請求書.pdf")).toBeTruthy();
+    // A picture that does not load gives way to the icon; the name stays.
+    fireEvent.error(img);
+    expect(screen.queryByRole("img", { name: /プレビュー/ })).toBeNull();
+    expect(screen.getByText("請求書.pdf")).toBeTruthy();
+  });
+
+  it("keeps an image's own preview while it is read", async () => {
+    fetchMock.mockImplementation(async () => json(200, { id: 8, name: "photo.jpg", ocr: { status: "running" } }));
+    render(<InvoiceUpload {...props} />);
+    pick(new File([new Uint8Array(10)], "photo.jpg", { type: "image/jpeg" }));
+    fireEvent.click(uploadButton());
+    act(() => last().answer(201, { id: 8, name: "photo.jpg", ocr: { status: "pending" } }));
+    await waitFor(() => expect(screen.getByRole("progressbar", { name: TEXT.reading })).toBeTruthy());
+    const img = screen.getByRole("img", { name: "photo.jpg のプレビュー" }) as HTMLImageElement;
+    expect(img.getAttribute("src")).toBe("blob:preview-1");
   });
 
   it("takes a dropped file", () => {

@@ -4,16 +4,19 @@
 //   - a drop zone over a real file input (keyboard: Tab to it, Enter or Space opens the
 //     chooser), and on phones a second input with capture="environment" for the camera;
 //   - the same checks as the server before anything is sent (rules.ts);
-//   - a preview: an image through an object URL; a PDF as an icon and its name (rendering
-//     its first page needs pdf.js, about 1 MB of script, more than this page may weigh);
+//   - a preview: an image at once, through an object URL; a PDF by its icon and name until
+//     it is uploaded, then, while it is read, the server's picture of its first page
+//     (GET {resultPath}/{id}/preview, a small PNG drawn by poppler: drawing it here would
+//     need pdf.js, about 1 MB of script, more than this page may weigh);
 //   - the upload with XMLHttpRequest (fetch reports no upload progress) to
 //     POST /api/v1/invoices/files/upload in cookie mode (the session cookie and
 //     X-Requested-With: fetch, as islands/lib/api.ts sends them), a <progress> bar, a live
 //     announcement at every 25 %, 中止 (abort) and 再試行 after a network failure;
 //   - then GET /api/v1/invoices/files/{id} until reading (OCR) is over, with a second
 //     indicator 読み取り中…, and on to the file's page, /payments/create/files/{id}, which
-//     shows what was read. Reading never blocks: after MAX_POLLS the buyer goes on anyway
-//     and that page keeps refreshing by itself.
+//     shows what was read. Reading never blocks: after MAX_POLLS the buyer goes on anyway;
+//     that page shows the reading's state and a link 「最新の状態に更新する」 (it never
+//     reloads by itself).
 // Props are views/payments.InvoiceUploadProps; example-props.json is written by a Go test
 // (views/payments/create_example_test.go).
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
@@ -58,13 +61,18 @@ export const TEXT = {
   serverError: "アップロードできませんでした。時間をおいて再試行してください。",
   reading: "読み取り中…",
   readingNote: "請求書の内容を読み取っています。読み取りが終わると、次の画面に進みます。",
-  pdfNote: "PDFのプレビューは表示していません（ファイル名でご確認ください）。",
+  pdfNote: "PDFの1ページ目のプレビューは、アップロードした後に表示します。",
+  pagePreview: "の1ページ目のプレビュー",
   uploaded: "アップロードしました。",
 } as const;
 
 /** How often the file's reading state is asked for, and how many times (a minute) at most. */
 export const POLL_MS = 1500;
 export const MAX_POLLS = 40;
+
+/** The box of the server's preview picture (payments.PreviewWidth × PreviewSide, A4). */
+export const PREVIEW_WIDTH = 424;
+export const PREVIEW_HEIGHT = 600;
 
 /** Navigation, replaceable in tests (jsdom cannot navigate). */
 export const nav = { go: (url: string) => window.location.assign(url) };
@@ -132,6 +140,8 @@ export default function InvoiceUpload(props: InvoiceUploadProps) {
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const [announcement, setAnnouncement] = useState("");
   const [preview, setPreview] = useState("");
+  // The server preview that did not load (a network failure): the icon stands in.
+  const [brokenPreview, setBrokenPreview] = useState("");
   const [dragging, setDragging] = useState(false);
   const [camera] = useState(isCoarsePointer);
   const upload = useRef<AbortController | null>(null);
@@ -277,6 +287,8 @@ export default function InvoiceUpload(props: InvoiceUploadProps) {
   const errorId = `${inputId}-error`;
   const describedBy = [hintId, fieldError ? errorId : ""].filter(Boolean).join(" ");
   const isPDF = file && fileTypeFromName(file.name) === "application/pdf";
+  // Once a PDF is stored, the server draws its first page while it is read.
+  const pagePreview = isPDF && phase.kind === "reading" ? `${props.resultPath}/${phase.id}/preview` : "";
 
   return (
     <div className="invoice-upload">
@@ -342,12 +354,21 @@ export default function InvoiceUpload(props: InvoiceUploadProps) {
         <figure className="invoice-upload__preview">
           {preview ? (
             <img src={preview} alt={`${file.name} のプレビュー`} className="invoice-upload__image" />
+          ) : pagePreview && brokenPreview !== pagePreview ? (
+            <img
+              src={pagePreview}
+              alt={`${file.name} ${TEXT.pagePreview}`}
+              width={PREVIEW_WIDTH}
+              height={PREVIEW_HEIGHT}
+              className="invoice-upload__image invoice-upload__image--page"
+              onError={() => setBrokenPreview(pagePreview)}
+            />
           ) : (
             <Icon href={props.iconHref} name="description" className="invoice-upload__file-icon" />
           )}
           <figcaption>
             <span className="invoice-upload__name">{file.name}</span>（{formatSize(file.size)}）
-            {isPDF && <span className="invoice-upload__note">{TEXT.pdfNote}</span>}
+            {isPDF && !pagePreview && <span className="invoice-upload__note">{TEXT.pdfNote}</span>}
           </figcaption>
         </figure>
       )}
