@@ -634,9 +634,17 @@ var (
 
 func chunks(s string) []string { return chunkSplit.Split(s, -1) }
 
+// aloneHonorificRe is 御中 or 様 set apart from the name by a wide gap (an addressee
+// line ruled to the width of a column: 株式会社サンプル          御中).
+var aloneHonorificRe = regexp.MustCompile(`^(御\s*中|様)$`)
+
 func readAddressee(ls []line, f *Fields) {
 	for _, ln := range ls {
-		for _, c := range chunks(ln.text) {
+		cs := chunks(ln.text)
+		for i, c := range cs {
+			if i > 0 && aloneHonorificRe.MatchString(strings.TrimSpace(c)) {
+				c = cs[i-1] + " " + strings.TrimSpace(c)
+			}
 			m := honorificRe.FindStringSubmatch(c)
 			if m == nil {
 				continue
@@ -861,7 +869,17 @@ func readAccount(ls []line, f *Fields) {
 	readHolder(ls, from, to, f)
 }
 
+// branchLabelRe is a branch's label that the labels table does not know (支店 alone, as a
+// table's row header), cut before the branch is read.
+var branchLabelRe = regexp.MustCompile(`^\s*支店(?:名)?\s*[:：]?\s+`)
+
 func readBranch(ln line, rest string, f *Fields) bool {
+	rest = branchLabelRe.ReplaceAllString(rest, "")
+	if t := strings.TrimLeft(rest, " :("); strings.HasPrefix(t, "本店営業部") {
+		// 本店営業部 is one name (the head office's branch), not 本店 and a 営業部.
+		f.BranchName = found("本店営業部", ln.conf*sureShape)
+		return true
+	}
 	m := branchRe.FindStringSubmatch(rest)
 	if m == nil {
 		return false

@@ -160,6 +160,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"OCR specks after the addressee", "株式会社エムケイ商会_ 御中", map[string]string{"to": "株式会社エムケイ商会"}},
 		{"an addressee whose 様 was misread", "株式会社エムケイ商会 tk\n株式会社つばさ情報サービス\n登録番号 " + validT,
 			map[string]string{"to": "株式会社エムケイ商会", "issuer": "株式会社つばさ情報サービス"}},
+		{"御中 across a wide gap", "株式会社高橋製作所                  御中\n                    ㈱みなと企画",
+			map[string]string{"to": "株式会社高橋製作所", "honorific": "御中", "issuer": "株式会社みなと企画"}},
 		{"(株) addressee and department", "(株)山田商店 経理部 御中", map[string]string{"to": "株式会社山田商店 経理部"}},
 
 		// Bank accounts.
@@ -190,6 +192,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"holder's (カ read as (A at the end", "口座名義 ホクトシステム (A", map[string]string{"holder": "ﾎｸﾄｼｽﾃﾑ(ｶ"}},
 		{"holder's space after the bracket", "口座名義 カ） ミナトキカク", map[string]string{"holder": "ｶ)ﾐﾅﾄｷｶｸ"}},
 		{"a labelled branch whose bank was not read", "金融機関 [WUT\n支店名 名古屋営業部", map[string]string{"bank": "—", "branch": "名古屋営業部"}},
+		{"支店 as a row header", "金融機関 静岡銀行\n支店             浜松支店", map[string]string{"branch": "浜松"}},
+		{"本店営業部", "金融機関 福岡銀行\n支店             本店営業部", map[string]string{"branch": "本店営業部"}},
 		{"信用金庫", "城南信用金庫 大井町支店 普通 1111111",
 			map[string]string{"bank": "城南信用金庫", "branch": "大井町"}},
 		{"ゆうちょ 〇一八店", "ゆうちょ銀行 〇一八店 普通 1234567",
