@@ -118,3 +118,19 @@ func TestJoinRowsPutsALabelAndItsValueOnOneLine(t *testing.T) {
 	}
 	assert.Equal(t, []string{"印", "請求日  2026/1/5", "お支払期限  2026/2/28"}, texts)
 }
+
+func TestDespeckleKeepsThinStrokes(t *testing.T) {
+	g := page(200, 200,
+		image.Rect(20, 50, 180, 51),   // a one-pixel stroke
+		image.Rect(100, 60, 101, 140), // and a vertical one
+		image.Rect(30, 150, 31, 151),  // a speck
+		image.Rect(60, 150, 62, 151),  // a speck of two pixels
+	)
+	g = despeckle(g)
+	assert.True(t, black(g, 20, 50), "the stroke's end stays")
+	assert.True(t, black(g, 90, 50))
+	assert.True(t, black(g, 100, 100))
+	assert.False(t, black(g, 30, 150), "the speck is gone")
+	assert.False(t, black(g, 60, 150))
+	assert.False(t, black(g, 61, 150))
+}

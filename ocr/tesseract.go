@@ -126,12 +126,16 @@ func prepare(ctx context.Context, img image.Image, dpi int) (*image.Gray, layout
 		g = scale(g, float64(maxLongSide)/float64(long))
 	}
 	tone, mid, speckle := measureContrast(g)
-	// A median removes a fax's speckles and a photo's grain (without it the grain passes
-	// the local threshold and hides the lines from the deskew).
+	// A median removes a photo's grain (without it the grain passes the local threshold
+	// and hides the lines from the deskew); a fax's specks go one by one (despeckle), as a
+	// median would also eat its thin strokes.
 	noisy := speckle > 0.03
 	photo := mid > 0.15
-	if noisy || photo {
+	switch {
+	case photo:
 		g = median3(g)
+	case noisy:
+		g = despeckle(g)
 	}
 	stretch(g)
 	uneven := unevenLight(g)
