@@ -200,7 +200,8 @@ func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 // ---- dates ----
 
 var (
-	eraDateRe = regexp.MustCompile(`(令和|平成|R|H)\s*(\d{1,2}|元)\s*[年./-]\s*(\d{1,2})\s*[月./-]\s*(\d{1,2})\s*日?`)
+	// OCR reads 令 of 令和 as 今, 合, 信, 命 or 冷.
+	eraDateRe = regexp.MustCompile(`([令今合信命冷]和|平成|R|H)\s*(\d{1,2}|元)\s*[年./-]\s*(\d{1,2})\s*[月./-]\s*(\d{1,2})\s*日?`)
 	kanjiDate = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
 	numDateRe = regexp.MustCompile(`(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})`)
 )
@@ -801,7 +802,7 @@ var (
 	typeRe   = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
 	// markRe is the bracketed mark of the account type between the branch and the
 	// number (渋谷支店 (普) 1234567) when OCR could not read the character in it.
-	markRe     = regexp.MustCompile(`(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*\d{4,8}`)
+	markRe     = regexp.MustCompile(`(?:(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*(?:No\.?\s*)?\d{4,8}|(?:口座種別|預金種目|種別)\s*[:：|]?\s*\|?\s*\(\s?[^\s()]{1,2}\s?\))`)
 	acctDigits = regexp.MustCompile(`\d(?:[\d\s-]{0,10}\d)?`)
 	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー\-()\.･・A-Z\s]+`)
 	yuchoRe    = regexp.MustCompile(`記号\s*(?:番号)?\s*[:：]?\s*(\d{5})\s*(?:-|\s|番号\s*[:：]?)\s*(\d{1,8})\b`)

@@ -121,6 +121,7 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"date": "2026-01-05", "due": "2026-02-28"}},
 		{"an unread due label: the later date", "請求日 2026/1/5\nお支払期唱 2026/2/28", map[string]string{"date": "2026-01-05", "due": "2026-02-28"}},
 		{"a date years later is no due date", "請求日 2026/1/5\n契約 2028/4/1", map[string]string{"due": "—"}},
+		{"令 of 令和 misread", "お振込期限 信和7年6月18日", map[string]string{"due": "2025-06-18"}},
 		{"impossible date is not read", "請求日 2026/2/30", map[string]string{"date": "—"}},
 
 		// Amounts.
@@ -188,6 +189,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"holder's カ) read as A)", "名義 A) ヒカリシヨクヒン", map[string]string{"holder": "ｶ)ﾋｶﾘｼﾖｸﾋﾝ"}},
 		{"(普) with OCR's spaces", "みずほ銀行 渋谷支店 ( 普) 9481543", map[string]string{"type": "2", "number": "9481543"}},
 		{"an unread type mark is 普通 at a guess", "みずほ銀行 渋谷支店 (H) 9481543", map[string]string{"type": "2", "number": "9481543"}},
+		{"an unread type mark before No.", "三菱UFJ銀行 本店 (次) No.9803365", map[string]string{"type": "2"}},
+		{"an unread type mark after its label", "金融機関 静岡銀行\n支店名 浜松支店\n口座種別  (#)", map[string]string{"type": "2"}},
 		{"holder with a hyphen", "口座名義 カ）ツバサジヨウホウサ-ビス", map[string]string{"holder": "ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ"}},
 		{"holder's (カ read as (A at the end", "口座名義 ホクトシステム (A", map[string]string{"holder": "ﾎｸﾄｼｽﾃﾑ(ｶ"}},
 		{"holder's space after the bracket", "口座名義 カ） ミナトキカク", map[string]string{"holder": "ｶ)ﾐﾅﾄｷｶｸ"}},
