@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestToGrayDropsTheSealsRed(t *testing.T) {
@@ -133,4 +134,63 @@ func TestDespeckleKeepsThinStrokes(t *testing.T) {
 	assert.False(t, black(g, 30, 150), "the speck is gone")
 	assert.False(t, black(g, 60, 150))
 	assert.False(t, black(g, 61, 150))
+}
+
+// sheetOnDesk is a 1200×1600 photo of a bright sheet (the quad) on a dark desk, with a
+// black mark near the sheet's top-left corner.
+func sheetOnDesk(quad [4][2]float64) *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, 1200, 1600))
+	inside := func(x, y float64) bool {
+		for i := range 4 {
+			a, b := quad[i], quad[(i+1)%4]
+			if (b[0]-a[0])*(y-a[1])-(b[1]-a[1])*(x-a[0]) < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for y := range 1600 {
+		for x := range 1200 {
+			v := uint8(95)
+			if inside(float64(x), float64(y)) {
+				v = 235
+			}
+			g.Pix[y*g.Stride+x] = v
+		}
+	}
+	// The mark: 30 px in from the sheet's top-left corner along both sides.
+	for y := quad[0][1] + 40; y < quad[0][1]+60; y++ {
+		for x := quad[0][0] + 40; x < quad[0][0]+60; x++ {
+			g.Pix[int(y)*g.Stride+int(x)] = 0
+		}
+	}
+	return g
+}
+
+func TestFlattenUndoesThePerspectiveOfAPhoto(t *testing.T) {
+	// Clockwise from the top-left, the far edge narrower as a phone held low sees it.
+	quad := [4][2]float64{{180, 120}, {1030, 150}, {1110, 1500}, {90, 1460}}
+	out, ok := flatten(sheetOnDesk(quad))
+	require.True(t, ok)
+	assert.InDelta(t, 1020, out.Rect.Dx(), 40, "the sheet's longer width")
+	assert.InDelta(t, 1350, out.Rect.Dy(), 40, "the sheet's longer height")
+	// No desk left at the corners, and the mark near the top-left corner.
+	for _, p := range [][2]int{{3, 3}, {out.Rect.Dx() - 4, 3}, {3, out.Rect.Dy() - 4}, {out.Rect.Dx() - 4, out.Rect.Dy() - 4}} {
+		assert.Greater(t, out.Pix[p[1]*out.Stride+p[0]], uint8(150), "corner %v is paper", p)
+	}
+	dark := 0
+	for y := range 120 {
+		for x := range 120 {
+			if out.Pix[y*out.Stride+x] < 100 {
+				dark++
+			}
+		}
+	}
+	assert.Greater(t, dark, 100, "the mark is in the top-left corner")
+
+	// A page that fills the picture, and a picture with no sheet: left alone.
+	_, ok = flatten(page(1200, 1600, image.Rect(100, 100, 200, 200)))
+	assert.False(t, ok)
+	_, ok = flatten(sheetOnDesk([4][2]float64{{500, 700}, {700, 700}, {700, 900}, {500, 900}}))
+	assert.False(t, ok)
 }

@@ -2,7 +2,8 @@
 // installed on the machine (DESIGN.md §3): poppler's pdftotext for PDFs that carry a text
 // layer, and tesseract with the Japanese models for images and scanned PDFs (a scanner's
 // page image taken out as it is with pdfimages), after the clean-up real uploads need:
-// EXIF and 90° rotation, the red seal dropped out, deskew, contrast and binarisation for
+// EXIF and 90° rotation, the red seal dropped out, a photographed sheet flattened (its
+// perspective undone), deskew, contrast and binarisation for
 // faxes and photos, the desk round a photographed sheet and the ruled lines of tables
 // whitened, upscaling to about 300 DPI. Tesseract's words are put back into the page's
 // rows, as pdftotext -layout prints them. It knows nothing of invoices: the domain

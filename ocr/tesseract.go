@@ -125,6 +125,12 @@ func prepare(ctx context.Context, img image.Image, dpi int) (*image.Gray, layout
 	if long := max(g.Rect.Dx(), g.Rect.Dy()); long > maxLongSide {
 		g = scale(g, float64(maxLongSide)/float64(long))
 	}
+	// A photo (grey mid-tones) of a sheet on a desk: the sheet, flattened.
+	if _, mid, _ := measureContrast(g); mid > 0.15 {
+		if flat, ok := flatten(g); ok {
+			g = flat
+		}
+	}
 	tone, mid, speckle := measureContrast(g)
 	// A median removes a photo's grain (without it the grain passes the local threshold
 	// and hides the lines from the deskew); a fax's specks go one by one (despeckle), as a

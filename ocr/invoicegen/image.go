@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 
 	"github.com/signintech/gopdf"
+
+	"cardpay/ocr/internal/geom"
 )
 
 // Kind is what a buyer uploads: the supplier's PDF, or what became of the paper.
@@ -210,7 +212,7 @@ func photo(page *image.RGBA, rng *rand.Rand) *image.RGBA {
 	pb := page.Bounds()
 	pw, ph := float64(pb.Dx()), float64(pb.Dy())
 	src := [4][2]float64{{0, 0}, {pw, 0}, {pw, ph}, {0, ph}}
-	hm := homography(quad, src) // photo → page
+	hm := geom.Homography(quad, src) // photo → page
 	out := image.NewRGBA(image.Rect(0, 0, PhotoWidth, PhotoHeight))
 	lx, ly := rng.Float64()*W, rng.Float64()*H // where the light is
 	desk := [3]float64{90 + rng.Float64()*60, 75 + rng.Float64()*50, 60 + rng.Float64()*40}
@@ -252,39 +254,6 @@ func bilinear(img *image.RGBA, x, y float64) (r, g, b float64) {
 		return top*(1-fy) + bot*fy
 	}
 	return mix(0), mix(1), mix(2)
-}
-
-// homography returns the 3×3 projective map (h33 = 1) taking the points from onto to.
-func homography(from, to [4][2]float64) [8]float64 {
-	var a [8][9]float64
-	for i := range 4 {
-		x, y, u, v := from[i][0], from[i][1], to[i][0], to[i][1]
-		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -u * x, -u * y, u}
-		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -v * x, -v * y, v}
-	}
-	for col := range 8 { // Gauss–Jordan with partial pivoting
-		p := col
-		for r := col + 1; r < 8; r++ {
-			if math.Abs(a[r][col]) > math.Abs(a[p][col]) {
-				p = r
-			}
-		}
-		a[col], a[p] = a[p], a[col]
-		for r := range 8 {
-			if r == col {
-				continue
-			}
-			f := a[r][col] / a[col][col]
-			for k := col; k < 9; k++ {
-				a[r][k] -= f * a[col][k]
-			}
-		}
-	}
-	var h [8]float64
-	for i := range 8 {
-		h[i] = a[i][8] / a[i][i]
-	}
-	return h
 }
 
 // rotate turns img by deg degrees about its centre, keeping its size, filling with bg.
