@@ -87,7 +87,8 @@ func init() {
 	addLabels("total", 2, "税込合計", "税込合計金額", "総合計", "合計金額", "合計額", "総額", "税込金額", "合計(税込)")
 	addLabels("total", 1, "合計")
 	addLabels("other", 0, "小計", "税抜合計", "税抜金額", "対象金額", "対象額", "税抜", "本体価格", "単価", "数量", "前回ご請求額", "ご入金額", "繰越金額")
-	addLabels("tax", 0, "消費税", "消費税等", "消費税額", "消費税額等", "内消費税", "うち消費税", "内税", "税額")
+	addLabels("tax", 0, "消費税", "消費税等", "消費税額", "消費税額等", "内消費税", "うち消費税", "内税", "税額",
+		"消費税合計", "消費税額合計", "消費税額計", "消費税計")
 	addLabels("invoice_date", 0, "請求日", "請求書発行日", "発行日", "請求年月日", "発行年月日", "請求書日付", "日付")
 	addLabels("due", 0, "支払期日", "お支払期日", "お支払い期日", "御支払期日", "支払期限", "お支払期限", "お支払い期限",
 		"お振込期限", "お振込み期限", "振込期限", "お振込期日", "振込期日", "支払予定日", "お支払日", "お支払い日", "支払日", "お振込日")
@@ -362,6 +363,13 @@ func readAmountsAndDates(ls []line, f *Fields) {
 	}
 	pickTotal(ls, amounts, f)
 	pickTax(amounts, f)
+	if f.Total.Confidence < sureShape && f.Tax.Found {
+		// No total line was read, only a guess: the subtotal and its tax, if the invoice
+		// printed a 小計, say it better.
+		if sub, conf, ok := subtotal(ls); ok && sub > f.Tax.Value {
+			f.Total = found(sub+f.Tax.Value, min(conf, f.Tax.Confidence)*sureGuess)
+		}
+	}
 	for _, d := range dates {
 		switch {
 		case d.field == "due" && !f.DueDate.Found:
@@ -539,6 +547,21 @@ func confirmed(v int64, all map[int64]int) bool {
 		}
 	}
 	return false
+}
+
+// subtotal is the amount labelled 小計 (the first one printed), with its line's confidence.
+func subtotal(ls []line) (int64, float64, bool) {
+	for _, ln := range ls {
+		for _, h := range ln.hits {
+			if ln.text[h.start:h.end] != "小計" {
+				continue
+			}
+			if toks := amountsIn(h.seg); len(toks) > 0 && toks[0].value > 0 {
+				return toks[0].value, ln.conf, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 func pickTax(amounts []amountCand, f *Fields) {

@@ -139,6 +139,7 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"total": "111080", "tax": "10080"}},
 		{"reduced-rate table", "税率  対象金額  消費税\n10%  100,000  10,000\n8%※軽減税率  1,000  80\n合計 111,080",
 			map[string]string{"total": "111080", "tax": "10080"}},
+		{"消費税合計 is the tax; without a total line, the total is 小計 and it", "小計 ¥161,680\n消費税合計 ¥16,168", map[string]string{"tax": "16168", "total": "177848"}},
 		{"内消費税", "合計 ¥11,000 (内消費税 ¥1,000)", map[string]string{"total": "11000", "tax": "1000"}},
 		{"消費税等", "消費税等 ¥12,340\n請求金額 ¥135,740", map[string]string{"tax": "12340", "total": "135740"}},
 		{"OCR spaces in an amount", "ご請求金額 ¥1 ,234, 567", map[string]string{"total": "1234567"}},

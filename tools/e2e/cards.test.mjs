@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, COMBOS, describeFocus, firstPage, formatViolations, lastMailId, launch, mailCode, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, waitForMail } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, COMBOS, describeFocus, firstPage, formatViolations, lastMailId, launch, mailCode, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, waitForMail, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 120_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -150,15 +150,7 @@ for (const combo of COMBOS) {
       const email = await createBuyer(`${js ? "js" : "nojs"}${combo.width}-${RUN}`);
       context = await launch(combo);
       page = await firstPage(context);
-      await context.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (e) => {
-          console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "(inline)"}`);
-        });
-      });
-      page.on("console", (m) => {
-        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) consoleErrors.push(m.text());
-      });
-      page.on("pageerror", (err) => consoleErrors.push(String(err)));
+      consoleErrors = await watchErrors(context, page);
       page.on("request", (r) => {
         const u = new URL(r.url());
         if (u.pathname === "/v1/tokens") tokenRequests.push(`${r.method()} ${u.origin}${u.pathname}`);
@@ -181,7 +173,7 @@ for (const combo of COMBOS) {
     const test = (title, fn) =>
       it(title, TIMEOUT, async (t) => {
         try {
-          consoleErrors = [];
+          consoleErrors.length = 0;
           await fn(t);
           assert.deepEqual(consoleErrors, [], "no script errors or CSP violations");
         } catch (err) {

@@ -402,3 +402,22 @@ export function textPDF(lines) {
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, "latin1");
 }
+
+/**
+ * Collects a page's script errors and the CSP violations an init script reports to the
+ * console, leaving out failed loads (a 4xx answer a test means to get is logged as one).
+ * Answers the live list; a test empties it with `errors.length = 0`.
+ */
+export async function watchErrors(context, page) {
+  const errors = [];
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "(inline)"}`);
+    });
+  });
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) errors.push(m.text());
+  });
+  page.on("pageerror", (err) => errors.push(String(err)));
+  return errors;
+}

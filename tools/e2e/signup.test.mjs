@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { COMBOS, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, tabTo, url, lastMailId, waitForMail, mailCode } from "./lib.mjs";
+import { COMBOS, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, tabTo, url, lastMailId, waitForMail, mailCode, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const PASSWORD = "e2eSignup2026pw";
@@ -89,15 +89,7 @@ for (const combo of COMBOS) {
     before(async () => {
       context = await launch(combo);
       page = await firstPage(context);
-      await context.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (e) => {
-          console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "(inline)"}`);
-        });
-      });
-      page.on("console", (m) => {
-        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) consoleErrors.push(m.text());
-      });
-      page.on("pageerror", (err) => consoleErrors.push(String(err)));
+      consoleErrors = await watchErrors(context, page);
     });
     after(async () => {
       await context?.close();
@@ -122,7 +114,7 @@ for (const combo of COMBOS) {
     const test = (title, fn) =>
       it(title, TIMEOUT, async (t) => {
         try {
-          consoleErrors = [];
+          consoleErrors.length = 0;
           await fn(t);
           assert.deepEqual(consoleErrors, [], "no script errors or CSP violations");
         } catch (err) {

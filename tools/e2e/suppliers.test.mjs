@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, comboName, COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, comboName, COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -50,15 +50,7 @@ for (const combo of COMBOS) {
     before(async () => {
       context = await launch(combo);
       page = await firstPage(context);
-      await context.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (e) => {
-          console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "(inline)"}`);
-        });
-      });
-      page.on("console", (m) => {
-        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) consoleErrors.push(m.text());
-      });
-      page.on("pageerror", (err) => consoleErrors.push(String(err)));
+      consoleErrors = await watchErrors(context, page);
       await signIn(page, CORP);
     });
     after(async () => {
@@ -95,7 +87,7 @@ for (const combo of COMBOS) {
     const test = (title, fn) =>
       it(title, TIMEOUT, async (t) => {
         try {
-          consoleErrors = [];
+          consoleErrors.length = 0;
           await fn(t);
           assert.deepEqual(consoleErrors, [], "no script errors or CSP violations");
         } catch (err) {

@@ -21,7 +21,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { andWait, assertNoProblems, axe, comboName, COMBOS, CORP, describeFocus, firstPage, formatViolations, launch, pageProblems, pagePath as path, screenshot, signIn, tabTo, textPDF, url } from "./lib.mjs";
+import { andWait, assertNoProblems, axe, comboName, COMBOS, CORP, describeFocus, firstPage, formatViolations, launch, pageProblems, pagePath as path, screenshot, signIn, tabTo, textPDF, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 240_000 };
 
@@ -138,15 +138,7 @@ for (const combo of COMBOS) {
     before(async () => {
       context = await launch(combo);
       page = await firstPage(context);
-      await context.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (e) => {
-          console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "(inline)"}`);
-        });
-      });
-      page.on("console", (m) => {
-        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) consoleErrors.push(m.text());
-      });
-      page.on("pageerror", (err) => consoleErrors.push(String(err)));
+      consoleErrors = await watchErrors(context, page);
       await signIn(page, CORP);
     });
     after(async () => {
@@ -156,7 +148,7 @@ for (const combo of COMBOS) {
     const test = (title, fn) =>
       it(title, TIMEOUT, async (t) => {
         try {
-          consoleErrors = [];
+          consoleErrors.length = 0;
           await fn(t);
           assert.deepEqual(consoleErrors, [], "no script errors or CSP violations");
         } catch (err) {
