@@ -122,6 +122,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"an unread due label: the later date", "請求日 2026/1/5\nお支払期唱 2026/2/28", map[string]string{"date": "2026-01-05", "due": "2026-02-28"}},
 		{"a date years later is no due date", "請求日 2026/1/5\n契約 2028/4/1", map[string]string{"due": "—"}},
 		{"令 of 令和 misread", "お振込期限 信和7年6月18日", map[string]string{"due": "2025-06-18"}},
+		{"お支払 cut short in a ruled cell", "株式会社エムケイ商会 御中  |お支払 |2026/11/1  |", map[string]string{"due": "2026-11-01"}},
+		{"お支払金額 is no due date", "お支払金額 55,000円\nお支払期限 2026/2/28", map[string]string{"due": "2026-02-28", "total": "55000"}},
 		{"impossible date is not read", "請求日 2026/2/30", map[string]string{"date": "—"}},
 
 		// Amounts.

@@ -84,6 +84,10 @@ func fixDigits(s string) string {
 		}
 		// A thousands comma is as good as a digit on the right: ],868 is 1,868.
 		left, right := isDigit(i-1), isDigit(i+1) || (i+1 < len(rs) && rs[i+1] == ',' && isDigit(i+2))
+		// A | after a space is a table's ruled line before its value (|2026/11/1), not a 1.
+		if r == '|' && !left && (i == 0 || rs[i-1] == ' ') {
+			continue
+		}
 		if (left && sep(i+1)) || (right && sep(i-1)) {
 			rs[i] = d
 			changed = true
