@@ -829,7 +829,9 @@ var (
 	// number (渋谷支店 (普) 1234567) when OCR could not read the character in it.
 	markRe     = regexp.MustCompile(`(?:(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*(?:No\.?\s*)?\d{4,8}|(?:口座種別|預金種目|種別)\s*[:：|]?\s*\|?\s*\(\s?[^\s()]{1,2}\s?\))`)
 	acctDigits = regexp.MustCompile(`\d(?:[\d\s-]{0,10}\d)?`)
-	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー\-()\.･・A-Z\s]+`)
+	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー\-()\.･・A-Z\s~゛゜°”]+`)
+	// markRepair turns the marks OCR reads for a half-width (semi-)voiced mark back into it.
+	markRepair = strings.NewReplacer("~", "ﾞ", "゛", "ﾞ", "”", "ﾞ", "゜", "ﾟ", "°", "ﾟ")
 	yuchoRe    = regexp.MustCompile(`記号\s*(?:番号)?\s*[:：]?\s*(\d{5})\s*(?:-|\s|番号\s*[:：]?)\s*(\d{1,8})\b`)
 	yuchoBare  = regexp.MustCompile(`(?:^|[^\d-])(1\d{3}0)\s*-\s*(\d{2,7}1)(?:$|[^\d-])`)
 	furikaeRe  = regexp.MustCompile(`(?:^|[^\d-])(0\d{4})\s*-\s*(\d)\s*-\s*(\d{1,6})(?:$|[^\d-])`)
@@ -1083,7 +1085,7 @@ func holderIn(s string) (string, bool) {
 	if loc == nil || strings.TrimSpace(s[:loc[0]]) != "" {
 		return "", false
 	}
-	run := strings.TrimSpace(s[loc[0]:loc[1]])
+	run := markRepair.Replace(strings.TrimSpace(s[loc[0]:loc[1]]))
 	for _, fix := range [][2]string{{"(A", "(カ"}, {"(力", "(カ"}} {
 		if rest, ok := strings.CutSuffix(run, fix[0]); ok {
 			run = rest + fix[1]

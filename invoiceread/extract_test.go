@@ -194,6 +194,7 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"an unread type mark is 普通 at a guess", "みずほ銀行 渋谷支店 (H) 9481543", map[string]string{"type": "2", "number": "9481543"}},
 		{"an unread type mark before No.", "三菱UFJ銀行 本店 (次) No.9803365", map[string]string{"type": "2"}},
 		{"an unread type mark after its label", "金融機関 静岡銀行\n支店名 浜松支店\n口座種別  (#)", map[string]string{"type": "2"}},
+		{"holder's ﾞ read as ~", "口座名義  カ)サンワコウキ~ヨウ", map[string]string{"holder": "ｶ)ｻﾝﾜｺｳｷﾞﾖｳ"}},
 		{"holder with a hyphen", "口座名義 カ）ツバサジヨウホウサ-ビス", map[string]string{"holder": "ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ"}},
 		{"holder's (カ read as (A at the end", "口座名義 ホクトシステム (A", map[string]string{"holder": "ﾎｸﾄｼｽﾃﾑ(ｶ"}},
 		{"holder's space after the bracket", "口座名義 カ） ミナトキカク", map[string]string{"holder": "ｶ)ﾐﾅﾄｷｶｸ"}},
