@@ -117,9 +117,11 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 // a4At300 is the long side of A4 at 300 DPI in pixels.
 const a4At300 = 3508
 
-// prepare is the clean-up before tesseract: grayscale, despeckle, contrast, deskew,
-// upscale small text, binarise faxes and photos. dpi is the page's known resolution
-// (pdftoppm's), 0 when it has to be guessed from the size of the text.
+// prepare is the clean-up before tesseract: grayscale without the seal's red, a
+// photographed sheet flattened, despeckle, contrast, deskew, upscale small text,
+// binarise faxes and photos (clearing the desk round a photo), ruled lines whitened.
+// dpi is the page's known resolution (pdftoppm's), 0 when it has to be guessed from the
+// size of the text.
 func prepare(ctx context.Context, img image.Image, dpi int) (*image.Gray, layout, error) {
 	g := toGray(img)
 	if long := max(g.Rect.Dx(), g.Rect.Dy()); long > maxLongSide {
