@@ -31,7 +31,7 @@ var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "
 // through a service in account or cards, never from a page.
 // files (the invoice file store and its signed URLs) is here too: the upload page keeps
 // the bytes and links to them.
-var domain = []string{"pay", "account", "cards", "auth", "banks", "postal", "mail", "static", "files"}
+var domain = []string{"pay", "account", "cards", "invoices", "auth", "banks", "postal", "mail", "static", "files"}
 
 // lowLevel are the packages below store and views: rules, data and adapters. They import
 // nothing of the web side. mail is a level up: its development mailbox keeps mails in
@@ -179,6 +179,10 @@ func importRule(pkg, imp string, test bool) string {
 		if !under(imp, "gateway") && imp != "pay" {
 			return "the card gateway imports only gateway and pay"
 		}
+	case under(pkg, "invoices"):
+		if !inAny(imp, []string{"store", "pay", "gateway", "invoiceread"}) {
+			return "invoices imports only store, pay, gateway and invoiceread: the pages and the API call it, never the reverse"
+		}
 	case under(pkg, "invoiceread"):
 		// Reading an invoice is pure rules on text (table tests, no tools): the OCR adapter
 		// hands it lines, never the other way round.
@@ -276,6 +280,11 @@ func TestImportRule(t *testing.T) {
 		{"handlers/suppliers", "pay", false, true},
 		{"handlers/suppliers", "nta", false, false},
 		{"handlers/myaccount", "cards", false, true},
+		{"handlers/payments", "invoices", false, true},
+		{"handlers/api", "invoices", false, true},
+		{"invoices", "cards", false, false},
+		{"invoices", "handlers/web", false, false},
+		{"invoices", "gateway", false, true},
 		{"handlers/myaccount", "gateway", false, false},
 		{"handlers/api", "cards", false, true},
 		{"handlers/suppliers", "handlers/api", false, false},

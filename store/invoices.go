@@ -32,7 +32,8 @@ const invoiceColumns = `id, buyer_id, supplier_id, account_id, invoice_type, exa
 // newest first, with paging (page from 0) and the total.
 func (s *Store) SupplierInvoices(ctx context.Context, buyerID, supplierID int64, page, size int) ([]Invoice, int, error) {
 	var total int
-	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM invoices WHERE buyer_id = $1 AND supplier_id = $2 AND invoice_type IN ($3, $4)`,
+	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM invoices WHERE buyer_id = $1 AND supplier_id = $2 AND invoice_type IN ($3, $4)
+		AND submitted_at IS NOT NULL`,
 		buyerID, supplierID, pay.InvoicePayment, pay.InvoiceRequestBuyer); err != nil {
 		return nil, 0, fmt.Errorf("store: invoices of supplier %d: %w", supplierID, err)
 	}
@@ -41,7 +42,7 @@ func (s *Store) SupplierInvoices(ctx context.Context, buyerID, supplierID int64,
 		return list, total, nil
 	}
 	if err := s.DB.SelectContext(ctx, &list, `SELECT `+invoiceColumns+` FROM invoices
-		WHERE buyer_id = $1 AND supplier_id = $2 AND invoice_type IN ($3, $4)
+		WHERE buyer_id = $1 AND supplier_id = $2 AND invoice_type IN ($3, $4) AND submitted_at IS NOT NULL
 		ORDER BY id DESC LIMIT $5 OFFSET $6`,
 		buyerID, supplierID, pay.InvoicePayment, pay.InvoiceRequestBuyer, size, page*size); err != nil {
 		return nil, 0, fmt.Errorf("store: invoices of supplier %d: %w", supplierID, err)
@@ -53,7 +54,7 @@ func (s *Store) SupplierInvoices(ctx context.Context, buyerID, supplierID int64,
 func (s *Store) SupplierInvoice(ctx context.Context, buyerID, supplierID, id int64, t pay.InvoiceType) (Invoice, error) {
 	var inv Invoice
 	err := s.DB.GetContext(ctx, &inv, `SELECT `+invoiceColumns+` FROM invoices
-		WHERE buyer_id = $1 AND supplier_id = $2 AND id = $3 AND invoice_type = $4`, buyerID, supplierID, id, t)
+		WHERE buyer_id = $1 AND supplier_id = $2 AND id = $3 AND invoice_type = $4 AND submitted_at IS NOT NULL`, buyerID, supplierID, id, t)
 	if notFound(err) {
 		return Invoice{}, fmt.Errorf("store: invoice %d: %w", id, ErrNotFound)
 	}
@@ -80,8 +81,8 @@ type NewInvoice struct {
 func (s *Store) CreateInvoice(ctx context.Context, buyerID int64, n NewInvoice) (int64, error) {
 	var id int64
 	err := s.DB.GetContext(ctx, &id, `INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
-		examination_status, amount, fee, transfer_date)
-		SELECT s.buyer_id, s.id, $3, $4, $5, $6, $7, $8 FROM suppliers s
+		examination_status, amount, fee, transfer_date, submitted_at, authorized_amount)
+		SELECT s.buyer_id, s.id, $3, $4, $5, $6, $7, $8, now(), $6::bigint + $7::bigint FROM suppliers s
 		WHERE s.buyer_id = $1 AND s.id = $2 AND s.deleted_at IS NULL
 		AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM supplier_accounts a WHERE a.buyer_id = $1 AND a.supplier_id = $2 AND a.id = $3))
 		RETURNING id`,
@@ -105,8 +106,11 @@ func (s *Store) PaymentCounts(ctx context.Context, buyerID int64) (pay.PaymentCo
 	}
 	var c pay.PaymentCounts
 	if err := s.DB.SelectContext(ctx, &rows, `SELECT examination_status, invoice_type, action_required, count(*) AS n
-		FROM invoices WHERE buyer_id = $1 GROUP BY 1, 2, 3`, buyerID); err != nil {
+		FROM invoices WHERE buyer_id = $1 AND submitted_at IS NOT NULL GROUP BY 1, 2, 3`, buyerID); err != nil {
 		return c, fmt.Errorf("store: payment counts of buyer %d: %w", buyerID, err)
+	}
+	if err := s.DB.GetContext(ctx, &c.Draft, `SELECT count(*) FROM payment_drafts WHERE buyer_id = $1`, buyerID); err != nil {
+		return c, fmt.Errorf("store: draft count of buyer %d: %w", buyerID, err)
 	}
 	for _, r := range rows {
 		b, ok := pay.PaymentBucketOf(r.Status, r.Type, r.ActionRequired)

@@ -1,0 +1,154 @@
+package invoices
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"cardpay/gateway"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// MsgCannotCancel: the payment is past the point where it can be cancelled.
+const MsgCannotCancel = "このお支払いは振込手続きが済んでいるか、既に終了しているため、キャンセルできません"
+
+// Cancel cancels one of the buyer's payments before the transfer: the state changes at
+// once (with its event) and a job, enqueued in the same transaction, voids the card's
+// authorisation or refunds it if it was captured, retrying until the PSP answers.
+// Another buyer's payment is store.ErrNotFound; a payment past cancelling is field errors.
+func (s *Service) Cancel(ctx context.Context, buyerID int64, actor string, id int64, reason string) (store.Payment, error) {
+	p, err := s.Store.Transition(ctx, buyerID, id, pay.ActCancel, actor, reason, s.now(), func(tx *sqlx.Tx, p store.Payment) error {
+		_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.PaymentCardJobKind,
+			Payload: store.PaymentJob{BuyerID: buyerID, ID: id, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef})
+		return err
+	})
+	if errors.Is(err, pay.ErrTransition) || errors.Is(err, store.ErrStateChanged) {
+		return store.Payment{}, pay.FieldErrors{{Field: "cancel", Message: MsgCannotCancel}}
+	}
+	return p, err
+}
+
+// RunCardJob is the PaymentCardJobKind job: it gives back the money of a cancelled
+// payment's authorisation (Ref): a void while it was only authorised, a refund once
+// captured. Asking again is safe: each call carries the payment id.
+func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error {
+	var j store.PaymentJob
+	if err := json.Unmarshal(payload, &j); err != nil {
+		return fmt.Errorf("invoices: card job payload: %w", err)
+	}
+	tx, err := s.Gateway.Lookup(ctx, j.Ref)
+	if errors.Is(err, gateway.ErrNotFound) {
+		return nil // never authorised: nothing to give back
+	}
+	if err != nil {
+		return err
+	}
+	var st pay.CardStatus
+	switch tx.Status {
+	case gateway.StatusAuthorized, gateway.StatusRequiresAction:
+		tx, err = s.Gateway.Void(ctx, j.Ref)
+		st = pay.CardVoided
+	case gateway.StatusCaptured, gateway.StatusPartiallyRefunded:
+		tx, err = s.Gateway.Refund(ctx, j.Ref, tx.Captured-tx.Refunded)
+		st = pay.CardRefunded
+	case gateway.StatusVoided, gateway.StatusLapsed, gateway.StatusDeclined:
+		st = pay.CardVoided
+	case gateway.StatusRefunded:
+		st = pay.CardRefunded
+	}
+	if err != nil {
+		return fmt.Errorf("invoices: release %s: %w", j.Ref, err)
+	}
+	cur, err := s.Store.Submission(ctx, j.BuyerID, j.ID)
+	if err != nil {
+		return err
+	}
+	if cur.PaymentRef != j.Ref || st == "" {
+		return nil // an earlier authorisation of a corrected payment: the row follows the current one
+	}
+	return s.Store.SetPaymentCard(ctx, j.BuyerID, j.ID, st, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+}
+
+// RunSettleJob is the SettleJobKind job, the reconciler of one submission: if nobody
+// settled it (the buyer's request died after the row was written, or the PSP did not
+// answer), it asks the PSP and records what the PSP says. A submission the PSP never saw
+// is declined; a challenge left unfinished is given up after ChallengeTimeout (the
+// authorisation voided). While the PSP does not answer, the job fails and is retried.
+func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) error {
+	var j store.PaymentJob
+	if err := json.Unmarshal(payload, &j); err != nil {
+		return fmt.Errorf("invoices: settle job payload: %w", err)
+	}
+	p, err := s.Store.Submission(ctx, j.BuyerID, j.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if p.CardStatus != pay.CardPending && p.CardStatus != pay.CardRequiresAction {
+		return nil
+	}
+	tx, err := s.Gateway.Lookup(ctx, p.PaymentRef)
+	switch {
+	case errors.Is(err, gateway.ErrNotFound):
+		tx = gateway.Transaction{Status: gateway.StatusDeclined, ResultCode: gateway.ResultProcessorError}
+	case err != nil:
+		return fmt.Errorf("invoices: settle %s: %w", p.PaymentRef, err)
+	}
+	if tx.Status == gateway.StatusRequiresAction {
+		if s.now().Sub(p.CreatedAt) < s.challengeTimeout() {
+			// The buyer may still be answering the challenge: look again when it times out.
+			_, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: store.SettleJobKind, Payload: j,
+				UniqueKey: fmt.Sprintf("settle-%d-challenge", j.ID), RunAt: p.CreatedAt.Add(s.challengeTimeout())})
+			if err == nil && s.Store.SetSubmissionAction(ctx, j.BuyerID, j.ID, tx.ActionURL, string(resultOr(tx.ResultCode, gateway.ResultActionRequired))) != nil {
+				return fmt.Errorf("invoices: settle %s: record challenge", p.PaymentRef)
+			}
+			return err
+		}
+		if _, err := s.Gateway.Void(ctx, p.PaymentRef); err != nil && !errors.Is(err, gateway.ErrInvalidState) {
+			return fmt.Errorf("invoices: give up challenge %s: %w", p.PaymentRef, err)
+		}
+		tx = gateway.Transaction{Status: gateway.StatusDeclined, ResultCode: gateway.ResultChallengeFailed}
+	}
+	o := outcome(tx)
+	o.Actor = "system"
+	_, err = s.Store.SettleSubmission(ctx, j.BuyerID, j.ID, o, s.now())
+	return err
+}
+
+// ApplyEvent acts on a verified PSP webhook about one of our payments (payment ids
+// "inv-…"): an authorisation or a decline settles a submission nobody settled yet (the
+// buyer closed the window during the challenge). Other events change nothing here: the
+// service's own calls already recorded them.
+func (s *Service) ApplyEvent(ctx context.Context, buyerID int64, ev gateway.Event) error {
+	p, err := s.Store.SubmissionByRef(ctx, buyerID, ev.Transaction.PaymentID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var tx gateway.Transaction
+	switch ev.Type {
+	case gateway.EventAuthorized:
+		tx = gateway.Transaction{Status: gateway.StatusAuthorized, ResultCode: ev.Transaction.ResultCode}
+	case gateway.EventDeclined:
+		tx = gateway.Transaction{Status: gateway.StatusDeclined, ResultCode: ev.Transaction.ResultCode}
+	case gateway.EventActionFailed:
+		tx = gateway.Transaction{Status: gateway.StatusDeclined, ResultCode: resultOr(ev.Transaction.ResultCode, gateway.ResultChallengeFailed)}
+	default:
+		return nil
+	}
+	if p.CardStatus != pay.CardPending && p.CardStatus != pay.CardRequiresAction {
+		return nil
+	}
+	o := outcome(tx)
+	o.Actor = "system"
+	_, err = s.Store.SettleSubmission(ctx, buyerID, p.ID, o, s.now())
+	return err
+}
