@@ -50,7 +50,7 @@ func (s *Service) checkApproval(r *ApproveRequest) *Refusal {
 		return refuse("payment_id", "お支払い番号（payment_id）を指定してください", "")
 	case len(r.PaymentID) > maxPaymentID || strings.TrimLeft(r.PaymentID, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "":
 		return refuse("payment_id", fmt.Sprintf("お支払い番号（payment_id）は%d文字以内の半角英数字・ハイフン・アンダースコアで指定してください", maxPaymentID), "")
-	case strings.HasPrefix(r.PaymentID, checkPrefix):
+	case strings.HasPrefix(r.PaymentID, checkPrefix), strings.HasPrefix(r.PaymentID, paymentPrefix):
 		return refuse("payment_id", MsgPaymentIDTaken, "")
 	}
 	u, ok := s.ownURL(r.ReturnURL)

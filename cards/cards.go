@@ -47,7 +47,18 @@ type Service struct {
 	// RunEventJob) instead of processing it inside the webhook's request. Set it only
 	// where a jobs.Runner has that kind registered.
 	QueueEvents bool
+	// Payments acts on webhooks about card payments of invoices (payment ids "inv-…");
+	// nil leaves them to the payment's own calls and its reconciler.
+	Payments PaymentEvents
 }
+
+// PaymentEvents is the part of the payment service that webhooks reach (invoices.Service).
+type PaymentEvents interface {
+	ApplyEvent(ctx context.Context, buyerID int64, ev gateway.Event) error
+}
+
+// paymentPrefix starts the PSP payment id of every invoice payment ("inv-<id>-<n>").
+const paymentPrefix = "inv-"
 
 func (s *Service) now() time.Time {
 	if s.Now != nil {

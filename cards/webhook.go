@@ -114,6 +114,12 @@ func (s *Service) apply(ctx context.Context, ev gateway.Event) error {
 	if strings.HasPrefix(paymentID, checkPrefix) {
 		return s.applyToCheck(ctx, buyerID, paymentID, ev)
 	}
+	if strings.HasPrefix(paymentID, paymentPrefix) {
+		if s.Payments == nil {
+			return nil
+		}
+		return s.Payments.ApplyEvent(ctx, buyerID, ev)
+	}
 	return s.applyToApproval(ctx, buyerID, paymentID, ev)
 }
 

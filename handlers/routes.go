@@ -18,6 +18,7 @@ import (
 	"cardpay/handlers/signup"
 	"cardpay/handlers/suppliers"
 	"cardpay/handlers/web"
+	"cardpay/invoices"
 	"cardpay/ocr"
 )
 
@@ -73,7 +74,7 @@ func routes(e *echo.Echo, a *web.App) {
 
 	// Signed in: every group below leaves an unfinished create workflow when a page
 	// outside it is opened.
-	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow)
+	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow, payments.Journey.Workflow)
 	signed := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, leave)
 	signed.GET("/toppage", infoArea.ShowTopPage)
 	signed.GET(info.TermsPage.Path, infoArea.ShowTermsPage)
@@ -124,8 +125,27 @@ func routes(e *echo.Echo, a *web.App) {
 	// show it). The OCR adapter's pdftoppm draws a PDF's first page.
 	pictures := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms)
 	pictures.GET(payments.FilePath+":id/preview", paymentsArea.ShowPreview(&ocr.Reader{Timeout: payments.PreviewTimeout}))
-	for _, p := range payments.Placeholders {
-		signed.GET(p.Path, paymentsArea.ShowPlaceholderPage(p))
+	// The create journey (one question per page, answers in the session), its 3-D
+	// Secure return and the complete page.
+	signed.GET(payments.InvoiceInfoPage.Path, paymentsArea.ShowInvoiceInfoPage)
+	signed.POST(payments.InvoiceInfoPage.Path, paymentsArea.ChooseSupplier)
+	signed.GET("/payments/add/account", paymentsArea.ShowAccountStep)
+	signed.POST("/payments/add/account", paymentsArea.ChooseAccount)
+	signed.GET("/payments/add/invoice", paymentsArea.ShowInvoiceStep)
+	signed.POST("/payments/add/invoice", paymentsArea.SaveInvoiceStep)
+	signed.GET(payments.ConfirmPath, paymentsArea.ShowConfirmPage)
+	signed.POST(payments.ConfirmPath, paymentsArea.Confirm)
+	signed.GET(invoices.ReturnPath, paymentsArea.ChallengeReturned)
+	signed.GET(payments.CompletePage.Path, paymentsArea.ShowCompletePage)
+	// Drafts, the lists and each payment.
+	signed.GET(payments.DraftsPage.Path, paymentsArea.ShowDraftsPage)
+	signed.POST(payments.DraftsPage.Path+"/delete", paymentsArea.DeleteDrafts)
+	signed.GET(payments.DraftsPage.Path+"/:id", paymentsArea.ResumeDraft)
+	for _, l := range payments.Lists {
+		signed.GET(l.Path, paymentsArea.ShowListPage(l))
+		signed.GET(l.Path+"/:id", paymentsArea.ShowPaymentPage(l))
+		signed.GET(l.Path+"/:id/cancel", paymentsArea.ShowCancelPage(l))
+		signed.POST(l.Path+"/:id/cancel", paymentsArea.CancelPayment(l))
 	}
 
 	// Registered suppliers and their bank accounts.
@@ -203,9 +223,13 @@ func Pages() []web.Page {
 		withQuery(suppliers.ListPage, "?status=disable"),
 		suppliers.AddCompanyPage,
 		payments.CreatePage,
+		payments.DraftsPage,
+	}
+	for _, l := range payments.Lists {
+		ps = append(ps, l.Page)
 	}
 	ps = append(ps, info.Pages...)
-	for _, list := range [][]web.Page{notifications.Placeholders, payments.Placeholders, collections.Placeholders} {
+	for _, list := range [][]web.Page{notifications.Placeholders, collections.Placeholders} {
 		ps = append(ps, list...)
 	}
 	return ps

@@ -40,6 +40,39 @@ type Card struct {
 	Fingerprint string        `db:"fingerprint"`
 	IsDefault   bool          `db:"is_default"`
 	CreatedAt   time.Time     `db:"created_at"`
+	// The billing cycle the buyer gave in the card settings (nil when not given).
+	ClosingDay  *int `db:"closing_day"`
+	PaymentDay  *int `db:"payment_day"`
+	MonthsLater *int `db:"months_later"`
+}
+
+// Cycle is the card's billing cycle, or nil when the buyer has not given it.
+func (c Card) Cycle() *pay.CardCycle {
+	if c.ClosingDay == nil || c.PaymentDay == nil || c.MonthsLater == nil {
+		return nil
+	}
+	cy := pay.CardCycle{ClosingDay: *c.ClosingDay, PaymentDay: *c.PaymentDay, MonthsLater: *c.MonthsLater}
+	if !cy.Valid() {
+		return nil
+	}
+	return &cy
+}
+
+// SetCardCycle records (or with nil clears) the billing cycle of one of the buyer's cards.
+func (s *Store) SetCardCycle(ctx context.Context, buyerID, id int64, cy *pay.CardCycle) error {
+	var closing, payment, months *int
+	if cy != nil {
+		closing, payment, months = &cy.ClosingDay, &cy.PaymentDay, &cy.MonthsLater
+	}
+	res, err := s.DB.ExecContext(ctx, `UPDATE cards SET closing_day = $3, payment_day = $4, months_later = $5
+		WHERE buyer_id = $1 AND id = $2 AND deleted_at IS NULL`, buyerID, id, closing, payment, months)
+	if err != nil {
+		return fmt.Errorf("store: cycle of card %d: %w", id, err)
+	}
+	if rowsAffected(res) != 1 {
+		return fmt.Errorf("store: cycle of card %d: %w", id, ErrNotFound)
+	}
+	return nil
 }
 
 // Expired reports whether the card can no longer be used at now.
@@ -57,7 +90,8 @@ type NewCard struct {
 	Fingerprint string        `db:"fingerprint"`
 }
 
-const cardColumns = `id, buyer_id, gateway, ref, brand, last4, exp_month, exp_year, holder_name, fingerprint, is_default, created_at`
+const cardColumns = `id, buyer_id, gateway, ref, brand, last4, exp_month, exp_year, holder_name, fingerprint, is_default, created_at,
+	closing_day, payment_day, months_later`
 
 // Cards lists the buyer's saved cards, the default first, then the newest.
 func (s *Store) Cards(ctx context.Context, buyerID int64) ([]Card, error) {
@@ -281,7 +315,8 @@ func (s *Store) CardCheck(ctx context.Context, buyerID int64, paymentID string) 
 func (s *Store) PaymentOwner(ctx context.Context, paymentID string) (int64, error) {
 	var buyerID int64
 	err := s.DB.GetContext(ctx, &buyerID, `SELECT buyer_id FROM card_checks WHERE payment_id = $1
-		UNION ALL SELECT buyer_id FROM card_approvals WHERE payment_id = $1 LIMIT 1`, paymentID)
+		UNION ALL SELECT buyer_id FROM card_approvals WHERE payment_id = $1
+		UNION ALL SELECT buyer_id FROM invoices WHERE payment_ref = $1 LIMIT 1`, paymentID)
 	if notFound(err) {
 		return 0, fmt.Errorf("store: owner of payment %s: %w", paymentID, ErrNotFound)
 	}
@@ -508,4 +543,11 @@ func (s *Store) MarkPSPEventProcessed(ctx context.Context, id int64) error {
 		return fmt.Errorf("store: event %d: %w", id, err)
 	}
 	return nil
+}
+
+// CardAny loads one of the buyer's cards even when deleted: a payment's page still names
+// the card it was paid with.
+func (s *Store) CardAny(ctx context.Context, buyerID, id int64) (Card, error) {
+	return getOne[Card](ctx, s.DB, fmt.Sprintf("card %d", id), `SELECT `+cardColumns+` FROM cards
+		WHERE buyer_id = $1 AND id = $2`, buyerID, id)
 }

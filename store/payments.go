@@ -139,6 +139,17 @@ type PaymentFilter struct {
 
 func (f PaymentFilter) where() (string, []any) {
 	b := f.Bucket
+	if b == BucketReviewWithActions {
+		// 審査中 lists the payments that need the buyer first (要対応), then the rest.
+		args := []any{f.BuyerID, pq.Int64Array{int64(pay.InProgress), int64(pay.InProgressExaminationChecked)},
+			pq.Int64Array{int64(pay.InvoicePayment), int64(pay.InvoiceRequestBuyer)},
+			pq.Int64Array{int64(pay.InProgress), int64(pay.InProgressExaminationChecked), int64(pay.InProgressExaminationCompleted)},
+			int64(pay.InvoicePayment)}
+		w := ` WHERE i.buyer_id = $1 AND i.submitted_at IS NOT NULL AND (
+			(NOT i.action_required AND i.examination_status = ANY($2) AND i.invoice_type = ANY($3))
+			OR (i.action_required AND i.examination_status = ANY($4) AND i.invoice_type = $5))`
+		return f.narrow(w, args)
+	}
 	var statuses, types pq.Int64Array
 	for _, st := range pay.PaymentBucketStatuses(b) {
 		statuses = append(statuses, int64(st))
@@ -155,6 +166,13 @@ func (f PaymentFilter) where() (string, []any) {
 	case pay.BucketReview, pay.BucketReserved:
 		w.WriteString(` AND NOT i.action_required`)
 	}
+	return f.narrow(w.String(), args)
+}
+
+// narrow adds the supplier and date filters.
+func (f PaymentFilter) narrow(where string, args []any) (string, []any) {
+	var w strings.Builder
+	w.WriteString(where)
 	if f.SupplierID != 0 {
 		args = append(args, f.SupplierID)
 		fmt.Fprintf(&w, ` AND i.supplier_id = $%d`, len(args))
@@ -170,6 +188,10 @@ func (f PaymentFilter) where() (string, []any) {
 	return w.String(), args
 }
 
+// BucketReviewWithActions is the 審査中 page's list: the review bucket with the
+// action-required payments first (SPEC.md §4).
+const BucketReviewWithActions pay.PaymentBucket = "review_with_actions"
+
 // Payments lists one bucket of the buyer's payments, newest first, a page at a time
 // (page from 0), with the bucket's total. Size 0 answers the count alone, without reading
 // rows (the stats calls, SPEC.md §7).
@@ -184,8 +206,12 @@ func (s *Store) Payments(ctx context.Context, f PaymentFilter) ([]Payment, int, 
 		return list, total, nil
 	}
 	args = append(args, f.Size, f.Page*f.Size)
-	q := `SELECT ` + paymentColumns + paymentFrom + where +
-		fmt.Sprintf(` ORDER BY i.id DESC LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
+	order := ` ORDER BY i.id DESC`
+	if f.Bucket == BucketReviewWithActions {
+		order = ` ORDER BY i.action_required DESC, i.id DESC`
+	}
+	q := `SELECT ` + paymentColumns + paymentFrom + where + order +
+		fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
 	if err := s.DB.SelectContext(ctx, &list, q, args...); err != nil {
 		return nil, 0, fmt.Errorf("store: payments of buyer %d: %w", f.BuyerID, err)
 	}

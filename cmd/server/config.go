@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cardpay/files"
+	"cardpay/pay"
 	"cardpay/gateway/stripe"
 	"cardpay/handlers/info"
 	"cardpay/views"
@@ -41,6 +42,12 @@ type Config struct {
 	// JobWorkers (JOB_WORKERS) is how many background jobs this instance runs at once;
 	// 0 runs none here (other instances on the same database still do).
 	JobWorkers int
+	// Limits of one payment and the fee: PAYMENT_MIN_YEN and PAYMENT_MAX_YEN (default
+	// ¥1,000 to ¥10,000,000), FEE_BASIS_POINTS (default 300, 3.0 %).
+	Limits pay.Limits
+	// CrashAt (CARDPAY_CRASH_AT, never in production) kills the process with SIGKILL at
+	// a named point of a payment submission, for the kill test.
+	CrashAt string
 	// FilesDir (FILES_DIR) keeps the invoice files on one instance (default .data/files
 	// in development); FilesS3 (FILES_S3_ENDPOINT, _BUCKET, _ACCESS_KEY, _SECRET_KEY,
 	// _SECURE) keeps them in an S3-compatible bucket that several instances share.
@@ -113,6 +120,34 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		c.JobWorkers = n
 	}
+	c.Limits = pay.DefaultLimits
+	for _, l := range []struct {
+		name     string
+		to       *int64
+		min, max int64
+	}{
+		{"PAYMENT_MIN_YEN", &c.Limits.MinAmount, 1, pay.MaxPaymentAmount * 10},
+		{"PAYMENT_MAX_YEN", &c.Limits.MaxAmount, 1, pay.MaxPaymentAmount * 10},
+	} {
+		if v := getenv(l.name); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < l.min || n > l.max {
+				errs = append(errs, fmt.Errorf("%s must be a whole number of yen (%d-%d), got %q", l.name, l.min, l.max, v))
+			}
+			*l.to = n
+		}
+	}
+	if c.Limits.MinAmount > c.Limits.MaxAmount {
+		errs = append(errs, fmt.Errorf("PAYMENT_MIN_YEN (%d) must not exceed PAYMENT_MAX_YEN (%d)", c.Limits.MinAmount, c.Limits.MaxAmount))
+	}
+	if v := getenv("FEE_BASIS_POINTS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 2000 {
+			errs = append(errs, fmt.Errorf("FEE_BASIS_POINTS must be basis points (0-2000; 300 is 3.0%%), got %q", v))
+		}
+		c.Limits.FeeBasisPoints = n
+	}
+	c.CrashAt = getenv("CARDPAY_CRASH_AT")
 	c.FilesDir = getenv("FILES_DIR")
 	c.FilesS3 = files.S3Config{
 		Endpoint: getenv("FILES_S3_ENDPOINT"), Bucket: getenv("FILES_S3_BUCKET"),
@@ -192,6 +227,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		if c.APIAccessTokenTTL != 0 {
 			errs = append(errs, errors.New("API_ACCESS_TOKEN_TTL is for development only"))
+		}
+		if c.CrashAt != "" {
+			errs = append(errs, errors.New("CARDPAY_CRASH_AT is for the kill test only"))
 		}
 		if c.ResetDatabase {
 			errs = append(errs, errors.New("RESET_DATABASE is for development only"))

@@ -26,6 +26,7 @@ import (
 	"cardpay/handlers"
 	"cardpay/handlers/web"
 	"cardpay/invoicefiles"
+	"cardpay/invoices"
 	"cardpay/jobs"
 	"cardpay/nta"
 	"cardpay/ocr"
@@ -102,7 +103,8 @@ func run(logger *slog.Logger) error {
 	runner.Register(account.MailJobKind, acct.DeliverMail)
 	// A PSP webhook is stored by its request and acted on by this job, which needs only
 	// the database (the gateway is built below).
-	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger}).RunEventJob)
+	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger,
+		Payments: &invoices.Service{Store: st, Logger: logger}}).RunEventJob)
 	fileStore, err := invoiceFileStore(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -112,9 +114,6 @@ func run(logger *slog.Logger) error {
 		logger.Warn("invoice OCR unavailable: the buyer types the fields", "error", err)
 	}
 	runner.Register(store.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run)
-	runner.Start(ctx)
-	defer runner.Stop()
-	logger.Info("background jobs", "workers", cfg.JobWorkers)
 
 	deps := web.Deps{
 		Store:                st,
@@ -145,6 +144,22 @@ func run(logger *slog.Logger) error {
 	}
 	deps.Gateway, deps.PSPOrigin = gw, pspOrigin
 	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true}
+	deps.Invoices = &invoices.Service{Store: st, Gateway: gw, Limits: cfg.Limits, BaseURL: cfg.BaseURL, Logger: logger}
+	if cfg.CrashAt != "" {
+		deps.Invoices.Crash = func(point string) {
+			if point == cfg.CrashAt {
+				logger.Warn("CARDPAY_CRASH_AT: killing the process", "point", point)
+				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				select {} // the signal is on its way
+			}
+		}
+	}
+	// The payment jobs need the gateway, so the workers start once it exists.
+	runner.Register(store.SettleJobKind, deps.Invoices.RunSettleJob)
+	runner.Register(store.PaymentCardJobKind, deps.Invoices.RunCardJob)
+	runner.Start(ctx)
+	defer runner.Stop()
+	logger.Info("background jobs", "workers", cfg.JobWorkers)
 	app := handlers.New(deps)
 
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))

@@ -175,6 +175,8 @@ func (s *Server) createAuthorization(ctx context.Context, req authorizeRequest) 
 			a.Status, a.ResultCode, event = string(gateway.StatusDeclined), string(gateway.ResultExpiredCard), gateway.EventDeclined
 		case Scenario(c.Scenario) == ScenarioDecline:
 			a.Status, a.ResultCode, event = string(gateway.StatusDeclined), c.DeclineCode, gateway.EventDeclined
+		case !req.VerifyOnly && DeclineAmounts[req.Amount%1000] != "":
+			a.Status, a.ResultCode, event = string(gateway.StatusDeclined), string(DeclineAmounts[req.Amount%1000]), gateway.EventDeclined
 		case Scenario(c.Scenario) == ScenarioChallenge, Scenario(c.Scenario) == ScenarioChallengeFails:
 			a.Status, a.ResultCode, event = string(gateway.StatusRequiresAction), string(gateway.ResultActionRequired), ""
 			a.ChallengeID = sql.NullString{String: newID("ch"), Valid: true}

@@ -64,6 +64,15 @@ var TestCards = []TestCard{
 	{"3622 720627 1667", pay.BrandDINERS, ScenarioRefused, gateway.ResultBrandNotAccepted, "refused (G031)"},
 }
 
+// DeclineAmounts decline an authorisation of an amount by its last three digits (yen), on
+// any card that was saved: a card that verified may still be refused a payment, and the
+// journey must show it (README "Test cards"). ¥103,051 (an invoice of ¥100,050 with the
+// 3 % fee) is declined for insufficient funds.
+var DeclineAmounts = map[int64]gateway.ResultCode{
+	51: gateway.ResultInsufficientFunds,
+	55: gateway.ResultOverLimit,
+}
+
 // Digits is the card number without spaces.
 func (c TestCard) Digits() string { return strings.ReplaceAll(c.Number, " ", "") }
 

@@ -50,7 +50,7 @@ func (h *Handler) ShowFilePage(c *echo.Context) error {
 	dl, _ := h.DownloadURL(u.BuyerID, f.ID)
 	v := pages.InvoiceFileView{
 		Name: f.OriginalName, Size: FormatSize(f.Size), TypeLabel: typeLabel(f.MediaType), Pages: f.Pages,
-		DownloadURL: dl, NextURL: InvoiceInfoPath, Preview: filePreview(f.ID, f.MediaType, f.Pages),
+		DownloadURL: dl, NextURL: InvoiceInfoPath + "?file=" + idString(f.ID), Preview: filePreview(f.ID, f.MediaType, f.Pages),
 	}
 	switch f.OCRStatus {
 	case "pending", "running":

@@ -14,6 +14,7 @@ import (
 	"cardpay/account"
 	"cardpay/cards"
 	"cardpay/gateway"
+	"cardpay/invoices"
 	"cardpay/mail"
 	"cardpay/store"
 	"cardpay/views"
@@ -54,6 +55,9 @@ type Deps struct {
 	// Cards is the saved-card service the pages and the API share; New builds it from
 	// Store, Gateway and BaseURL when it is nil and a Gateway is set.
 	Cards *cards.Service
+	// Invoices is the card-payment service of invoices the pages and the API share; New
+	// builds it from Store, Gateway and BaseURL when it is nil and a Gateway is set.
+	Invoices *invoices.Service
 	// Files keeps the invoice files' bytes (files.Local or files.S3); FileSigner signs the
 	// app's own short-lived upload and download URLs (files.Signer, from SECRET_KEY).
 	Files      FileStore
@@ -75,6 +79,9 @@ func New(d Deps) *App {
 	}
 	if d.Cards == nil && d.Gateway != nil {
 		d.Cards = &cards.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}
+	}
+	if d.Invoices == nil && d.Gateway != nil {
+		d.Invoices = &invoices.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}
 	}
 	return &App{Deps: d}
 }

@@ -13,6 +13,22 @@ import (
 // answers live under SessionKey.
 type Workflow struct {
 	Prefix, SessionKey string
+	// Also are more path prefixes inside the workflow (the payment journey starts on the
+	// upload pages under /payments/create).
+	Also []string
+}
+
+// Inside reports whether path is one of the workflow's pages.
+func (w Workflow) Inside(path string) bool {
+	if strings.HasPrefix(path, w.Prefix) {
+		return true
+	}
+	for _, p := range w.Also {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Wizard keeps a create workflow's answers (any JSON-able T) in the server session
@@ -56,7 +72,7 @@ func (a *App) LeaveWorkflows(workflows ...Workflow) echo.MiddlewareFunc {
 			r := c.Request()
 			if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/api/") {
 				for _, w := range workflows {
-					if !strings.HasPrefix(r.URL.Path, w.Prefix) && a.Sessions.Exists(r.Context(), w.SessionKey) {
+					if !w.Inside(r.URL.Path) && a.Sessions.Exists(r.Context(), w.SessionKey) {
 						a.Sessions.Remove(r.Context(), w.SessionKey)
 					}
 				}

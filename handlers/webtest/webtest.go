@@ -35,6 +35,7 @@ import (
 	"cardpay/handlers/info"
 	"cardpay/handlers/web"
 	"cardpay/invoicefiles"
+	"cardpay/invoices"
 	"cardpay/jobs"
 	"cardpay/mail"
 	"cardpay/mail/mailtest"
@@ -156,6 +157,14 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		// Webhooks are processed by a background job, as in production.
 		d.Cards = &cards.Service{Store: db.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock, QueueEvents: true}
 	}
+	if d.Invoices == nil && d.Gateway != nil {
+		// A submission nobody settled is looked at after a second, not two minutes.
+		d.Invoices = &invoices.Service{Store: db.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock,
+			SettleAfter: time.Second}
+	}
+	if d.Cards != nil && d.Invoices != nil {
+		d.Cards.Payments = d.Invoices
+	}
 	// Mail goes through the job queue as in production; workers poll often and wake on
 	// NOTIFY, so a test sees its mail within milliseconds.
 	runner := &jobs.Runner{Store: db.Store, Workers: 2, Logger: logger, PollInterval: 50 * time.Millisecond,
@@ -174,6 +183,10 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	}
 	if d.Cards != nil && d.Cards.QueueEvents {
 		runner.Register(cards.JobKindPSPEvent, d.Cards.RunEventJob)
+	}
+	if d.Invoices != nil {
+		runner.Register(store.SettleJobKind, d.Invoices.RunSettleJob)
+		runner.Register(store.PaymentCardJobKind, d.Invoices.RunCardJob)
 	}
 	runner.Start(context.Background())
 	env := &Env{Mail: mailSrv, PSP: psp, logs: logs, jobKinds: runner.Kinds()}

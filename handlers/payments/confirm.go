@@ -1,0 +1,254 @@
+package payments
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/web"
+	"cardpay/invoices"
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/views"
+	pages "cardpay/views/payments"
+)
+
+const confirmTitle = "支払申請：内容の確認"
+
+// ShowConfirmPage is the check-answers page: every answer with its 変更 link, the fee
+// (with a promotion code), the evidence check against the uploaded invoice, the card and
+// the deadline plan.
+func (h *Handler) ShowConfirmPage(c *echo.Context) error {
+	j, missing := h.load(c, ConfirmPath)
+	if missing != "" {
+		return c.Redirect(http.StatusSeeOther, missing)
+	}
+	if j.SubmitKey == "" || j.CardID == 0 {
+		if j.SubmitKey == "" {
+			j.SubmitKey = newSubmitKey()
+		}
+		if j.CardID == 0 {
+			j.CardID = h.defaultCardID(c)
+		}
+		if err := h.save(c, j); err != nil {
+			return err
+		}
+	}
+	return h.renderConfirm(c, j, nil)
+}
+
+func (h *Handler) defaultCardID(c *echo.Context) int64 {
+	list, err := h.Cards.Cards(c.Request().Context(), web.CurrentUser(c).BuyerID)
+	if err != nil {
+		return 0
+	}
+	for _, card := range list {
+		if card.IsDefault && !card.Expired {
+			return card.ID
+		}
+	}
+	for _, card := range list {
+		if !card.Expired {
+			return card.ID
+		}
+	}
+	return 0
+}
+
+func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors) error {
+	u := web.CurrentUser(c)
+	ctx := c.Request().Context()
+	chk, err := h.Invoices.Check(ctx, u.BuyerID, j.submission(u.ID))
+	var fe pay.FieldErrors
+	if err != nil && !errors.As(err, &fe) {
+		return err
+	}
+	v := pages.ConfirmView{Steps: journeySteps(3), Action: ConfirmPath, SubmitKey: j.SubmitKey,
+		PromotionCode: j.PromotionCode, CardID: idString(j.CardID), AddCardHref: "/myaccount/creditcards"}
+	// The supplier and its account.
+	supHref, acctHref := InvoiceInfoPath, accountStepPath
+	if j.IsNewSupplier {
+		v.NewSupplier = true
+		for _, f := range j.NewSupplier.Fields() {
+			v.Supplier = append(v.Supplier, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: newSupplierPath})
+		}
+	} else {
+		v.Supplier = append(v.Supplier, views.ConfirmRow{Label: "取引先", Value: chk.Supplier.Name, ChangeHref: supHref})
+	}
+	if j.IsNewAccount || j.IsNewSupplier {
+		acctHref = newAccountPath
+		v.NewAccount = true
+	}
+	a := chk.Account
+	if a.BankCode != "" {
+		v.Account = []views.ConfirmRow{
+			{Label: "金融機関", Value: a.BankName + "（" + a.BankCode + "）", ChangeHref: acctHref},
+			{Label: "支店", Value: a.BranchName + "（" + a.BranchCode + "）", ChangeHref: acctHref},
+			{Label: "口座種別", Value: a.AccountType.Label(), ChangeHref: acctHref},
+			{Label: "口座番号", Value: a.AccountNumber, ChangeHref: acctHref},
+			{Label: "口座名義", Value: a.HolderName, ChangeHref: acctHref},
+		}
+	}
+	if !chk.Invoice.DueDate.IsZero() {
+		for _, f := range chk.Invoice.Fields() {
+			v.Invoice = append(v.Invoice, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: invoiceStepPath + "#" + f.Field})
+		}
+		plan := pay.PlanFor(chk.Invoice.TransferDate, chk.Card.Cycle())
+		v.Plan = &plan
+		if chk.Card.ID != 0 {
+			if cy := chk.Card.Cycle(); cy != nil {
+				v.CycleLabel = cy.Label()
+			}
+		}
+	}
+	cm := chk.Commission
+	v.Amount, v.Fee, v.Total, v.Discount = pay.Yen(cm.Amount), pay.Yen(cm.Fee), pay.Yen(cm.Total), ""
+	v.FeeRate = pay.FeeRateLabel(cm.FeeBasisPoints)
+	if chk.Promotion != nil {
+		v.Discount = pay.Yen(cm.Discount)
+		v.PromotionApplied = chk.Promotion.Code
+	}
+	for _, w := range chk.Warnings {
+		v.Warnings = append(v.Warnings, pages.EvidenceWarning{Field: w.Field, Message: w.Message, Acknowledged: slices.Contains(j.Acknowledged, w.Field)})
+	}
+	for _, w := range chk.Invoice.Warnings {
+		v.Notes = append(v.Notes, w.Message)
+	}
+	cards, err := h.Cards.Cards(ctx, u.BuyerID)
+	if err != nil {
+		return err
+	}
+	for _, card := range cards {
+		opt := pages.CardOption{ID: idString(card.ID), Label: string(card.Brand) + " •••• " + card.Last4, Expiry: card.Expiry(),
+			Expired: card.Expired, Default: card.IsDefault}
+		v.Cards = append(v.Cards, opt)
+	}
+	if j.FileID != 0 {
+		v.FileHref = FilePath + idString(j.FileID)
+	}
+	return web.Show(h.App, c, confirmTitle, errs, v, pages.ConfirmPage)
+}
+
+// Confirm applies a promotion code, saves a draft, or submits: the card is authorised
+// for the amount and the fee (with a 3-D Secure challenge when the card company asks),
+// and the payment is 審査中. A decline keeps every answer and says why next to the card.
+func (h *Handler) Confirm(c *echo.Context) error {
+	j, missing := h.load(c, ConfirmPath)
+	if missing != "" {
+		return c.Redirect(http.StatusSeeOther, missing)
+	}
+	if id, err := strconv.ParseInt(c.FormValue("card_id"), 10, 64); err == nil {
+		j.CardID = id
+	}
+	j.Acknowledged = c.Request().PostForm["acknowledge"]
+	if wantsDraft(c) {
+		return h.saveDraft(c, j, ConfirmPath)
+	}
+	u := web.CurrentUser(c)
+	ctx := c.Request().Context()
+	switch c.FormValue("action") {
+	case "promotion":
+		j.PromotionCode = invoices.NormalizePromotionCode(c.FormValue("promotion_code"))
+		if _, err := h.Invoices.Promotion(ctx, u.BuyerID, j.PromotionCode); err != nil {
+			var fe pay.FieldErrors
+			if !errors.As(err, &fe) {
+				return err
+			}
+			bad := j.PromotionCode
+			j.PromotionCode = ""
+			if err := h.save(c, j); err != nil {
+				return err
+			}
+			j.PromotionCode = bad
+			return h.renderConfirm(c, j, fe)
+		}
+		if err := h.save(c, j); err != nil {
+			return err
+		}
+		h.SetFlash(c, views.Flash{Color: "success", Title: "プロモーションコードを適用しました"})
+		return c.Redirect(http.StatusSeeOther, ConfirmPath+"#fee")
+	case "remove_promotion":
+		j.PromotionCode = ""
+		if err := h.save(c, j); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, ConfirmPath+"#fee")
+	}
+	// The key the page was rendered with: a replay of an old page finds its own payment.
+	if key := c.FormValue("submit_key"); key != "" {
+		j.SubmitKey = key
+	}
+	if j.SubmitKey == "" {
+		j.SubmitKey = newSubmitKey()
+	}
+	res, err := h.Invoices.Submit(ctx, u.BuyerID, j.submission(u.ID))
+	return h.submitted(c, j, res, err)
+}
+
+// submitted answers a submission's outcome: the challenge, the complete page, or the
+// confirm page again with the problem.
+func (h *Handler) submitted(c *echo.Context, j journey, res invoices.Submitted, err error) error {
+	var fe pay.FieldErrors
+	switch {
+	case errors.As(err, &fe):
+		if res.Payment.ID != 0 && res.Payment.CardStatus == pay.CardDeclined {
+			// The next attempt is a new payment under a new key; a supplier or account
+			// created with the declined one is now registered and is chosen as such.
+			j.SubmitKey = newSubmitKey()
+			if j.IsNewSupplier || j.IsNewAccount {
+				j.SupplierID, j.IsNewSupplier = res.Payment.SupplierID, false
+				if res.Payment.AccountID != nil {
+					j.AccountID, j.IsNewAccount = *res.Payment.AccountID, false
+				}
+			}
+		}
+		if err := h.save(c, j); err != nil {
+			return err
+		}
+		return h.renderConfirm(c, j, fe)
+	case errors.Is(err, store.ErrNotFound):
+		return err
+	case err != nil:
+		return err
+	case res.ActionURL != "":
+		if err := h.save(c, j); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, res.ActionURL)
+	}
+	return h.finish(c, j, res.Payment)
+}
+
+// finish ends the journey: its draft is gone (it became a payment) and the buyer sees
+// what happens next.
+func (h *Handler) finish(c *echo.Context, j journey, p store.Payment) error {
+	if j.DraftID != 0 {
+		if _, err := h.Store.DeletePaymentDrafts(c.Request().Context(), web.CurrentUser(c).BuyerID, []int64{j.DraftID}); err != nil {
+			return err
+		}
+	}
+	Journey.Clear(h.Sessions, c)
+	return c.Redirect(http.StatusSeeOther, CompletePath+"?id="+idString(p.ID))
+}
+
+// ChallengeReturned receives the buyer back from the card company's 3-D Secure page.
+func (h *Handler) ChallengeReturned(c *echo.Context) error {
+	u := web.CurrentUser(c)
+	res, err := h.Invoices.Returned(c.Request().Context(), u.BuyerID, web.Clip(c.QueryParam("payment"), 80))
+	j := Journey.Load(h.Sessions, c)
+	if err == nil {
+		return h.finish(c, j, res.Payment)
+	}
+	if j.missingStep(ConfirmPath) != "" {
+		// The journey is gone (another tab finished it): show the payment if it exists.
+		var fe pay.FieldErrors
+		if errors.As(err, &fe) {
+			return web.Forbidden("お支払いを完了できませんでした", fe[0].Message)
+		}
+		return err
+	}
+	return h.submitted(c, j, res, err)
+}

@@ -1,0 +1,248 @@
+package payments_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"cardpay/handlers/webtest"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// payer is a signed-in buyer with a registered supplier (with one account) and a saved
+// card.
+type payer struct {
+	env      *webtest.Env
+	c        *webtest.Client
+	u        store.User
+	supplier store.Supplier
+	account  store.SupplierAccount
+}
+
+func newPayer(t *testing.T, cardNumber string) payer {
+	t.Helper()
+	env := webtest.New(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := env.Client(t)
+	c.SignIn(u.EmailAddress)
+	ctx := context.Background()
+	sup, err := webtest.Store().CreateSupplier(ctx, u.BuyerID, pay.SupplierInput{BusinessForm: pay.Corporation,
+		Name: "株式会社山田商事", NameKana: "カブシキガイシャヤマダショウジ", CorporateNumber: "1180301018771"},
+		&store.AccountFields{BankCode: "0001", BankName: "みずほ", BranchCode: "001", BranchName: "東京営業部",
+			AccountType: pay.AccountOrdinary, AccountNumber: "1234567", HolderName: "ｶ)ﾔﾏﾀﾞｼﾖｳｼﾞ"})
+	require.NoError(t, err)
+	accts, err := webtest.Store().SupplierAccounts(ctx, u.BuyerID, sup.ID)
+	require.NoError(t, err)
+	p := payer{env: env, c: c, u: u, supplier: sup, account: accts[0]}
+	if cardNumber != "" {
+		p.addCard(t, cardNumber)
+	}
+	return p
+}
+
+// addCard saves a card as the card-entry island does, passing a challenge when asked.
+func (p payer) addCard(t *testing.T, number string) {
+	t.Helper()
+	res := p.c.Post("/myaccount/creditcards/new", url.Values{"token": {p.env.PSP.CardToken(t, number)}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	if loc := res.Header.Get("Location"); strings.HasPrefix(loc, p.env.PSP.URL) {
+		back := p.env.PSP.Challenge(t, loc, true)
+		res = p.c.Get(back)
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	}
+	list, err := webtest.Store().Cards(context.Background(), p.u.BuyerID)
+	require.NoError(t, err)
+	require.NotEmpty(t, list)
+}
+
+// transferDay is a valid transfer date about two weeks ahead, and a due date after it.
+func transferDay() (transfer, due string) {
+	d := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 10)
+	for pay.IsBankHoliday(d) {
+		d = d.AddDate(0, 0, 1)
+	}
+	return pay.ISODate(d), pay.ISODate(d.AddDate(0, 0, 5))
+}
+
+func invoiceForm(amount string) url.Values {
+	transfer, due := transferDay()
+	return url.Values{"amount": {amount}, "invoice_number": {"INV-0042"}, "due_date": {due},
+		"registration_number": {"T1180301018771"}, "memo": {"11月分"}, "transfer_date": {transfer}}
+}
+
+var submitKeyRe = regexp.MustCompile(`name="submit_key" value="([0-9a-f]+)"`)
+
+// toConfirm walks the journey to the confirm page with an existing supplier and account.
+func (p payer) toConfirm(t *testing.T, amount string) webtest.Response {
+	t.Helper()
+	res := p.c.Get("/payments/add/invoiceinfo?new=1")
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	page := p.c.Get("/payments/add/invoiceinfo")
+	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
+	assert.Contains(t, page.Body, "株式会社山田商事")
+	res = p.c.Post("/payments/add/invoiceinfo", url.Values{"supplier": {strconv.FormatInt(p.supplier.ID, 10)}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	require.Equal(t, "/payments/add/account", res.Header.Get("Location"))
+	page = p.c.Get("/payments/add/account")
+	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
+	assert.Contains(t, page.Body, "1234567")
+	res = p.c.Post("/payments/add/account", url.Values{"account": {strconv.FormatInt(p.account.ID, 10)}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	require.Equal(t, "/payments/add/invoice", res.Header.Get("Location"))
+	page = p.c.Get("/payments/add/invoice")
+	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
+	assert.Contains(t, page.Body, `name="transfer_date"`)
+	res = p.c.Post("/payments/add/invoice", invoiceForm(amount))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	require.Equal(t, "/payments/add/confirm", res.Header.Get("Location"))
+	page = p.c.Get("/payments/add/confirm")
+	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
+	return page
+}
+
+func (p payer) submit(t *testing.T, confirm webtest.Response) webtest.Response {
+	t.Helper()
+	m := submitKeyRe.FindStringSubmatch(confirm.Body)
+	require.NotNil(t, m, "the confirm page carries its submit key")
+	cards, err := webtest.Store().Cards(context.Background(), p.u.BuyerID)
+	require.NoError(t, err)
+	return p.c.Post("/payments/add/confirm", url.Values{"submit_key": {m[1]}, "card_id": {strconv.FormatInt(cards[0].ID, 10)}, "action": {"submit"}})
+}
+
+func TestPayAnInvoiceWithoutJavaScript(t *testing.T) {
+	p := newPayer(t, "4111111111111111")
+	confirm := p.toConfirm(t, "110,000")
+	assert.Contains(t, confirm.Body, "¥110,000")
+	assert.Contains(t, confirm.Body, "¥3,300", "the 3.0 % fee")
+	assert.Contains(t, confirm.Body, "¥113,300", "the total charged")
+	assert.Contains(t, confirm.Body, "お支払いの予定")
+	res := p.submit(t, confirm)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	loc := res.Header.Get("Location")
+	require.True(t, strings.HasPrefix(loc, "/payments/complete?id="), loc)
+	done := p.c.Get(loc)
+	require.Equal(t, http.StatusOK, done.StatusCode)
+	assert.Contains(t, done.Body, "支払申請を受け付けました")
+	id, _ := strconv.ParseInt(strings.TrimPrefix(loc, "/payments/complete?id="), 10, 64)
+	assert.Contains(t, done.Body, pay.InvoiceNumber(id))
+
+	review := p.c.Get("/payments/review")
+	require.Equal(t, http.StatusOK, review.StatusCode)
+	assert.Contains(t, review.Body, pay.InvoiceNumber(id))
+	assert.Contains(t, review.Body, "審査中（1）")
+	detail := p.c.Get("/payments/review/" + strconv.FormatInt(id, 10))
+	require.Equal(t, http.StatusOK, detail.StatusCode)
+	for _, want := range []string{"¥113,300", "VISA •••• 1111", "株式会社山田商事", "INV-0042", "支払申請（カードの与信が完了）"} {
+		assert.Contains(t, detail.Body, want)
+	}
+	// The journey is over: its pages start again.
+	res = p.c.Get("/payments/add/confirm")
+	assert.Equal(t, http.StatusSeeOther, res.StatusCode)
+
+	// Another buyer sees none of it.
+	other := newPayer(t, "")
+	assert.Equal(t, http.StatusNotFound, other.c.Get("/payments/review/"+strconv.FormatInt(id, 10)).StatusCode)
+	assert.Equal(t, http.StatusNotFound, other.c.Get("/payments/complete?id="+strconv.FormatInt(id, 10)).StatusCode)
+	assert.NotContains(t, other.c.Get("/payments/review").Body, pay.InvoiceNumber(id))
+
+	// Cancel: はい / いいえ, then the card's authorisation is voided by a job.
+	ask := p.c.Get("/payments/review/" + strconv.FormatInt(id, 10) + "/cancel")
+	require.Equal(t, http.StatusOK, ask.StatusCode)
+	assert.Contains(t, ask.Body, "はい")
+	assert.Equal(t, http.StatusNotFound, other.c.Post("/payments/review/"+strconv.FormatInt(id, 10)+"/cancel", nil).StatusCode)
+	res = p.c.Post("/payments/review/"+strconv.FormatInt(id, 10)+"/cancel", nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	p.env.Settle(t)
+	pm, err := webtest.Store().Payment(context.Background(), p.u.BuyerID, id)
+	require.NoError(t, err)
+	assert.Equal(t, pay.Cancel, pm.ExaminationStatus)
+	assert.Equal(t, pay.CardVoided, pm.CardStatus)
+	hist := p.c.Get("/payments/history/" + strconv.FormatInt(id, 10))
+	assert.Contains(t, hist.Body, "キャンセル（お客様による）")
+}
+
+func TestInvoiceStepRefusesBadInputAndKeepsIt(t *testing.T) {
+	p := newPayer(t, "4111111111111111")
+	p.c.Get("/payments/add/invoiceinfo?new=1")
+	p.c.Post("/payments/add/invoiceinfo", url.Values{"supplier": {strconv.FormatInt(p.supplier.ID, 10)}})
+	p.c.Post("/payments/add/account", url.Values{"account": {strconv.FormatInt(p.account.ID, 10)}})
+	form := invoiceForm("12.5")
+	form.Set("transfer_date", "2020-01-01")
+	res := p.c.Post("/payments/add/invoice", form)
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+	assert.Contains(t, res.Body, "<title>エラー：")
+	webtest.AssertFieldError(t, res, "amount", "請求金額は半角数字で、円単位で入力してください（例：123456）")
+	assert.Contains(t, res.Body, `value="12.5"`, "what was typed stays")
+	// Nothing moved on.
+	assert.Equal(t, http.StatusSeeOther, p.c.Get("/payments/add/confirm").StatusCode)
+	// Another buyer's supplier cannot be chosen.
+	other := newPayer(t, "")
+	res = p.c.Post("/payments/add/invoiceinfo", url.Values{"supplier": {strconv.FormatInt(other.supplier.ID, 10)}})
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+}
+
+func TestDeclineKeepsTheAnswersAndShowsTheMessage(t *testing.T) {
+	p := newPayer(t, "4111111111111111")
+	confirm := p.toConfirm(t, "100050") // charged ¥103,051: the sandbox declines it
+	res := p.submit(t, confirm)
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, res.Body)
+	webtest.AssertFieldError(t, res, "card_id", "カードのご利用可能額が不足しています")
+	assert.Contains(t, res.Body, "¥100,050", "the answers are kept")
+	_, total, err := webtest.Store().Payments(context.Background(), store.PaymentFilter{BuyerID: p.u.BuyerID, Bucket: store.BucketReviewWithActions, Size: 20})
+	require.NoError(t, err)
+	assert.Equal(t, 0, total)
+	// A new key: the next attempt is a new payment id (here with a smaller amount).
+	assert.NotEqual(t, submitKeyRe.FindStringSubmatch(confirm.Body)[1], submitKeyRe.FindStringSubmatch(res.Body)[1])
+}
+
+func TestChallengeOnSubmit(t *testing.T) {
+	p := newPayer(t, "4000000000003220")
+	confirm := p.toConfirm(t, "50000")
+	res := p.submit(t, confirm)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	action := res.Header.Get("Location")
+	require.True(t, strings.HasPrefix(action, p.env.PSP.URL), action)
+	back := p.env.PSP.Challenge(t, action, true)
+	require.True(t, strings.HasPrefix(back, "/payments/add/confirm/return?payment=inv-"), back)
+	res = p.c.Get(back)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	require.True(t, strings.HasPrefix(res.Header.Get("Location"), "/payments/complete?id="))
+	// Coming back twice (the back button) changes nothing.
+	again := p.c.Get(back)
+	assert.NotEqual(t, http.StatusInternalServerError, again.StatusCode)
+}
+
+func TestConcurrentSubmitsOfOneConfirmPage(t *testing.T) {
+	p := newPayer(t, "4111111111111111")
+	confirm := p.toConfirm(t, "80000")
+	var wg sync.WaitGroup
+	codes := make([]int, 50)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = p.submit(t, confirm).StatusCode
+		}()
+	}
+	wg.Wait()
+	for i, code := range codes {
+		assert.Contains(t, []int{http.StatusSeeOther}, code, "submit %d", i)
+	}
+	var payments, auths int
+	require.NoError(t, webtest.Store().DB.Get(&payments, `SELECT count(*) FROM invoices WHERE buyer_id = $1`, p.u.BuyerID))
+	require.NoError(t, webtest.Store().DB.Get(&auths, `SELECT count(*) FROM sandbox_authorizations a JOIN invoices i ON i.payment_ref = a.payment_id
+		WHERE i.buyer_id = $1 AND NOT a.verify_only`, p.u.BuyerID))
+	assert.Equal(t, 1, payments)
+	assert.Equal(t, 1, auths)
+	t.Logf("50 concurrent posts of one confirm page: %d payment row, %d authorisation at the sandbox PSP", payments, auths)
+}

@@ -1,0 +1,142 @@
+package payments
+
+import (
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/web"
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/views"
+	pages "cardpay/views/payments"
+)
+
+// PageSize is how many payments a list shows at once.
+const PageSize = 20
+
+// List is one of the payment lists (SPEC.md §4 buckets).
+type List struct {
+	web.Page
+	// Bucket selects the payments; the review page lists the action-required ones first.
+	Bucket pay.PaymentBucket
+	Empty  string
+}
+
+// Lists are the payment lists, in the order of their tabs.
+var Lists = []List{
+	{Page: web.Page{Path: "/payments/review", Title: "審査中", Access: web.SignedIn}, Bucket: store.BucketReviewWithActions,
+		Empty: "審査中のお支払いはありません。"},
+	{Page: web.Page{Path: "/payments/reserved", Title: "振込予定", Access: web.SignedIn}, Bucket: pay.BucketReserved,
+		Empty: "審査が完了し、振込を待っているお支払いはありません。"},
+	{Page: web.Page{Path: "/payments/history", Title: "支払履歴", Access: web.SignedIn}, Bucket: pay.BucketHistory,
+		Empty: "振込が完了した、またはキャンセルされたお支払いはありません。"},
+	{Page: web.Page{Path: "/payments/waiting", Title: "支払待ち", Access: web.SignedIn}, Bucket: pay.BucketWaiting,
+		Empty: "取引先から届いたカード払いの依頼はありません。"},
+}
+
+// listTabs are the tabs above every list, with the counts from the stats.
+func listTabs(st pay.PaymentCounts, current string) []pages.Tab {
+	return []pages.Tab{
+		{Label: "審査中", Href: "/payments/review", Count: st.Review + st.ActionRequired, Attention: st.ActionRequired, Current: current == "/payments/review"},
+		{Label: "振込予定", Href: "/payments/reserved", Count: st.Reserved, Current: current == "/payments/reserved"},
+		{Label: "支払履歴", Href: "/payments/history", Count: st.History, Current: current == "/payments/history"},
+		{Label: "支払待ち", Href: "/payments/waiting", Count: st.Waiting, Current: current == "/payments/waiting"},
+		{Label: "下書き", Href: "/payments/draft", Count: st.Draft, Current: current == "/payments/draft"},
+	}
+}
+
+// ShowListPage shows one list, 20 a page, newest first, filtered by supplier and by the
+// date the payment was submitted.
+func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		u := web.CurrentUser(c)
+		ctx := c.Request().Context()
+		b, err := h.Base(c, l.Title)
+		if err != nil {
+			return err
+		}
+		f := store.PaymentFilter{BuyerID: u.BuyerID, Bucket: l.Bucket, Page: web.PageParam(c) - 1, Size: PageSize}
+		v := pages.ListView{Heading: l.Title, Path: l.Path, Tabs: listTabs(b.Stats.Payments, l.Path), Empty: l.Empty}
+		// Filters: a bad value is shown as an error and ignored.
+		q := url.Values{}
+		if s := c.QueryParam("supplier"); s != "" {
+			if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 {
+				f.SupplierID, v.Supplier = id, s
+				q.Set("supplier", s)
+			}
+		}
+		for _, d := range []struct {
+			name string
+			to   *string
+		}{{"from", &v.From}, {"to", &v.To}} {
+			raw := web.Clip(c.QueryParam(d.name), 20)
+			if raw == "" {
+				continue
+			}
+			t, ok := pay.ParseDate(raw)
+			if !ok {
+				b.Errors.Add(d.name, "日付を正しく入力してください（例：2026-12-25）")
+				*d.to = raw
+				continue
+			}
+			*d.to = pay.ISODate(t)
+			q.Set(d.name, *d.to)
+			if d.name == "from" {
+				f.From = t
+			} else {
+				f.To = t
+			}
+		}
+		if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
+			b.Errors.Add("to", "終了日は開始日以降の日付を入力してください")
+			f.From, f.To = f.To, f.From
+		}
+		v.Filtered = len(q) > 0
+		list, total, err := h.Store.Payments(ctx, f)
+		if err != nil {
+			return err
+		}
+		sups, _, err := h.Store.Suppliers(ctx, store.SupplierFilter{BuyerID: u.BuyerID, Group: pay.SupplierEnable, Size: maxSuppliersToShow})
+		if err != nil {
+			return err
+		}
+		for _, s := range sups {
+			v.Suppliers = append(v.Suppliers, views.FieldOption{Value: idString(s.ID), Label: s.Name})
+		}
+		v.Total = total
+		for _, p := range list {
+			v.Rows = append(v.Rows, paymentRow(l.Path, p))
+		}
+		pagesN := pay.PageCount(total, PageSize)
+		v.Pagination = views.Pagination{Current: f.Page + 1, Total: pagesN, Items: pay.PageItems(f.Page+1, pagesN),
+			Href: func(n int) string {
+				qq := url.Values{}
+				for k, vs := range q {
+					qq[k] = vs
+				}
+				qq.Set("page", strconv.Itoa(n))
+				return l.Path + "?" + qq.Encode()
+			}}
+		v.Base = b
+		return web.Render(c, web.StatusFor(b), pages.ListPage(v))
+	}
+}
+
+func paymentRow(listPath string, p store.Payment) pages.PaymentRow {
+	r := pages.PaymentRow{
+		Href: listPath + "/" + idString(p.ID), Number: pay.InvoiceNumber(p.ID), Supplier: p.SupplierName,
+		Amount: pay.Yen(p.Amount), Status: p.ExaminationStatus.Label(), ActionRequired: p.ActionRequired,
+	}
+	if p.TransferDate != nil {
+		r.TransferDate = pay.JapaneseDate(*p.TransferDate)
+	}
+	if p.SubmittedAt != nil {
+		r.Submitted = pay.JapaneseDate(*p.SubmittedAt)
+	}
+	if p.InvoiceType == pay.InvoiceRequestBuyer {
+		r.Kind = "依頼"
+	}
+	return r
+}
