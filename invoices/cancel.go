@@ -40,6 +40,15 @@ func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: card job payload: %w", err)
 	}
+	if j.OnlyIfStray {
+		cur, err := s.Store.Submission(ctx, j.BuyerID, j.ID)
+		if err != nil {
+			return err
+		}
+		if cur.PaymentRef == j.Ref {
+			return nil // the payment holds this authorisation: it is no stray
+		}
+	}
 	tx, err := s.Gateway.Lookup(ctx, j.Ref)
 	if errors.Is(err, gateway.ErrNotFound) {
 		return nil // never authorised: nothing to give back

@@ -35,6 +35,9 @@ type PaymentJob struct {
 	BuyerID int64  `json:"buyer_id"`
 	ID      int64  `json:"id"`
 	Ref     string `json:"ref,omitempty"`
+	// OnlyIfStray releases Ref only if the payment did not move to it: the safety net of a
+	// re-authorisation whose request may die half-way.
+	OnlyIfStray bool `json:"only_if_stray,omitempty"`
 }
 
 // Payment is one of a buyer's invoices with what its pages show.
@@ -577,4 +580,20 @@ func nullID(id int64) *int64 {
 		return nil
 	}
 	return &id
+}
+
+// CorrectPayment writes a sent-back payment's corrected invoice in the caller's
+// transaction (Transition's change); nextAuth moves the payment to its next
+// authorisation (auth_seq), already authorised for amount + fee.
+func (s *Store) CorrectPayment(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, c pay.CheckedInvoice, fee int64, acks []string, nextAuth bool) error {
+	_, err := tx.ExecContext(ctx, `UPDATE invoices SET amount = $3, fee = $4, authorized_amount = $3::bigint + $4::bigint,
+		due_date = $5, transfer_date = $6, invoice_number = $7, invoice_date = $8, registration_number = $9, memo = $10,
+		acknowledged = $11, auth_seq = auth_seq + CASE WHEN $12 THEN 1 ELSE 0 END
+		WHERE buyer_id = $1 AND id = $2`,
+		buyerID, id, c.Amount, fee, c.DueDate, c.TransferDate, c.InvoiceNumber, c.InvoiceDate, c.RegistrationNumber, c.Memo,
+		JSONList(acks).value(), nextAuth)
+	if err != nil {
+		return fmt.Errorf("store: correct payment %d: %w", id, err)
+	}
+	return nil
 }

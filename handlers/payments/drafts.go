@@ -1,7 +1,6 @@
 package payments
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -81,15 +80,11 @@ func (h *Handler) ResumeDraft(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.Store.PaymentDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
+	f, d, err := h.Invoices.Draft(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
 	if err != nil {
 		return err
 	}
-	var j journey
-	if err := json.Unmarshal(d.Data, &j); err != nil {
-		j = journey{}
-	}
-	j.DraftID, j.SubmitKey, j.Acknowledged = d.ID, "", nil
+	j := journey{Flow: f}
 	if err := h.save(c, j); err != nil {
 		return err
 	}

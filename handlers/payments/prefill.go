@@ -18,7 +18,8 @@ func (h *Handler) journeyFromFile(c *echo.Context, buyerID, fileID int64) (journ
 	if err != nil {
 		return journey{}, err
 	}
-	j := journey{FileID: f.ID}
+	j := journey{}
+	j.FileID = f.ID
 	m, ok, err := h.InvoiceFileMatch(ctx, buyerID, f)
 	if err != nil || !ok {
 		return j, err

@@ -1,0 +1,120 @@
+package invoices
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"cardpay/banks"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// Flow is a payment being prepared (SPEC.md §3 payment flow data): the invoice file with
+// its reading, formOne (supplierId, isNewSupplier), formTwo (accountId, isNewAccount), the
+// invoice form and the confirm form. The pages keep it in the session between their
+// steps; a draft keeps it as JSON, whoever saved it (the pages or POST /api/v1/drafts).
+// Each *Done is set once that step validated.
+type Flow struct {
+	FileID int64 `json:"file_id,omitempty"`
+	// DraftID is the draft the flow was resumed from (deleted once it is submitted).
+	DraftID int64 `json:"draft_id,omitempty"`
+
+	SupplierID      int64             `json:"supplier_id,omitempty"`
+	IsNewSupplier   bool              `json:"is_new_supplier,omitempty"`
+	NewSupplier     pay.SupplierInput `json:"new_supplier"`
+	NewSupplierDone bool              `json:"new_supplier_done,omitempty"`
+
+	AccountID      int64            `json:"account_id,omitempty"`
+	IsNewAccount   bool             `json:"is_new_account,omitempty"`
+	NewAccount     pay.AccountInput `json:"new_account"`
+	NewAccountDone bool             `json:"new_account_done,omitempty"`
+
+	Invoice     pay.InvoiceInput `json:"invoice"`
+	InvoiceDone bool             `json:"invoice_done,omitempty"`
+	// Prefilled names the invoice fields read from the file, for the page to say so
+	// until the buyer changes them.
+	Prefilled []string `json:"prefilled,omitempty"`
+
+	CardID        int64    `json:"card_id,omitempty"`
+	PromotionCode string   `json:"promotion_code,omitempty"`
+	Acknowledged  []string `json:"acknowledged,omitempty"`
+	// SubmitKey is the confirm page's one-time key (a new one after a decline); a draft
+	// never keeps it.
+	SubmitKey string `json:"submit_key,omitempty"`
+}
+
+// Submission is the flow as Check and Submit take it.
+func (f Flow) Submission(userID int64) Submission {
+	sub := Submission{
+		SubmitKey: f.SubmitKey, UserID: userID, SupplierID: f.SupplierID, AccountID: f.AccountID,
+		Invoice: f.Invoice, CardID: f.CardID, PromotionCode: f.PromotionCode, Acknowledged: f.Acknowledged,
+	}
+	if f.IsNewSupplier {
+		in := f.NewSupplier
+		sub.NewSupplier, sub.SupplierID = &in, 0
+	}
+	if f.IsNewAccount || f.IsNewSupplier {
+		if acct, errs := f.NewAccount.Check(banks.Directory{}); len(errs) == 0 {
+			sub.NewAccount, sub.AccountID = &acct, 0
+		}
+	}
+	if f.FileID != 0 {
+		id := f.FileID
+		sub.FileID = &id
+	}
+	return sub
+}
+
+// SupplierName is the chosen or new supplier's name ("" when none is chosen yet).
+func (s *Service) SupplierName(ctx context.Context, buyerID int64, f Flow) string {
+	if f.IsNewSupplier {
+		return f.NewSupplier.Name
+	}
+	if f.SupplierID == 0 {
+		return ""
+	}
+	sup, err := s.Store.Supplier(ctx, buyerID, f.SupplierID)
+	if err != nil {
+		return ""
+	}
+	return sup.Name
+}
+
+// SaveDraft keeps f as one of the buyer's drafts (id 0 makes a new one) that resumes at
+// step; nothing is validated, a draft may be half-typed. A draft deleted meanwhile (in
+// another tab) is saved anew rather than lost. It answers the draft's id.
+func (s *Service) SaveDraft(ctx context.Context, buyerID, id int64, f Flow, step string) (int64, error) {
+	f.SubmitKey, f.Acknowledged, f.DraftID = "", nil, 0
+	data, err := json.Marshal(f)
+	if err != nil {
+		return 0, err
+	}
+	sum := store.DraftSummary{SupplierName: s.SupplierName(ctx, buyerID, f), Step: step}
+	if n, ok := pay.ParseYen(f.Invoice.Amount); ok {
+		sum.Amount = &n
+	}
+	if t, ok := pay.ParseDate(f.Invoice.DueDate); ok {
+		sum.DueDate = &t
+	}
+	saved, err := s.Store.SavePaymentDraft(ctx, buyerID, id, data, sum, s.now())
+	if errors.Is(err, store.ErrNotFound) && id != 0 {
+		saved, err = s.Store.SavePaymentDraft(ctx, buyerID, 0, data, sum, s.now())
+	}
+	return saved, err
+}
+
+// Draft loads one of the buyer's drafts as a flow; another buyer's is store.ErrNotFound.
+// A draft saved by an older version that no longer decodes resumes empty.
+func (s *Service) Draft(ctx context.Context, buyerID, id int64) (Flow, store.PaymentDraft, error) {
+	d, err := s.Store.PaymentDraft(ctx, buyerID, id)
+	if err != nil {
+		return Flow{}, d, err
+	}
+	var f Flow
+	if json.Unmarshal(d.Data, &f) != nil {
+		f = Flow{}
+	}
+	f.DraftID, f.SubmitKey, f.Acknowledged = d.ID, "", nil
+	return f, d, nil
+}

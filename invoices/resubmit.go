@@ -1,0 +1,158 @@
+package invoices
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"cardpay/gateway"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// MsgCannotResubmit: the payment is not waiting for a correction.
+const MsgCannotResubmit = "このお支払いは修正を求められていないため、再申請できません"
+
+// Correction is what the buyer corrects on a payment that screening sent back: the
+// invoice's details (the supplier and its account stay; a wrong payee is cancelled and
+// paid anew).
+type Correction struct {
+	Invoice      pay.InvoiceInput
+	Acknowledged []string
+}
+
+// Resubmit corrects a payment that was sent back and puts it back to 審査中. When the new
+// amount and fee differ from what the card holds, the card is authorised again under the
+// payment's next id first (a 3-D Secure challenge when asked: Submitted.ActionURL, and the
+// buyer's return goes through ResubmitReturned), and the old authorisation is voided by a
+// job once the new one holds. A decline changes nothing.
+func (s *Service) Resubmit(ctx context.Context, buyerID int64, actor string, id int64, c Correction) (Submitted, error) {
+	p, err := s.Store.Payment(ctx, buyerID, id)
+	if err != nil {
+		return Submitted{}, err
+	}
+	if !pay.BuyerCanResubmit(p.State()) {
+		return Submitted{}, pay.FieldErrors{{Field: "resubmit", Message: MsgCannotResubmit}}
+	}
+	inv, errs := c.Invoice.Check(s.limits(), s.now())
+	if len(errs) > 0 {
+		return Submitted{}, errs
+	}
+	fee := pay.Fee(inv.Amount, p.FeeBasisPoints)
+	if inv.Amount+fee == p.AuthorizedAmount {
+		return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, "")
+	}
+	if p.CardID == nil {
+		return Submitted{}, fmt.Errorf("invoices: payment %d has no card", id)
+	}
+	card, err := s.Store.CardAny(ctx, buyerID, *p.CardID)
+	if err != nil {
+		return Submitted{}, err
+	}
+	if card.Expired(s.now()) {
+		return Submitted{}, pay.FieldErrors{{Field: "card_id", Message: "お支払いに使ったカードの有効期限が切れているため、金額を変更できません。このお支払いをキャンセルし、別のカードで申請し直してください"}}
+	}
+	next := nextRef(p.PaymentRef)
+	// Should this request die after the PSP authorises next but before the row moves to
+	// it, the job voids the stray authorisation.
+	if _, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: store.PaymentCardJobKind,
+		Payload: store.PaymentJob{BuyerID: buyerID, ID: id, Ref: next, OnlyIfStray: true}, UniqueKey: "stray-" + next,
+		RunAt: s.now().Add(s.challengeTimeout() + s.settleAfter())}); err != nil {
+		return Submitted{}, err
+	}
+	tx, err := s.Gateway.Authorize(ctx, gateway.AuthorizeRequest{
+		PaymentID: next, CardRef: card.Ref, Amount: inv.Amount + fee,
+		ReturnURL: strings.TrimSuffix(s.BaseURL, "/") + ResubmitReturnPath(id) + "?payment=" + url.QueryEscape(next),
+	})
+	if errors.Is(err, gateway.ErrUnavailable) {
+		tx, err = s.Gateway.Lookup(ctx, next)
+	}
+	switch {
+	case errors.Is(err, gateway.ErrNotFound):
+		return Submitted{Payment: p}, declined(gateway.ResultProcessorError)
+	case errors.Is(err, gateway.ErrUnavailable):
+		return Submitted{Payment: p}, declined(gateway.ResultTimeout)
+	case err != nil:
+		return Submitted{}, fmt.Errorf("invoices: re-authorise %s: %w", next, err)
+	}
+	switch outcome(tx).Status {
+	case pay.CardRequiresAction:
+		return Submitted{Payment: p, ActionURL: tx.ActionURL}, nil
+	case pay.CardDeclined:
+		return Submitted{Payment: p}, declined(gateway.ResultCode(outcome(tx).ResultCode))
+	}
+	return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, next)
+}
+
+// ResubmitReturnPath is where the PSP sends the buyer back after the challenge of a
+// corrected amount.
+func ResubmitReturnPath(id int64) string {
+	return fmt.Sprintf("/payments/edit/%d/confirm/return", id)
+}
+
+// ResubmitReturned finishes a correction after the buyer's challenge: the correction is
+// applied only if the PSP authorised the new id.
+func (s *Service) ResubmitReturned(ctx context.Context, buyerID int64, actor string, id int64, ref string, c Correction) (Submitted, error) {
+	p, err := s.Store.Payment(ctx, buyerID, id)
+	if err != nil {
+		return Submitted{}, err
+	}
+	if ref != nextRef(p.PaymentRef) {
+		if ref == p.PaymentRef {
+			return Submitted{Payment: p}, nil // already applied (the back button)
+		}
+		return Submitted{}, fmt.Errorf("invoices: payment %d has no authorisation %s: %w", id, ref, store.ErrNotFound)
+	}
+	tx, err := s.Gateway.Lookup(ctx, ref)
+	if err != nil {
+		return Submitted{Payment: p}, declined(gateway.ResultProcessorError)
+	}
+	if o := outcome(tx); o.Status != pay.CardAuthorized {
+		return Submitted{Payment: p}, declined(gateway.ResultCode(o.ResultCode))
+	}
+	inv, errs := c.Invoice.Check(s.limits(), s.now())
+	if len(errs) > 0 {
+		return Submitted{}, errs
+	}
+	fee := pay.Fee(inv.Amount, p.FeeBasisPoints)
+	if tx.Amount != inv.Amount+fee {
+		return Submitted{Payment: p}, declined(gateway.ResultProcessorError)
+	}
+	return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, ref)
+}
+
+// nextRef is the payment id of a payment's next authorisation.
+func nextRef(ref string) string {
+	i := strings.LastIndexByte(ref, '-')
+	var n int
+	if _, err := fmt.Sscanf(ref[i+1:], "%d", &n); err != nil {
+		return ref + "-2"
+	}
+	return fmt.Sprintf("%s-%d", ref[:i], n+1)
+}
+
+func (s *Service) applyCorrection(ctx context.Context, buyerID int64, actor string, p store.Payment, inv pay.CheckedInvoice, fee int64, acks []string, newRef string) (Submitted, error) {
+	oldRef := p.PaymentRef
+	out, err := s.Store.Transition(ctx, buyerID, p.ID, pay.ActResubmit, actor, "", s.now(), func(tx *sqlx.Tx, cur store.Payment) error {
+		if err := s.Store.CorrectPayment(ctx, tx, buyerID, p.ID, inv, fee, acks, newRef != ""); err != nil {
+			return err
+		}
+		if newRef == "" {
+			return nil
+		}
+		_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.PaymentCardJobKind,
+			Payload: store.PaymentJob{BuyerID: buyerID, ID: p.ID, Ref: oldRef}, UniqueKey: "release-" + oldRef})
+		return err
+	})
+	if errors.Is(err, pay.ErrTransition) || errors.Is(err, store.ErrStateChanged) {
+		return Submitted{}, pay.FieldErrors{{Field: "resubmit", Message: MsgCannotResubmit}}
+	}
+	if err != nil {
+		return Submitted{}, err
+	}
+	return Submitted{Payment: out}, nil
+}
