@@ -36,7 +36,7 @@ func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs, warnings p
 		Steps: journeySteps(2), Action: invoiceStepPath, Values: in, Warnings: warnings,
 		SupplierName: h.supplierName(c.Request().Context(), web.CurrentUser(c).BuyerID, j),
 		Prefilled:    map[string]bool{}, BackHref: accountStepPath,
-		Limits:       h.Invoices.CurrentLimits(),
+		Limits: h.Invoices.CurrentLimits(),
 	}
 	if j.IsNewAccount || j.IsNewSupplier {
 		v.BackHref = newAccountPath
