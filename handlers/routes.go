@@ -74,7 +74,7 @@ func routes(e *echo.Echo, a *web.App) {
 
 	// Signed in: every group below leaves an unfinished create workflow when a page
 	// outside it is opened.
-	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow, payments.Journey.Workflow)
+	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow, payments.Journey.Workflow, payments.Edit.Workflow)
 	signed := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, leave)
 	signed.GET("/toppage", infoArea.ShowTopPage)
 	signed.GET(info.TermsPage.Path, infoArea.ShowTermsPage)
@@ -137,6 +137,12 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.POST(payments.ConfirmPath, paymentsArea.Confirm)
 	signed.GET(invoices.ReturnPath, paymentsArea.ChallengeReturned)
 	signed.GET(payments.CompletePage.Path, paymentsArea.ShowCompletePage)
+	// Correcting a payment that screening sent back.
+	signed.GET("/payments/edit/:id/invoiceinfo", paymentsArea.ShowEditPage)
+	signed.POST("/payments/edit/:id/invoiceinfo", paymentsArea.SaveEdit)
+	signed.GET("/payments/edit/:id/confirm", paymentsArea.ShowEditConfirmPage)
+	signed.POST("/payments/edit/:id/confirm", paymentsArea.Resubmit)
+	signed.GET("/payments/edit/:id/confirm/return", paymentsArea.EditChallengeReturned)
 	// Drafts, the lists and each payment.
 	signed.GET(payments.DraftsPage.Path, paymentsArea.ShowDraftsPage)
 	signed.POST(payments.DraftsPage.Path+"/delete", paymentsArea.DeleteDrafts)

@@ -30,18 +30,22 @@ func (h *Handler) ShowInvoiceStep(c *echo.Context) error {
 }
 
 func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs, warnings pay.FieldErrors) error {
-	now := h.Now()
-	in := j.Invoice
-	v := pages.InvoiceStepView{
-		Steps: journeySteps(2), Action: invoiceStepPath, Values: in, Warnings: warnings,
-		SupplierName: h.supplierName(c.Request().Context(), web.CurrentUser(c).BuyerID, j),
-		Prefilled:    map[string]bool{}, BackHref: accountStepPath,
-		Limits: h.Invoices.CurrentLimits(),
-	}
+	v := h.invoiceForm(c, j.Invoice, j.Prefilled, warnings)
+	v.Steps, v.Action = journeySteps(2), invoiceStepPath
+	v.SupplierName = h.supplierName(c.Request().Context(), web.CurrentUser(c).BuyerID, j)
+	v.BackHref, v.BackLabel = accountStepPath, "振込先口座へ戻る"
 	if j.IsNewAccount || j.IsNewSupplier {
 		v.BackHref = newAccountPath
 	}
-	for _, f := range j.Prefilled {
+	return web.Show(h.App, c, invoiceStepTitle, errs, v, pages.InvoiceStepPage)
+}
+
+// invoiceForm is the invoice form with in's values, its calendar and the deadline plan of
+// the chosen date (the journey's invoice step and the correction of a sent-back payment).
+func (h *Handler) invoiceForm(c *echo.Context, in pay.InvoiceInput, prefilled []string, warnings pay.FieldErrors) pages.InvoiceStepView {
+	now := h.Now()
+	v := pages.InvoiceStepView{Values: in, Warnings: warnings, Prefilled: map[string]bool{}, Limits: h.Invoices.CurrentLimits()}
+	for _, f := range prefilled {
 		v.Prefilled[f] = true
 	}
 	var due *time.Time
@@ -56,7 +60,7 @@ func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs, warnings p
 		plan := pay.PlanFor(chosen, h.defaultCardCycle(c))
 		v.Plan = &plan
 	}
-	return web.Show(h.App, c, invoiceStepTitle, errs, v, pages.InvoiceStepPage)
+	return v
 }
 
 // submitByForToday is the cut-off that keeps the earliest date: 15:00 today on a bank

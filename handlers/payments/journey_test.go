@@ -246,3 +246,107 @@ func TestConcurrentSubmitsOfOneConfirmPage(t *testing.T) {
 	assert.Equal(t, 1, auths)
 	t.Logf("50 concurrent posts of one confirm page: %d payment row, %d authorisation at the sandbox PSP", payments, auths)
 }
+
+func TestCorrectASentBackPayment(t *testing.T) {
+	p := newPayer(t, "4111111111111111")
+	res := p.submit(t, p.toConfirm(t, "110000"))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	id, _ := strconv.ParseInt(strings.TrimPrefix(res.Header.Get("Location"), "/payments/complete?id="), 10, 64)
+	sid := strconv.FormatInt(id, 10)
+	// Not sent back: nothing to correct.
+	res = p.c.Get("/payments/edit/" + sid + "/invoiceinfo")
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	before, err := webtest.Store().Payment(context.Background(), p.u.BuyerID, id)
+	require.NoError(t, err)
+	_, err = webtest.Store().Transition(context.Background(), p.u.BuyerID, id, pay.ActSendBack, "operator:1",
+		"請求書の金額と入力された金額が異なります。", time.Now(), nil)
+	require.NoError(t, err)
+
+	review := p.c.Get("/payments/review")
+	assert.Contains(t, review.Body, "要対応")
+	detail := p.c.Get("/payments/review/" + sid)
+	assert.Contains(t, detail.Body, "請求書の金額と入力された金額が異なります。")
+	assert.Contains(t, detail.Body, "/payments/edit/"+sid+"/invoiceinfo")
+
+	form := p.c.Get("/payments/edit/" + sid + "/invoiceinfo")
+	require.Equal(t, http.StatusOK, form.StatusCode)
+	assert.Contains(t, form.Body, `value="110000"`)
+	other := newPayer(t, "")
+	assert.Equal(t, http.StatusNotFound, other.c.Get("/payments/edit/"+sid+"/invoiceinfo").StatusCode)
+
+	fields := invoiceForm("120000")
+	res = p.c.Post("/payments/edit/"+sid+"/invoiceinfo", fields)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	confirm := p.c.Get("/payments/edit/" + sid + "/confirm")
+	require.Equal(t, http.StatusOK, confirm.StatusCode)
+	assert.Contains(t, confirm.Body, "¥123,600")
+	assert.Contains(t, confirm.Body, "修正前 ¥113,300")
+	res = p.c.Post("/payments/edit/"+sid+"/confirm", nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	p.env.Settle(t)
+	after, err := webtest.Store().Payment(context.Background(), p.u.BuyerID, id)
+	require.NoError(t, err)
+	assert.Equal(t, pay.InProgress, after.ExaminationStatus)
+	assert.False(t, after.ActionRequired)
+	assert.Equal(t, int64(123600), after.AuthorizedAmount)
+	assert.NotEqual(t, before.PaymentRef, after.PaymentRef, "a new authorisation")
+	var oldStatus string
+	require.NoError(t, webtest.Store().DB.Get(&oldStatus, `SELECT status FROM sandbox_authorizations WHERE payment_id = $1`, before.PaymentRef))
+	assert.Equal(t, "voided", oldStatus, "the old authorisation is released")
+	ev, err := webtest.Store().PaymentEvents(context.Background(), p.u.BuyerID, id)
+	require.NoError(t, err)
+	require.Len(t, ev, 3)
+	assert.Equal(t, pay.ActResubmit, ev[2].Action)
+}
+
+func TestDraftSaveListResumeDelete(t *testing.T) {
+	p := newPayer(t, "4111111111111111")
+	p.c.Get("/payments/add/invoiceinfo?new=1")
+	p.c.Post("/payments/add/invoiceinfo", url.Values{"supplier": {strconv.FormatInt(p.supplier.ID, 10)}})
+	p.c.Post("/payments/add/account", url.Values{"account": {strconv.FormatInt(p.account.ID, 10)}})
+	half := url.Values{"amount": {"77777"}, "action": {"draft"}}
+	res := p.c.Post("/payments/add/invoice", half)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	require.Equal(t, "/payments/draft", res.Header.Get("Location"))
+	list := p.c.Get("/payments/draft")
+	require.Equal(t, http.StatusOK, list.StatusCode)
+	assert.Contains(t, list.Body, "下書きを保存しました")
+	assert.Contains(t, list.Body, "¥77,777")
+	assert.Contains(t, list.Body, "株式会社山田商事")
+	assert.Contains(t, list.Body, "下書き（1）")
+	m := regexp.MustCompile(`href="/payments/draft/(\d+)"`).FindStringSubmatch(list.Body)
+	require.NotNil(t, m)
+	// Leaving the journey cleared it; the draft resumes it at the invoice step.
+	assert.Equal(t, http.StatusSeeOther, p.c.Get("/payments/add/confirm").StatusCode)
+	res = p.c.Get("/payments/draft/" + m[1])
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	require.Equal(t, "/payments/add/invoice", res.Header.Get("Location"))
+	page := p.c.Get("/payments/add/invoice")
+	assert.Contains(t, page.Body, `value="77777"`)
+	// Another buyer can neither open nor delete it.
+	other := newPayer(t, "")
+	assert.Equal(t, http.StatusNotFound, other.c.Get("/payments/draft/"+m[1]).StatusCode)
+	other.c.Post("/payments/draft/delete", url.Values{"draft": {m[1]}})
+	assert.Contains(t, p.c.Get("/payments/draft").Body, "¥77,777")
+	// Nothing ticked: a message, nothing deleted.
+	res = p.c.Post("/payments/draft/delete", url.Values{})
+	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+	res = p.c.Post("/payments/draft/delete", url.Values{"draft": {m[1]}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Contains(t, p.c.Get("/payments/draft").Body, "保存した下書きはありません")
+}
+
+func TestSubmittingAResumedDraftDeletesIt(t *testing.T) {
+	p := newPayer(t, "4111111111111111")
+	confirm := p.toConfirm(t, "66000")
+	m := submitKeyRe.FindStringSubmatch(confirm.Body)
+	res := p.c.Post("/payments/add/confirm", url.Values{"submit_key": {m[1]}, "action": {"draft"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	d := regexp.MustCompile(`href="/payments/draft/(\d+)"`).FindStringSubmatch(p.c.Get("/payments/draft").Body)
+	require.NotNil(t, d)
+	res = p.c.Get("/payments/draft/" + d[1])
+	require.Equal(t, "/payments/add/confirm", res.Header.Get("Location"), "it resumes where it was saved")
+	res = p.submit(t, p.c.Get("/payments/add/confirm"))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	assert.Contains(t, p.c.Get("/payments/draft").Body, "保存した下書きはありません")
+}

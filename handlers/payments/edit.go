@@ -1,0 +1,183 @@
+package payments
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/web"
+	"cardpay/invoices"
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/views"
+	pages "cardpay/views/payments"
+)
+
+// correction is the correction of a sent-back payment while the buyer moves from the
+// form to its confirm page (and through a 3-D Secure challenge).
+type correction struct {
+	ID      int64            `json:"id"`
+	Invoice pay.InvoiceInput `json:"invoice"`
+	Done    bool             `json:"done"`
+}
+
+// Edit keeps the correction in the session; leaving /payments/edit/ forgets it.
+var Edit = web.Wizard[correction]{Workflow: web.Workflow{Prefix: "/payments/edit/", SessionKey: "payment_edit"}}
+
+func editPath(id int64, page string) string { return "/payments/edit/" + idString(id) + "/" + page }
+
+// editable loads the payment being corrected: one of the buyer's, waiting for a
+// correction (else its page says why there is nothing to correct).
+func (h *Handler) editable(c *echo.Context) (store.Payment, bool, error) {
+	p, err := h.payment(c)
+	if err != nil {
+		return p, false, err
+	}
+	return p, pay.BuyerCanResubmit(p.State()), nil
+}
+
+func (h *Handler) notEditable(c *echo.Context, p store.Payment) error {
+	h.SetFlash(c, flashError("修正できません", invoices.MsgCannotResubmit))
+	return c.Redirect(http.StatusSeeOther, "/payments/review/"+idString(p.ID))
+}
+
+func inputOf(p store.Payment) pay.InvoiceInput {
+	in := pay.InvoiceInput{Amount: idString(p.Amount), InvoiceNumber: p.InvoiceNumber,
+		RegistrationNumber: p.RegistrationNumber, Memo: p.Memo}
+	if p.InvoiceDate != nil {
+		in.InvoiceDate = pay.ISODate(*p.InvoiceDate)
+	}
+	if p.DueDate != nil {
+		in.DueDate = pay.ISODate(*p.DueDate)
+	}
+	if p.TransferDate != nil {
+		in.TransferDate = pay.ISODate(*p.TransferDate)
+	}
+	return in
+}
+
+// ShowEditPage is the correction form of a sent-back payment, filled with its answers.
+func (h *Handler) ShowEditPage(c *echo.Context) error {
+	p, ok, err := h.editable(c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return h.notEditable(c, p)
+	}
+	in := inputOf(p)
+	if e := Edit.Load(h.Sessions, c); e.ID == p.ID {
+		in = e.Invoice
+	}
+	return h.renderEdit(c, p, in, nil, nil)
+}
+
+func (h *Handler) renderEdit(c *echo.Context, p store.Payment, in pay.InvoiceInput, errs, warnings pay.FieldErrors) error {
+	v := h.invoiceForm(c, in, nil, warnings)
+	v.Edit, v.Action, v.SupplierName = true, editPath(p.ID, "invoiceinfo"), p.SupplierName
+	v.BackHref, v.BackLabel = "/payments/review/"+idString(p.ID), "お支払いの画面へ戻る"
+	return web.Show(h.App, c, pay.InvoiceNumber(p.ID)+"の修正", errs, v, pages.InvoiceStepPage)
+}
+
+// SaveEdit checks the corrected invoice and goes on to the confirm page.
+func (h *Handler) SaveEdit(c *echo.Context) error {
+	p, ok, err := h.editable(c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return h.notEditable(c, p)
+	}
+	in := invoiceFormValues(c)
+	checked, errs := in.Check(h.Invoices.CurrentLimits(), h.Now())
+	if len(errs) > 0 {
+		return h.renderEdit(c, p, in, errs, checked.Warnings)
+	}
+	in.Normalise()
+	if err := Edit.Save(h.Sessions, c, correction{ID: p.ID, Invoice: in, Done: true}); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, editPath(p.ID, "confirm"))
+}
+
+// ShowEditConfirmPage shows the correction with the new total before resubmitting.
+func (h *Handler) ShowEditConfirmPage(c *echo.Context) error {
+	p, ok, err := h.editable(c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return h.notEditable(c, p)
+	}
+	e := Edit.Load(h.Sessions, c)
+	if e.ID != p.ID || !e.Done {
+		return c.Redirect(http.StatusSeeOther, editPath(p.ID, "invoiceinfo"))
+	}
+	return h.renderEditConfirm(c, p, e, nil)
+}
+
+func (h *Handler) renderEditConfirm(c *echo.Context, p store.Payment, e correction, errs pay.FieldErrors) error {
+	checked, cerrs := e.Invoice.Check(h.Invoices.CurrentLimits(), h.Now())
+	if len(cerrs) > 0 {
+		return h.renderEdit(c, p, e.Invoice, cerrs, checked.Warnings)
+	}
+	fee := pay.Fee(checked.Amount, p.FeeBasisPoints)
+	v := pages.EditConfirmView{Number: pay.InvoiceNumber(p.ID), Supplier: p.SupplierName, Action: editPath(p.ID, "confirm"),
+		OldTotal: pay.Yen(p.Total()), Fee: pay.Yen(fee), FeeRate: pay.FeeRateLabel(p.FeeBasisPoints), Total: pay.Yen(checked.Amount + fee),
+		Reauthorise: checked.Amount+fee != p.AuthorizedAmount, BackHref: "/payments/review/" + idString(p.ID)}
+	for _, f := range checked.Fields() {
+		v.Rows = append(v.Rows, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: editPath(p.ID, "invoiceinfo") + "#" + f.Field})
+	}
+	return web.Show(h.App, c, pay.InvoiceNumber(p.ID)+"の再申請", errs, v, pages.EditConfirmPage)
+}
+
+// Resubmit sends the correction: back to 審査中, with the card authorised again first when
+// the total changed.
+func (h *Handler) Resubmit(c *echo.Context) error {
+	p, ok, err := h.editable(c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return h.notEditable(c, p)
+	}
+	e := Edit.Load(h.Sessions, c)
+	if e.ID != p.ID || !e.Done {
+		return c.Redirect(http.StatusSeeOther, editPath(p.ID, "invoiceinfo"))
+	}
+	u := web.CurrentUser(c)
+	res, err := h.Invoices.Resubmit(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID, invoices.Correction{Invoice: e.Invoice})
+	return h.resubmitted(c, p, e, res, err)
+}
+
+func (h *Handler) resubmitted(c *echo.Context, p store.Payment, e correction, res invoices.Submitted, err error) error {
+	var fe pay.FieldErrors
+	switch {
+	case errors.As(err, &fe):
+		return h.renderEditConfirm(c, p, e, fe)
+	case err != nil:
+		return err
+	case res.ActionURL != "":
+		return c.Redirect(http.StatusSeeOther, res.ActionURL)
+	}
+	Edit.Clear(h.Sessions, c)
+	h.SetFlash(c, flashSuccess(pay.InvoiceNumber(p.ID)+"を再申請しました", "修正した内容で、もう一度審査します。"))
+	return c.Redirect(http.StatusSeeOther, "/payments/review/"+idString(p.ID))
+}
+
+// EditChallengeReturned receives the buyer back from the challenge of a corrected amount.
+func (h *Handler) EditChallengeReturned(c *echo.Context) error {
+	p, err := h.payment(c)
+	if err != nil {
+		return err
+	}
+	e := Edit.Load(h.Sessions, c)
+	if e.ID != p.ID || !e.Done {
+		return c.Redirect(http.StatusSeeOther, "/payments/review/"+idString(p.ID))
+	}
+	u := web.CurrentUser(c)
+	res, err := h.Invoices.ResubmitReturned(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID,
+		web.Clip(c.QueryParam("payment"), 80), invoices.Correction{Invoice: e.Invoice})
+	return h.resubmitted(c, p, e, res, err)
+}
