@@ -74,19 +74,24 @@ type NewInvoice struct {
 	Amount            int64
 	Fee               int64
 	TransferDate      *time.Time
+	DueDate           *time.Time
+	InvoiceNumber     string
 }
 
 // CreateInvoice inserts an invoice for one of the buyer's suppliers. The supplier (and
 // the account, when given) must be the buyer's: the insert selects them by buyer.
 func (s *Store) CreateInvoice(ctx context.Context, buyerID int64, n NewInvoice) (int64, error) {
 	var id int64
-	err := s.DB.GetContext(ctx, &id, `INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
-		examination_status, amount, fee, transfer_date, submitted_at, authorized_amount)
-		SELECT s.buyer_id, s.id, $3, $4, $5, $6, $7, $8, now(), $6::bigint + $7::bigint FROM suppliers s
+	err := s.DB.GetContext(ctx, &id, `WITH i AS (INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
+		examination_status, amount, fee, transfer_date, submitted_at, authorized_amount, due_date, invoice_number)
+		SELECT s.buyer_id, s.id, $3, $4, $5, $6, $7, $8, now(), $6::bigint + $7::bigint, $9, $10 FROM suppliers s
 		WHERE s.buyer_id = $1 AND s.id = $2 AND s.deleted_at IS NULL
 		AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM supplier_accounts a WHERE a.buyer_id = $1 AND a.supplier_id = $2 AND a.id = $3))
-		RETURNING id`,
-		buyerID, n.SupplierID, n.AccountID, n.InvoiceType, n.ExaminationStatus, n.Amount, n.Fee, n.TransferDate)
+		RETURNING id, buyer_id, examination_status)
+		-- Its timeline starts with the submission, like a payment made through the journey.
+		INSERT INTO invoice_events (invoice_id, buyer_id, action, to_status, actor)
+		SELECT id, buyer_id, 'submit', examination_status, 'system' FROM i RETURNING invoice_id`,
+		buyerID, n.SupplierID, n.AccountID, n.InvoiceType, n.ExaminationStatus, n.Amount, n.Fee, n.TransferDate, n.DueDate, n.InvoiceNumber)
 	if notFound(err) {
 		return 0, fmt.Errorf("store: create invoice for supplier %d: %w", n.SupplierID, ErrNotFound)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"context"
 	"crypto/rand"
 	"errors"
@@ -61,7 +63,7 @@ var demoSuppliers = []struct {
 	{
 		pay.SupplierInput{BusinessForm: pay.SoleProprietor, Name: "鈴木　一郎", NameKana: "スズキ　イチロウ", BusinessName: "鈴木デザイン事務所"},
 		store.AccountFields{BankCode: "9900", BankName: "ゆうちょ銀行", BranchCode: "018", BranchName: "〇一八", AccountType: pay.AccountOrdinary, AccountNumber: "7654321", HolderName: "ｽｽﾞｷ ｲﾁﾛｳ"},
-		pay.SupplierUnapproved, nil,
+		pay.SupplierUnapproved, []pay.ExaminationStatus{pay.InProgress, pay.InProgressExaminationChecked},
 	},
 	{
 		pay.SupplierInput{BusinessForm: pay.Corporation, Name: "株式会社さくら製作所", NameKana: "サクラセイサクショ", CorporateNumber: "4180001099993"},
@@ -87,13 +89,29 @@ func seedSuppliers(ctx context.Context, st *store.Store, buyerID int64) error {
 		}
 		for j, status := range d.payments {
 			amount := int64(110000 * (i + j + 1))
-			if _, err := st.CreateInvoice(ctx, buyerID, store.NewInvoice{SupplierID: s.ID, AccountID: &accts[0].ID,
-				InvoiceType: pay.InvoicePayment, ExaminationStatus: status, Amount: amount, Fee: amount * 3 / 100}); err != nil {
+			transfer := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 7*(j+1))
+			if status == pay.TransferCompleted {
+				transfer = pay.AddBankDays(time.Now().AddDate(0, 0, -20), 0)
+			}
+			due := transfer.AddDate(0, 0, 3)
+			id, err := st.CreateInvoice(ctx, buyerID, store.NewInvoice{SupplierID: s.ID, AccountID: &accts[0].ID,
+				InvoiceType: pay.InvoicePayment, ExaminationStatus: status, Amount: amount, Fee: pay.Fee(amount, pay.DefaultFeeBasisPoints),
+				TransferDate: &transfer, DueDate: &due, InvoiceNumber: fmt.Sprintf("DEMO-%03d", i*10+j+1)})
+			if err != nil {
 				return err
+			}
+			// The second supplier's first payment was sent back: the buyer has something to correct.
+			if i == 1 && j == 0 {
+				if _, err := st.Transition(ctx, buyerID, id, pay.ActSendBack, "operator:demo",
+					"請求書に記載の振込先口座と、入力された口座番号が異なります。請求書をご確認のうえ、修正して再申請してください。", time.Now(), nil); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	return nil
+	// A promotion code to try on the confirm page.
+	return st.CreatePromotion(ctx, pay.Promotion{Code: "WELCOME2026", DiscountBasisPoints: 100,
+		ValidFrom: time.Now().AddDate(0, 0, -1), ValidTo: time.Now().AddDate(1, 0, 0)})
 }
 
 // seedDemo creates the demo buyers if missing and sets their password to DEMO_PASSWORD,
