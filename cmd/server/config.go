@@ -45,6 +45,9 @@ type Config struct {
 	// Limits of one payment and the fee: PAYMENT_MIN_YEN and PAYMENT_MAX_YEN (default
 	// ¥1,000 to ¥10,000,000), FEE_BASIS_POINTS (default 300, 3.0 %).
 	Limits pay.Limits
+	// SettleAfter (PAYMENT_SETTLE_AFTER, default 2m) is how long a submission nobody
+	// settled waits before the reconciler asks the PSP.
+	SettleAfter time.Duration
 	// CrashAt (CARDPAY_CRASH_AT, never in production) kills the process with SIGKILL at
 	// a named point of a payment submission, for the kill test.
 	CrashAt string
@@ -148,6 +151,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		c.Limits.FeeBasisPoints = n
 	}
 	c.CrashAt = getenv("CARDPAY_CRASH_AT")
+	if v := getenv("PAYMENT_SETTLE_AFTER"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("PAYMENT_SETTLE_AFTER must be a positive duration such as 2m, got %q", v))
+		}
+		c.SettleAfter = d
+	}
 	c.FilesDir = getenv("FILES_DIR")
 	c.FilesS3 = files.S3Config{
 		Endpoint: getenv("FILES_S3_ENDPOINT"), Bucket: getenv("FILES_S3_BUCKET"),

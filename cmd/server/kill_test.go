@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"cardpay/invoices"
+	"cardpay/pay"
+)
+
+// The server is killed (SIGKILL) at four points of a payment's submission, 20 times each;
+// then a server without the crash runs its reconciler. Whatever moment the process died,
+// no authorisation may exist at the PSP without a payment, and no payment without an
+// authorisation. The figures are printed.
+func TestKilledDuringSubmission(t *testing.T) {
+	const runsPerPoint = 20
+	bin := filepath.Join(t.TempDir(), "server")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+
+	appPort, pspPort := freePort(t), freePort(t)
+	base := "http://localhost:" + strconv.Itoa(appPort)
+	env := append(os.Environ(),
+		"DATABASE_URL="+db.Server.DSN(db.Name), "PORT="+strconv.Itoa(appPort), "SANDBOX_PSP_PORT="+strconv.Itoa(pspPort),
+		"BASE_URL="+base, "DEMO_PASSWORD=kill-test-password-1", "JOB_WORKERS=2", "LOG_LEVEL=warn",
+		"SMTP_URL=", "FILES_DIR="+t.TempDir(), "PAYMENT_SETTLE_AFTER=1s",
+	)
+	start := func(extra ...string) *exec.Cmd {
+		t.Helper()
+		cmd := exec.Command(bin)
+		cmd.Env = append(append([]string{}, env...), extra...)
+		out, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		cmd.Stderr = io.Discard
+		require.NoError(t, cmd.Start())
+		ready := make(chan struct{})
+		go func() {
+			sc := bufio.NewScanner(out)
+			signalled := false
+			for sc.Scan() {
+				if !signalled && strings.HasPrefix(sc.Text(), "listening on ") {
+					close(ready)
+					signalled = true
+				}
+			}
+		}()
+		select {
+		case <-ready:
+		case <-time.After(60 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatal("the server did not start")
+		}
+		return cmd
+	}
+
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	post := func(path string, form url.Values) (*http.Response, error) {
+		req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", base)
+		res, err := client.Do(req)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+		return res, err
+	}
+
+	// The first server: sign in as the demo corporation, save a card, walk the journey to
+	// its confirm page. The session lives in the database, so it outlives every kill.
+	srv := start("CARDPAY_CRASH_AT=" + invoices.CrashBeforeStart)
+	res, err := post("/signin", url.Values{"email_address": {"corp@demo.example"}, "password": {"kill-test-password-1"}})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	var buyerID, supplierID, accountID int64
+	require.NoError(t, db.Store.DB.Get(&buyerID, `SELECT buyer_id FROM users WHERE email_address = 'corp@demo.example'`))
+	require.NoError(t, db.Store.DB.Get(&supplierID, `SELECT id FROM suppliers WHERE buyer_id = $1 AND name = '山田商事株式会社'`, buyerID))
+	require.NoError(t, db.Store.DB.Get(&accountID, `SELECT id FROM supplier_accounts WHERE buyer_id = $1 AND supplier_id = $2`, buyerID, supplierID))
+	token := sandboxToken(t, "http://localhost:"+strconv.Itoa(pspPort), base)
+	res, err = post("/myaccount/creditcards/new", url.Values{"token": {token}})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	var cardID int64
+	require.NoError(t, db.Store.DB.Get(&cardID, `SELECT id FROM cards WHERE buyer_id = $1 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`, buyerID))
+	transfer := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 14)
+	for pay.IsBankHoliday(transfer) {
+		transfer = transfer.AddDate(0, 0, 1)
+	}
+	for _, step := range []struct {
+		path string
+		form url.Values
+	}{
+		{"/payments/add/invoiceinfo", url.Values{"supplier": {strconv.FormatInt(supplierID, 10)}}},
+		{"/payments/add/account", url.Values{"account": {strconv.FormatInt(accountID, 10)}}},
+		{"/payments/add/invoice", url.Values{"amount": {"54321"}, "due_date": {pay.ISODate(transfer.AddDate(0, 0, 3))}, "transfer_date": {pay.ISODate(transfer)}}},
+	} {
+		res, err := post(step.path, step.form)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, step.path)
+	}
+	submit := func() {
+		key := make([]byte, 12)
+		_, _ = rand.Read(key)
+		// The process dies before it answers.
+		_, _ = post("/payments/add/confirm", url.Values{"submit_key": {"kill-" + hex.EncodeToString(key)},
+			"card_id": {strconv.FormatInt(cardID, 10)}, "action": {"submit"}})
+	}
+
+	points := []string{invoices.CrashBeforeStart, invoices.CrashAfterStart, invoices.CrashAfterAuthorize, invoices.CrashAfterSettle}
+	rowsBefore := map[string]int{}
+	for i, point := range points {
+		for run := range runsPerPoint {
+			if i > 0 || run > 0 {
+				srv = start("CARDPAY_CRASH_AT=" + point)
+			}
+			submit()
+			waitExit(t, srv)
+		}
+		rowsBefore[point] = count(t, `SELECT count(*) FROM invoices WHERE buyer_id = $1 AND submit_key LIKE 'kill-%'`, buyerID)
+	}
+
+	// A server without the crash: its reconciler settles what nobody settled.
+	srv = start()
+	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
+	deadline := time.Now().Add(60 * time.Second)
+	for count(t, `SELECT count(*) FROM invoices WHERE buyer_id = $1 AND card_status IN ('pending', 'requires_action')`, buyerID) > 0 {
+		require.True(t, time.Now().Before(deadline), "the reconciler settles every submission within a minute")
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	rows := count(t, `SELECT count(*) FROM invoices WHERE buyer_id = $1 AND submit_key LIKE 'kill-%'`, buyerID)
+	payments := count(t, `SELECT count(*) FROM invoices WHERE buyer_id = $1 AND submit_key LIKE 'kill-%' AND submitted_at IS NOT NULL`, buyerID)
+	declined := count(t, `SELECT count(*) FROM invoices WHERE buyer_id = $1 AND submit_key LIKE 'kill-%' AND card_status = 'declined'`, buyerID)
+	auths := count(t, `SELECT count(*) FROM sandbox_authorizations a JOIN invoices i ON i.payment_ref = a.payment_id
+		WHERE i.buyer_id = $1 AND i.submit_key LIKE 'kill-%' AND a.status = 'authorized'`, buyerID)
+	authWithoutPayment := count(t, `SELECT count(*) FROM sandbox_authorizations a
+		WHERE a.payment_id LIKE 'inv-%' AND a.status = 'authorized' AND NOT EXISTS
+		(SELECT 1 FROM invoices i WHERE i.payment_ref = a.payment_id AND i.submitted_at IS NOT NULL)`)
+	paymentWithoutAuth := count(t, `SELECT count(*) FROM invoices i WHERE i.buyer_id = $1 AND i.submitted_at IS NOT NULL
+		AND i.submit_key LIKE 'kill-%' AND NOT EXISTS
+		(SELECT 1 FROM sandbox_authorizations a WHERE a.payment_id = i.payment_ref AND a.status = 'authorized')`, buyerID)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "killed during submission, %d times at each point:\n", runsPerPoint)
+	fmt.Fprintf(&b, "| point | rows written (cumulative) |\n|---|---|\n")
+	for _, p := range points {
+		fmt.Fprintf(&b, "| %s | %d |\n", p, rowsBefore[p])
+	}
+	fmt.Fprintf(&b, "after the reconciler: %d submissions, %d payments (authorised), %d declined (the PSP never saw them), %d authorisations\n",
+		rows, payments, declined, auths)
+	fmt.Fprintf(&b, "authorisations without a payment: %d; payments without an authorisation: %d\n", authWithoutPayment, paymentWithoutAuth)
+	t.Log("\n" + b.String())
+	require.Zero(t, authWithoutPayment)
+	require.Zero(t, paymentWithoutAuth)
+	require.Equal(t, rows, payments+declined, "every submission is settled one way or the other")
+	require.Equal(t, 0, rowsBefore[invoices.CrashBeforeStart], "killed before the row: nothing written")
+	require.Equal(t, 3*runsPerPoint, rows)
+	require.Equal(t, 2*runsPerPoint, payments, "the PSP authorised those killed after asking it")
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func waitExit(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatal("the server was not killed at its crash point")
+	}
+}
+
+func count(t *testing.T, q string, args ...any) int {
+	t.Helper()
+	var n int
+	require.NoError(t, db.Store.DB.GetContext(context.Background(), &n, q, args...))
+	return n
+}
+
+// sandboxToken tokenises an approving test card at the sandbox PSP, as the card-entry
+// island does from the app's origin.
+func sandboxToken(t *testing.T, psp, app string) string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"number": "4111111111111111", "exp_month": "12",
+		"exp_year": strconv.Itoa(time.Now().Year() + 3), "cvc": "123", "name": "TARO YAMADA"})
+	req, _ := http.NewRequest(http.MethodPost, psp+"/v1/tokens", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", app)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var tok struct {
+		Token string `json:"token"`
+	}
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
+	return tok.Token
+}
