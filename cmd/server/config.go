@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"cardpay/files"
-	"cardpay/pay"
 	"cardpay/gateway/stripe"
 	"cardpay/handlers/info"
+	"cardpay/pay"
 	"cardpay/views"
 )
 
