@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cardpay/pay"
+
 	"log/slog"
 	"testing"
 
@@ -18,6 +20,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	assert.Equal(t, 8080, c.Port)
 	assert.Equal(t, "development", c.Env)
 	assert.False(t, c.Production())
+	assert.Equal(t, pay.DefaultLimits, c.Limits, "¥1,000 to ¥10,000,000 and a 3.0 % fee")
 	assert.Equal(t, "請求書カード払い", c.ServiceName)
 	assert.Equal(t, "http://localhost:8080", c.BaseURL)
 	assert.Equal(t, "/help/faq", c.Links.FAQ)
@@ -69,6 +72,13 @@ func TestLoadConfig(t *testing.T) {
 		{"relative base URL", map[string]string{"BASE_URL": "pay.example.jp"}, "BASE_URL"},
 		{"job workers not a number", map[string]string{"JOB_WORKERS": "two"}, "JOB_WORKERS"},
 		{"negative job workers", map[string]string{"JOB_WORKERS": "-1"}, "JOB_WORKERS"},
+		{"payment limit not yen", map[string]string{"PAYMENT_MAX_YEN": "1e6"}, "PAYMENT_MAX_YEN"},
+		{"minimum over maximum", map[string]string{"PAYMENT_MIN_YEN": "5000", "PAYMENT_MAX_YEN": "4000"}, "PAYMENT_MIN_YEN"},
+		{"fee not basis points", map[string]string{"FEE_BASIS_POINTS": "3%"}, "FEE_BASIS_POINTS"},
+		{"fee too high", map[string]string{"FEE_BASIS_POINTS": "5000"}, "FEE_BASIS_POINTS"},
+		{"settle wait not a duration", map[string]string{"PAYMENT_SETTLE_AFTER": "soon"}, "PAYMENT_SETTLE_AFTER"},
+		{"crash point in production", with("CARDPAY_CRASH_AT", "after-start"), "CARDPAY_CRASH_AT"},
+		{"configured limits", map[string]string{"PAYMENT_MIN_YEN": "500", "PAYMENT_MAX_YEN": "5000000", "FEE_BASIS_POINTS": "275"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
