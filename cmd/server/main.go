@@ -36,12 +36,20 @@ import (
 
 func main() {
 	pages := flag.Bool("pages", false, "print the app's pages as JSON and exit (for the browser tests)")
+	back := flag.String("send-back", "", "development only: send payment ID back to its buyer with REASON (ID:REASON) and exit")
 	flag.Parse()
 	if *pages {
 		_ = json.NewEncoder(os.Stdout).Encode(handlers.Pages())
 		return
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if *back != "" {
+		if err := sendBack(*back, logger); err != nil {
+			logger.Error("send-back", "error", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(logger); err != nil {
 		logger.Error("server stopped", "error", err)
 		os.Exit(1)
