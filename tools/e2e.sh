@@ -120,6 +120,8 @@ echo "server ready in $(elapsed "$t")"
 export BASE_URL="http://localhost:$PORT"
 export PSP_URL="http://localhost:$PSP_PORT"
 export DEMO_PASSWORD
+# The database's name, for tests that run `bin/server -send-back` against it.
+export E2E_DB_NAME="${E2E_DATABASE_NAME:-cardpay_e2e}"
 
 failed=()
 timings=()

@@ -84,8 +84,9 @@ for (const combo of COMBOS) {
       });
 
       it("the landing page with the ログインしました notice passes axe", TIMEOUT, async (t) => {
-        // The demo corporation has a reserved payment, so the landing rules pick that list.
-        assert.equal(new URL(page.url()).pathname, "/payments/reserved");
+        // The demo corporation has payments under screening (one sent back), so the
+        // landing rules pick 審査中.
+        assert.equal(new URL(page.url()).pathname, "/payments/review");
         if (combo.js) await page.locator(".snackbar[data-state='shown']").waitFor();
         await assertNoProblems(t, page, await pageProblems(page, landing), `landing with notice (${name})`);
       });

@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, COMBOS, describeFocus, firstPage, formatViolations, lastMailId, launch, mailCode, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, waitForMail, watchErrors } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, COMBOS, createSoleProprietor, describeFocus, firstPage, formatViolations, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 120_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -93,35 +93,8 @@ const origin = (page) => new URL(page.url()).origin;
 /** Hides anything shaped like a card number (a failure message goes to the scanned TAP file). */
 const mask = (s) => String(s).replace(/\d(?:[ -]?\d){11,18}/g, "[card number masked]");
 
-/** A fresh sole proprietor through the JSON API: sign-up, the mailed code, registration. */
-async function createBuyer(tag) {
-  const email = `e2e-cards-${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@e2e.example`;
-  const post = async (p, body) => {
-    const res = await fetch(`${BASE_URL}/api/v1${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const json = await res.json().catch(() => ({}));
-    if (res.status >= 300) throw new Error(`POST /api/v1${p}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-  const mark = await lastMailId();
-  const { signup_token } = await post("/users", { email_address: email, password: PASSWORD, consent: true });
-  const code = mailCode(await waitForMail(email, "認証コード", mark));
-  await post("/users/certification", { signup_token, code });
-  await post("/users/sole_proprietor", {
-    signup_token,
-    user_last_name: "佐藤", user_first_name: "花子", phone_number: "090-1234-5678",
-    business_name: "カード試験工房", business_name_kana: "カードシケンコウボウ", business_category: "L",
-    business_postal_code: "1500001", business_address_state: "東京都", business_address_city: "渋谷区",
-    business_address_street: "神宮前1-1", representative_last_name: "佐藤", representative_first_name: "花子",
-    representative_last_name_kana: "サトウ", representative_first_name_kana: "ハナコ",
-    representative_birthday: "1985-06-15", home_postal_code: "1500001", home_address_state: "東京都",
-    home_address_city: "渋谷区", home_address_street: "神宮前2-2",
-  });
-  return email;
-}
+/** A fresh sole proprietor of this suite, through the JSON API. */
+const createBuyer = (tag) => createSoleProprietor(`e2e-cards-${tag}`, PASSWORD);
 
 // Our selectors.
 const LIST = "/myaccount/creditcards";

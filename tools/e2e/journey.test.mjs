@@ -19,9 +19,9 @@ import {
 } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 60_000 };
-// The demo corporation has a reserved payment (cmd/server/demo.go), so the landing rules
-// (SPEC.md §2) take it to the reserved list.
-const CORP_LANDING = "/payments/reserved";
+// The demo corporation has payments under screening, one of them sent back
+// (cmd/server/demo.go), so the landing rules (SPEC.md §2) take it to 審査中.
+const CORP_LANDING = "/payments/review";
 
 /** Path and query of the page's URL, e.g. "/signin?redirect=%2Ftoppage". */
 const where = (page) => {
@@ -89,7 +89,7 @@ for (const combo of COMBOS) {
     test("signs in, sees ログインしました, signs out from the " + (pc ? "account menu" : "drawer") + ", sees ログアウトしました", async () => {
       await page.goto(url("/signin"));
       await signInByKeyboard(page, CORP, CORP_LANDING);
-      assert.equal(where(page), CORP_LANDING, "landing rules take a buyer with a reserved payment (and nothing earlier in the rules) to /payments/reserved");
+      assert.equal(where(page), CORP_LANDING, "landing rules take a buyer with payments under screening to /payments/review");
       assert.match(await noticeText(page), /ログインしました/);
 
       // A signed-in page starts with the skip link too.

@@ -1,0 +1,279 @@
+// Paying a supplier's invoice by card (issue 12) in the browser, with JavaScript on and off,
+// at 360px and 1280px, by keyboard, each combination as a buyer of its own (signed up
+// through the JSON API, with a supplier and a card that asks for 3-D Secure):
+//   - an uploaded invoice paid: the file's page → 請求書の情報を入力する → the supplier, its
+//     account, the invoice with a day chosen on the bank-day calendar → the confirm page
+//     (fee, deadline plan, card) → この内容で申請する → the PSP's challenge → 支払申請の
+//     完了 → the payment's page;
+//   - a draft saved at the invoice step (下書き保存), listed, resumed with its answers;
+//   - the payment sent back (as screening would, with `bin/server -send-back`), corrected
+//     with a new amount (a new authorisation, challenged again) and resubmitted;
+//   - the payment cancelled (はい) and found in 支払履歴.
+// axe runs on every page and state on the way: each step, the confirm page, the complete
+// page, the lists, the drafts, the payment's page, the correction and the cancel question.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { activate, andWait, assertNoProblems, BASE_URL, comboName, COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors } from "./lib.mjs";
+
+const TIMEOUT = { timeout: 180_000 };
+const PASSWORD = "e2ePayments2026pw";
+const PSP_URL = (process.env.PSP_URL || "").replace(/\/$/, "");
+const API = `${BASE_URL}/api/v1`;
+const SUPPLIER = "株式会社テスト商会";
+
+// --- Set-up through the API ------------------------------------------------------------------
+
+async function api(method, p, tokens, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (tokens) {
+    headers.Authorization = `Bearer ${tokens.id_token}`;
+    headers["X-Access-Token"] = tokens.access_token;
+  }
+  const res = await fetch(API + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json().catch(() => ({}));
+  if (res.status >= 300) throw new Error(`${method} /api/v1${p}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A supplier with its bank account, and a card token at the sandbox PSP (its own origin). */
+async function setUp(email) {
+  const tokens = await api("POST", "/login", null, { email_address: email, password: PASSWORD });
+  const sup = await api("POST", "/suppliers/corporation", tokens, {
+    name: SUPPLIER, name_kana: "テストショウカイ", corporate_number: "1180301018771",
+    account: { bank_code: "0001", branch_code: "001", account_type: 2, account_number: "7654321", holder_name: "ｶ)ﾃｽﾄｼﾖｳｶｲ" },
+  });
+  const res = await fetch(`${PSP_URL}/v1/tokens`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE_URL },
+    body: JSON.stringify({ number: "4000000000003220", exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvc: "123", name: "HANAKO SATO" }),
+  });
+  const { token } = await res.json();
+  const card = await api("POST", "/invoices/credit_cards", tokens, { token });
+  return { supplierID: sup.id, challengeURL: card.challenge_url };
+}
+
+/** An invoice uploaded through the API: its file page is where the browser starts. */
+async function uploadInvoice(email) {
+  const tokens = await api("POST", "/login", null, { email_address: email, password: PASSWORD });
+  const form = new FormData();
+  form.append("invoice_file", new Blob([textPDF(["INVOICE", "Total JPY 88,000"])], { type: "application/pdf" }), "invoice.pdf");
+  const res = await fetch(`${API}/invoices/files/upload`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${tokens.id_token}`, "X-Access-Token": tokens.access_token },
+    body: form,
+  });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`upload: ${res.status} ${JSON.stringify(json)}`);
+  return json.id;
+}
+
+/** Sends a payment back as screening would (development only; the ops console comes later). */
+function sendBack(id, reason) {
+  const r = spawnSync(path.join(ROOT, "bin/server"), ["-send-back", `${id}:${reason}`], {
+    env: { ...process.env, DATABASE_NAME: process.env.E2E_DB_NAME || "cardpay_e2e" },
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, `bin/server -send-back: ${r.stderr}`);
+}
+
+/** A bank business day about two weeks ahead (Mon–Fri; the calendar offers only bank days). */
+function transferDay(offset = 14) {
+  const d = new Date(Date.now() + 9 * 3600_000); // Japan's date
+  d.setUTCDate(d.getUTCDate() + offset);
+  while ([0, 6].includes(d.getUTCDay())) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+for (const combo of COMBOS) {
+  const name = comboName(combo);
+  const { js } = combo;
+
+  describe(`payments (${name})`, () => {
+    let context;
+    let page;
+    let errors = [];
+    let email;
+    let setup;
+    let paymentID;
+
+    before(async () => {
+      email = await createSoleProprietor(`e2e-pay-${js ? "js" : "nojs"}${combo.width}`, PASSWORD);
+      setup = await setUp(email);
+      context = await launch(combo);
+      page = await firstPage(context);
+      errors = await watchErrors(context, page);
+      await page.goto(url("/signin"));
+      await typeInto(page, "#email_address", email);
+      await typeInto(page, "#password", PASSWORD);
+      await submitFrom(page, "#password");
+      assert.notEqual(pagePath(page), "/signin", "the buyer signs in");
+      // The card asked for a challenge when it was saved: pass it.
+      if (setup.challengeURL) await passChallenge();
+    });
+    after(async () => {
+      await context?.close();
+    });
+
+    const test = (title, fn) =>
+      it(title, TIMEOUT, async (t) => {
+        try {
+          errors.length = 0;
+          await fn(t);
+          assert.deepEqual(errors, [], "no script errors or CSP violations");
+        } catch (err) {
+          const shot = await screenshot(page, `payments ${name} ${title}`);
+          if (shot) err.message += `\n(screenshot: ${shot}; page ${page.url()}; focus on ${await describeFocus(page).catch(() => "?")})`;
+          throw err;
+        }
+      });
+
+    /** The checks every page of ours passes; with JavaScript the snackbar is let settle. */
+    async function check(t, res, label, status = 200) {
+      if (js && (await page.locator("[data-island='snackbar'] .snackbar").count()) > 0) {
+        await page.locator(".snackbar[data-state='shown']").waitFor();
+        await page.waitForFunction(() => getComputedStyle(document.querySelector(".snackbar[data-state='shown']")).opacity === "1");
+      }
+      await assertNoProblems(t, page, await pageProblems(page, res, { status }), `${label} (${name})`);
+    }
+
+    /** On the PSP's challenge page (already open or at setup.challengeURL): the shown passcode. */
+    async function passChallenge(res) {
+      if (!res) res = await page.goto(setup.challengeURL);
+      assert.equal(new URL(page.url()).origin, PSP_URL, "the challenge is on the PSP's origin");
+      const passcode = (await page.locator(".passcode strong").innerText()).trim();
+      await typeInto(page, "#passcode", passcode);
+      return submitFrom(page, "#passcode");
+    }
+
+    /** Chooses a radio by keyboard: focus, Space. */
+    async function choose(selector) {
+      await page.locator(selector).focus();
+      await page.keyboard.press("Space");
+      assert.ok(await page.locator(selector).isChecked(), `${selector} is chosen`);
+    }
+
+    const button = (label) => `main form button:has-text('${label}')`;
+
+    /** The invoice step: amount, due date, a day on the calendar. */
+    async function fillInvoice(amount) {
+      await page.locator("#amount").fill("");
+      await typeInto(page, "#amount", amount);
+      await typeInto(page, "#invoice_number", "E2E-001");
+      const day = transferDay();
+      // A date input takes its value in the browser's own format when typed; fill sets the ISO value.
+      await page.locator("#due_date").fill(transferDay(20));
+      await choose(`#transfer_date-${day}`);
+      return day;
+    }
+
+    test("an uploaded invoice paid to the registered supplier, with a 3-D Secure challenge", async (t) => {
+      const fileID = await uploadInvoice(email);
+      let res = await page.goto(url(`/payments/create/files/${fileID}`));
+      for (let i = 0; i < 40 && (await mainText(page)).includes("読み取り中"); i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        res = await page.reload();
+      }
+      res = await activate(page, "main a[href^='/payments/add/invoiceinfo']");
+      assert.equal(pagePath(page), "/payments/add/invoiceinfo");
+      await check(t, res, "支払先の選択");
+      assert.match(await mainText(page), /読み取り/, "it says the fields were read from the invoice");
+      await choose(`input[name=supplier][value='${setup.supplierID}']`);
+      res = await activate(page, button("次へ"));
+      assert.equal(pagePath(page), "/payments/add/account");
+      await check(t, res, "振込先口座の選択");
+      await choose("#account");
+      res = await activate(page, button("次へ"));
+      assert.equal(pagePath(page), "/payments/add/invoice");
+      await check(t, res, "請求書の内容と振込日");
+      await fillInvoice("88000");
+      res = await activate(page, button("確認へ進む"));
+      assert.equal(pagePath(page), "/payments/add/confirm");
+      await check(t, res, "申請内容の確認");
+      const text = await mainText(page);
+      assert.match(text, /¥88,000/);
+      assert.match(text, /¥2,640/, "the 3.0 % fee");
+      assert.match(text, /¥90,640/, "the total charged");
+      assert.match(text, /お支払いの予定/);
+      assert.ok(await page.locator("input[name=card_id]").first().isChecked(), "the saved card is chosen");
+      res = await activate(page, "button[value=submit]");
+      res = await passChallenge(res);
+      assert.equal(pagePath(page), "/payments/complete");
+      await check(t, res, "支払申請の完了");
+      assert.match(await mainText(page), /支払申請を受け付けました/);
+      res = await activate(page, "main a:has-text('このお支払いを見る')");
+      paymentID = pagePath(page).match(/^\/payments\/review\/(\d+)$/)?.[1];
+      assert.ok(paymentID, `on the payment's page: ${pagePath(page)}`);
+      await check(t, res, "the payment's page");
+      assert.match(await mainText(page), /VISA •••• 3220/);
+      res = await page.goto(url("/payments/review"));
+      await check(t, res, "/payments/review");
+      assert.match(await mainText(page), /審査中（1）/);
+    });
+
+    test("a draft saved at the invoice step, listed and resumed", async (t) => {
+      let res = await page.goto(url("/payments/add/invoiceinfo?new=1"));
+      await choose(`input[name=supplier][value='${setup.supplierID}']`);
+      await activate(page, button("次へ"));
+      await choose("#account");
+      await activate(page, button("次へ"));
+      await typeInto(page, "#amount", "45678");
+      res = await activate(page, button("下書き保存"));
+      assert.equal(pagePath(page), "/payments/draft");
+      await check(t, res, "下書き");
+      assert.match(await mainText(page), /¥45,678/);
+      res = await activate(page, "main a[href^='/payments/draft/']");
+      assert.equal(pagePath(page), "/payments/add/invoice", "it resumes at the step it was saved on");
+      assert.equal(await page.locator("#amount").inputValue(), "45678");
+      // Bad input keeps what was typed and says why next to the field.
+      await page.locator("#amount").fill("");
+      await typeInto(page, "#amount", "12.5");
+      res = await activate(page, button("確認へ進む"));
+      await check(t, res, "the invoice step with errors", 422);
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "error-summary", "focus on the error summary");
+      assert.equal(await page.locator("#amount").inputValue(), "12.5");
+    });
+
+    test("the payment sent back, corrected with a new amount and resubmitted", async (t) => {
+      assert.ok(paymentID, "the first test made a payment");
+      sendBack(paymentID, "請求書の金額と入力された金額が異なります。");
+      let res = await page.goto(url("/payments/review"));
+      await check(t, res, "/payments/review with 要対応");
+      assert.match(await mainText(page), /要対応/);
+      res = await activate(page, `main a[href='/payments/review/${paymentID}']`);
+      await check(t, res, "the sent-back payment's page");
+      assert.match(await mainText(page), /請求書の金額と入力された金額が異なります。/);
+      res = await activate(page, "main a:has-text('内容を修正して再申請する')");
+      assert.equal(pagePath(page), `/payments/edit/${paymentID}/invoiceinfo`);
+      await check(t, res, "the correction");
+      await page.locator("#amount").fill("");
+      await typeInto(page, "#amount", "99000");
+      res = await activate(page, button("確認へ進む"));
+      assert.equal(pagePath(page), `/payments/edit/${paymentID}/confirm`);
+      await check(t, res, "the correction's confirm page");
+      assert.match(await mainText(page), /¥101,970/, "the new total");
+      res = await activate(page, button("この内容で再申請する"));
+      res = await passChallenge(res);
+      assert.equal(pagePath(page), `/payments/review/${paymentID}`);
+      await check(t, res, "the payment resubmitted");
+      const text = await mainText(page);
+      assert.match(text, /修正して再申請/);
+      assert.doesNotMatch(text, /要対応/);
+    });
+
+    test("the payment cancelled (はい) and found in 支払履歴", async (t) => {
+      let res = await page.goto(url(`/payments/review/${paymentID}`));
+      res = await activate(page, "main a:has-text('このお支払いをキャンセルする')");
+      await check(t, res, "the cancel question");
+      res = await activate(page, "main form button:has-text('はい')");
+      assert.equal(pagePath(page), `/payments/history/${paymentID}`);
+      await check(t, res, "the cancelled payment");
+      assert.match(await mainText(page), /キャンセル（お客様による）/);
+      res = await page.goto(url("/payments/history"));
+      await check(t, res, "/payments/history");
+      assert.match(await mainText(page), /支払履歴（1）/);
+    });
+  });
+}
