@@ -79,7 +79,7 @@ func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error
 	if cur.PaymentRef != j.Ref || st == "" {
 		return nil // an earlier authorisation of a corrected payment: the row follows the current one
 	}
-	return s.Store.SetPaymentCard(ctx, j.BuyerID, j.ID, st, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	return s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, st, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
 }
 
 // RunSettleJob is the SettleJobKind job, the reconciler of one submission: if nobody
@@ -132,7 +132,8 @@ func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) err
 
 // ApplyEvent acts on a verified PSP webhook about one of our payments (payment ids
 // "inv-…"): an authorisation or a decline settles a submission nobody settled yet (the
-// buyer closed the window during the challenge). Other events change nothing here: the
+// buyer closed the window during the challenge); a lapsed authorisation expires the
+// payment (期限切れ) if it was not captured in time. Other events change nothing here: the
 // service's own calls already recorded them.
 func (s *Service) ApplyEvent(ctx context.Context, buyerID int64, ev gateway.Event) error {
 	p, err := s.Store.SubmissionByRef(ctx, buyerID, ev.Transaction.PaymentID)
@@ -141,6 +142,9 @@ func (s *Service) ApplyEvent(ctx context.Context, buyerID int64, ev gateway.Even
 	}
 	if err != nil {
 		return err
+	}
+	if ev.Type == gateway.EventLapsed {
+		return s.lapsed(ctx, buyerID, p)
 	}
 	var tx gateway.Transaction
 	switch ev.Type {
@@ -159,5 +163,24 @@ func (s *Service) ApplyEvent(ctx context.Context, buyerID int64, ev gateway.Even
 	o := outcome(tx)
 	o.Actor = "system"
 	_, err = s.Store.SettleSubmission(ctx, buyerID, p.ID, o, s.now())
+	return err
+}
+
+// MsgLapsed is the reason on the timeline of a payment whose authorisation lapsed.
+const MsgLapsed = "カードの与信の有効期限が切れたため、お支払いは期限切れになりました。お手数ですが、もう一度申請してください"
+
+// lapsed expires a payment whose current authorisation the PSP released before screening
+// captured it. A payment already past screening, or an earlier authorisation of a
+// corrected one, is left as it is.
+func (s *Service) lapsed(ctx context.Context, buyerID int64, p store.Payment) error {
+	if p.SubmittedAt == nil || p.CardStatus != pay.CardAuthorized {
+		return nil
+	}
+	_, err := s.Store.Transition(ctx, buyerID, p.ID, pay.ActExpire, "system", MsgLapsed, s.now(), func(tx *sqlx.Tx, _ store.Payment) error {
+		return s.Store.SetPaymentCard(ctx, tx, buyerID, p.ID, pay.CardVoided, "", s.now())
+	})
+	if errors.Is(err, pay.ErrTransition) || errors.Is(err, store.ErrStateChanged) {
+		return nil
+	}
 	return err
 }

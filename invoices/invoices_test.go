@@ -264,7 +264,7 @@ func TestSettleJobReconciles(t *testing.T) {
 		_, _ = s.Submit(ctx, f.buyer, f.submission("dies"))
 	}()
 	s.Crash = nil
-	list, err := db.Store.Unsettled(ctx, now.Add(time.Hour), 100)
+	list, err := db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
 	require.NoError(t, err)
 	for _, u := range list {
 		if u.BuyerID == f.buyer {
@@ -289,7 +289,7 @@ func TestSettleJobReconciles(t *testing.T) {
 		_, _ = s.Submit(ctx, f.buyer, f.submission("dies-early"))
 	}()
 	s.Crash = nil
-	list, err = db.Store.Unsettled(ctx, now.Add(time.Hour), 100)
+	list, err = db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
 	require.NoError(t, err)
 	var early store.Payment
 	for _, u := range list {
@@ -316,7 +316,7 @@ func TestSettleJobReconciles(t *testing.T) {
 		_, _ = s.Submit(ctx, f.buyer, f.submission("dies-again"))
 	}()
 	s.Crash = nil
-	list, _ = db.Store.Unsettled(ctx, now.Add(time.Hour), 100)
+	list, _ = db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
 	for _, u := range list {
 		if u.BuyerID == f.buyer {
 			payload, _ = json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: u.ID})
@@ -421,4 +421,40 @@ func TestPromotion(t *testing.T) {
 	_, err = s.Submit(ctx, f.buyer, sub)
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, pay.MsgPromotionUsed, fe.For("promotion_code"))
+}
+
+func TestWebhooksSettleAndExpire(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	p.decide = func(r gateway.AuthorizeRequest) (gateway.Transaction, error) {
+		return gateway.Transaction{PaymentID: r.PaymentID, Status: gateway.StatusRequiresAction, ActionURL: "https://psp.example/c", Amount: r.Amount}, nil
+	}
+	s := newService(p)
+	res, err := s.Submit(ctx, f.buyer, f.submission("hook"))
+	require.NoError(t, err)
+	ref := res.Payment.PaymentRef
+	// The buyer closed the window after passing the challenge: the webhook settles it.
+	require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev1", Type: gateway.EventAuthorized,
+		Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusAuthorized}}))
+	pm, err := db.Store.Payment(ctx, f.buyer, res.Payment.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.InProgress, pm.ExaminationStatus)
+	// A redelivery changes nothing.
+	require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev1", Type: gateway.EventAuthorized,
+		Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusAuthorized}}))
+	// The authorisation lapses before screening captured it: 期限切れ.
+	require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev2", Type: gateway.EventLapsed,
+		Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusLapsed}}))
+	pm, err = db.Store.Payment(ctx, f.buyer, res.Payment.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.Expired, pm.ExaminationStatus)
+	assert.Equal(t, pay.CardVoided, pm.CardStatus)
+	ev, err := db.Store.PaymentEvents(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, invoices.MsgLapsed, ev[len(ev)-1].Reason)
+	// Another buyer's webhook cannot reach it.
+	other := newFixture(t)
+	require.NoError(t, s.ApplyEvent(ctx, other.buyer, gateway.Event{ID: "ev3", Type: gateway.EventDeclined,
+		Transaction: gateway.Transaction{PaymentID: ref}}))
 }

@@ -489,8 +489,12 @@ func (s *Store) Transition(ctx context.Context, buyerID, id int64, a pay.Payment
 
 // SetPaymentCard records where the payment's money stands at the PSP (a capture, a void,
 // a refund) after the PSP answered.
-func (s *Store) SetPaymentCard(ctx context.Context, buyerID, id int64, st pay.CardStatus, resultCode string, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE invoices SET card_status = $3, card_result_code = $4, updated_at = $5
+// q is the caller's transaction, or nil for none.
+func (s *Store) SetPaymentCard(ctx context.Context, q sqlx.ExecerContext, buyerID, id int64, st pay.CardStatus, resultCode string, now time.Time) error {
+	if q == nil {
+		q = s.DB
+	}
+	_, err := q.ExecContext(ctx, `UPDATE invoices SET card_status = $3, card_result_code = $4, updated_at = $5
 		WHERE buyer_id = $1 AND id = $2`, buyerID, id, st, resultCode, now)
 	if err != nil {
 		return fmt.Errorf("store: card status of payment %d: %w", id, err)
