@@ -111,6 +111,8 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET("/myaccount/creditcards/:id/delete", myaccountArea.ShowDeleteCreditCardPage)
 	signed.POST("/myaccount/creditcards/:id/delete", myaccountArea.DeleteCreditCard)
 	signed.POST("/myaccount/creditcards/:id/default", myaccountArea.SetDefaultCreditCard)
+	signed.GET("/myaccount/creditcards/:id/cycle", myaccountArea.ShowCardCyclePage)
+	signed.POST("/myaccount/creditcards/:id/cycle", myaccountArea.SaveCardCycle)
 
 	// Notifications.
 	for _, p := range notifications.Placeholders {

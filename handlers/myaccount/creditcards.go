@@ -36,7 +36,15 @@ func creditCardItem(cd cards.Card) pages.CreditCardItem {
 	return pages.CreditCardItem{
 		ID: strconv.FormatInt(cd.ID, 10), BrandCode: string(cd.Brand), BrandLabel: cd.Brand.Label(), Last4: cd.Last4,
 		Expiry: cd.Expiry(), Holder: cd.HolderName, IsDefault: cd.IsDefault, Expired: cd.Expired,
+		Cycle: cycleLabel(cd.Cycle()),
 	}
+}
+
+func cycleLabel(cy *pay.CardCycle) string {
+	if cy == nil {
+		return ""
+	}
+	return cy.Label()
 }
 
 // creditCardFromPath loads the :id card of the signed-in buyer; another buyer's is the

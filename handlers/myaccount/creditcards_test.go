@@ -414,3 +414,30 @@ func TestAnotherBuyersCardIsNotFound(t *testing.T) {
 	after := cardsOf(t, a.BuyerID)
 	assert.Equal(t, saved, after, "nothing of A's changed")
 }
+
+func TestCardCycleSettings(t *testing.T) {
+	env := webtest.New(t)
+	u, c := signedIn(t, env)
+	require.Equal(t, http.StatusSeeOther, addByToken(t, env, c, "4111111111111111").StatusCode)
+	card := cardsOf(t, u.BuyerID)[0]
+	path := "/myaccount/creditcards/" + strconv.FormatInt(card.ID, 10) + "/cycle"
+	page := c.Get(path)
+	require.Equal(t, http.StatusOK, page.StatusCode)
+	assert.Contains(t, page.Body, "締め日・支払日の設定")
+	res := c.Post(path, url.Values{"closing_day": {"40"}, "months_later": {"3"}, "payment_day": {""}})
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+	webtest.AssertFieldError(t, res, "closing_day", "締め日を選んでください")
+	webtest.AssertFieldError(t, res, "months_later", "支払月（翌月・翌々月）を選んでください")
+	assert.Nil(t, cardsOf(t, u.BuyerID)[0].Cycle(), "nothing saved")
+	res = c.Post(path, url.Values{"closing_day": {"15"}, "months_later": {"1"}, "payment_day": {"10"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	assert.Contains(t, c.Get("/myaccount/creditcards").Body, "15日締め・翌月10日払い")
+	assert.Equal(t, &pay.CardCycle{ClosingDay: 15, PaymentDay: 10, MonthsLater: 1}, cardsOf(t, u.BuyerID)[0].Cycle())
+	// Another buyer's card is 404.
+	_, other := signedIn(t, env)
+	assert.Equal(t, http.StatusNotFound, other.Get(path).StatusCode)
+	assert.Equal(t, http.StatusNotFound, other.Post(path, url.Values{"closing_day": {"1"}, "months_later": {"1"}, "payment_day": {"1"}}).StatusCode)
+	res = c.Post(path, url.Values{"action": {"clear"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Nil(t, cardsOf(t, u.BuyerID)[0].Cycle())
+}
