@@ -1,6 +1,8 @@
 package myaccount
 
 import (
+	"strconv"
+
 	"net/http"
 	"net/url"
 	"strings"
@@ -23,9 +25,31 @@ var AddCreditCardPage = web.Page{Path: "/myaccount/creditcards/new", Title: "カ
 // taken, so that no other site can make a buyer save a card of its choosing.
 const sessionHostedCard = "creditcard_hosted_pending"
 
+// sessionCardReturn is where to go once the card is saved, when the add page was opened
+// from a payment's confirm page (?return=…): the buyer goes back to the payment, which
+// then offers the new card.
+const sessionCardReturn = "creditcard_return"
+
+// cardReturnPrefixes are the pages that may send the buyer here and get them back.
+var cardReturnPrefixes = []string{"/payments/add/confirm", "/payments/edit/"}
+
 // ShowAddCreditCardPage is カードの追加.
 func (h *Handler) ShowAddCreditCardPage(c *echo.Context) error {
+	if r := c.QueryParam("return"); r != "" {
+		if target, ok := web.SafeRedirect(r); ok && hasAnyPrefix(target, cardReturnPrefixes) {
+			h.Sessions.Put(c.Request().Context(), sessionCardReturn, target)
+		}
+	}
 	return h.renderAddCreditCard(c, "")
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // renderAddCreditCard shows the add page, with refusal (a decline's message, a
@@ -134,6 +158,12 @@ func (h *Handler) answerAdded(c *echo.Context, added cards.Added, err error) err
 		}
 	}
 	h.SetFlash(c, f)
+	if back := h.Sessions.PopString(c.Request().Context(), sessionCardReturn); back != "" {
+		if added.Card != nil {
+			back += "?card=" + strconv.FormatInt(added.Card.ID, 10)
+		}
+		return c.Redirect(http.StatusSeeOther, back)
+	}
 	return c.Redirect(http.StatusSeeOther, CreditCardsPage.Path)
 }
 

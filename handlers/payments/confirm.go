@@ -26,6 +26,15 @@ func (h *Handler) ShowConfirmPage(c *echo.Context) error {
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
+	// Back from adding a card (?card=): the new card is the one to pay with.
+	if id, err := strconv.ParseInt(c.QueryParam("card"), 10, 64); err == nil && id > 0 {
+		if card, err := h.Cards.Card(c.Request().Context(), web.CurrentUser(c).BuyerID, id); err == nil && !card.Expired {
+			j.CardID = card.ID
+			if err := h.save(c, j); err != nil {
+				return err
+			}
+		}
+	}
 	if j.SubmitKey == "" || j.CardID == 0 {
 		if j.SubmitKey == "" {
 			j.SubmitKey = newSubmitKey()
@@ -67,7 +76,7 @@ func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors
 		return err
 	}
 	v := pages.ConfirmView{Steps: journeySteps(3), Action: ConfirmPath, SubmitKey: j.SubmitKey,
-		PromotionCode: j.PromotionCode, CardID: idString(j.CardID), AddCardHref: "/myaccount/creditcards"}
+		PromotionCode: j.PromotionCode, CardID: idString(j.CardID), AddCardHref: "/myaccount/creditcards/new?return=" + ConfirmPath}
 	// The supplier and its account.
 	supHref, acctHref := InvoiceInfoPath, accountStepPath
 	if j.IsNewSupplier {

@@ -25,7 +25,10 @@ type journey struct {
 // Journey keeps the create journey in the session; routes.go leaves it when a page
 // outside the journey and the upload pages is opened (SPEC.md §2).
 var Journey = web.Wizard[journey]{Workflow: web.Workflow{
-	Prefix: "/payments/add/", SessionKey: "payment_journey", Also: []string{"/payments/create"},
+	Prefix: "/payments/add/", SessionKey: "payment_journey",
+	// The upload pages start the journey; a card added from the confirm page (the add
+	// page and its 3-D Secure return) comes back to it.
+	Also: []string{"/payments/create", "/myaccount/creditcards/new", "/myaccount/creditcards/verify/return"},
 }}
 
 // Paths of the journey's steps.

@@ -350,3 +350,24 @@ func TestSubmittingAResumedDraftDeletesIt(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	assert.Contains(t, p.c.Get("/payments/draft").Body, "保存した下書きはありません")
 }
+
+func TestAddACardFromTheConfirmPage(t *testing.T) {
+	p := newPayer(t, "")
+	confirm := p.toConfirm(t, "30000")
+	assert.Contains(t, confirm.Body, "登録済みのカードがありません")
+	assert.Contains(t, confirm.Body, "/myaccount/creditcards/new?return=/payments/add/confirm")
+	page := p.c.Get("/myaccount/creditcards/new?return=/payments/add/confirm")
+	require.Equal(t, http.StatusOK, page.StatusCode)
+	res := p.c.Post("/myaccount/creditcards/new", url.Values{"token": {p.env.PSP.CardToken(t, "5555555555554444")}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	loc := res.Header.Get("Location")
+	require.True(t, strings.HasPrefix(loc, "/payments/add/confirm?card="), loc)
+	back := p.c.Get(loc)
+	require.Equal(t, http.StatusOK, back.StatusCode, "the journey is still there")
+	assert.Contains(t, back.Body, "MASTER •••• 4444")
+	assert.Contains(t, back.Body, "¥30,000")
+	// A return to another site is not taken.
+	p.c.Get("/myaccount/creditcards/new?return=https://evil.example/")
+	res = p.c.Post("/myaccount/creditcards/new", url.Values{"token": {p.env.PSP.CardToken(t, "3530111333300000")}})
+	assert.Equal(t, "/myaccount/creditcards", res.Header.Get("Location"))
+}
