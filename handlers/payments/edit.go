@@ -101,18 +101,28 @@ func (h *Handler) SaveEdit(c *echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, editPath(p.ID, "confirm"))
 }
 
-// ShowEditConfirmPage shows the correction with the new total before resubmitting.
-func (h *Handler) ShowEditConfirmPage(c *echo.Context) error {
+// correcting loads the payment being corrected and its checked correction; when either
+// is missing, done is false and the buyer has been sent where to go.
+func (h *Handler) correcting(c *echo.Context) (p store.Payment, e correction, done bool, err error) {
 	p, ok, err := h.editable(c)
 	if err != nil {
-		return err
+		return p, e, false, err
 	}
 	if !ok {
-		return h.notEditable(c, p)
+		return p, e, false, h.notEditable(c, p)
 	}
-	e := Edit.Load(h.Sessions, c)
+	e = Edit.Load(h.Sessions, c)
 	if e.ID != p.ID || !e.Done {
-		return c.Redirect(http.StatusSeeOther, editPath(p.ID, "invoiceinfo"))
+		return p, e, false, c.Redirect(http.StatusSeeOther, editPath(p.ID, "invoiceinfo"))
+	}
+	return p, e, true, nil
+}
+
+// ShowEditConfirmPage shows the correction with the new total before resubmitting.
+func (h *Handler) ShowEditConfirmPage(c *echo.Context) error {
+	p, e, done, err := h.correcting(c)
+	if !done {
+		return err
 	}
 	return h.renderEditConfirm(c, p, e, nil)
 }
@@ -135,16 +145,9 @@ func (h *Handler) renderEditConfirm(c *echo.Context, p store.Payment, e correcti
 // Resubmit sends the correction: back to 審査中, with the card authorised again first when
 // the total changed.
 func (h *Handler) Resubmit(c *echo.Context) error {
-	p, ok, err := h.editable(c)
-	if err != nil {
+	p, e, done, err := h.correcting(c)
+	if !done {
 		return err
-	}
-	if !ok {
-		return h.notEditable(c, p)
-	}
-	e := Edit.Load(h.Sessions, c)
-	if e.ID != p.ID || !e.Done {
-		return c.Redirect(http.StatusSeeOther, editPath(p.ID, "invoiceinfo"))
 	}
 	u := web.CurrentUser(c)
 	res, err := h.Invoices.Resubmit(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID, invoices.Correction{Invoice: e.Invoice})
