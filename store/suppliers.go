@@ -153,9 +153,11 @@ var inProgress = func() pq.Int64Array {
 	return codes
 }()
 
-// supplierBusyQuery asks whether a supplier has a payment in progress ($3 = inProgress).
+// supplierBusyQuery asks whether a supplier has a payment in progress ($3 = inProgress):
+// a submission the PSP has not answered counts (it may become a payment), a declined one
+// never became one.
 const supplierBusyQuery = `SELECT EXISTS (SELECT 1 FROM invoices
-	WHERE buyer_id = $1 AND supplier_id = $2 AND examination_status = ANY($3))`
+	WHERE buyer_id = $1 AND supplier_id = $2 AND examination_status = ANY($3) AND card_status <> 'declined')`
 
 // DeleteSupplier removes a supplier from the buyer's lists. Its row stays (deleted_at)
 // so that past payments still name it. A supplier with a payment in progress is
@@ -230,7 +232,7 @@ func (s *Store) UpdateSupplierAccount(ctx context.Context, buyerID, supplierID, 
 		}
 		var busy bool
 		if err := tx.GetContext(ctx, &busy, `SELECT EXISTS (SELECT 1 FROM invoices
-			WHERE buyer_id = $1 AND account_id = $2 AND examination_status = ANY($3))`, buyerID, id, inProgress); err != nil {
+			WHERE buyer_id = $1 AND account_id = $2 AND examination_status = ANY($3) AND card_status <> 'declined')`, buyerID, id, inProgress); err != nil {
 			return fmt.Errorf("store: update account %d: %w", id, err)
 		}
 		if busy {
