@@ -8,6 +8,7 @@ import (
 
 	"cardpay/handlers/web"
 	"cardpay/pay"
+	"cardpay/views"
 	pages "cardpay/views/suppliers"
 )
 
@@ -88,9 +89,9 @@ func (h *Handler) renderCompany(c *echo.Context, in pay.SupplierInput, errs pay.
 // NTA when configured). A 13-digit query with a wrong check digit is answered with the
 // problem instead of a search; corporationSearch then leaves Choices nil and EmptyLabel
 // empty with the message in Status.
-func (h *Handler) corporationSearch(c *echo.Context) (pages.ChoiceSearch, error) {
+func (h *Handler) corporationSearch(c *echo.Context) (views.ChoiceSearch, error) {
 	q := web.Clip(c.QueryParam("corp_q"), 100)
-	s := pages.ChoiceSearch{
+	s := views.ChoiceSearch{
 		Action: AddCompanyPage.Path, QueryName: "corp_q", Query: q, Label: "法人名または法人番号",
 		Hint: "法人名の一部、または13桁の法人番号（例：山田商事、1180301018771）", ListLabel: "検索結果",
 	}
@@ -103,15 +104,15 @@ func (h *Handler) corporationSearch(c *echo.Context) (pages.ChoiceSearch, error)
 		s.Status = msg
 		return s, nil
 	}
-	list, err := h.Corporations.Search(c.Request().Context(), q, choiceLimit)
+	list, err := h.Corporations.Search(c.Request().Context(), q, web.ChoiceLimit)
 	if err != nil {
 		return s, err
 	}
-	s.Status = searchStatus(len(list), "法人")
-	s.Choices = []pages.ChoiceLink{}
+	s.Status = web.SearchStatus(len(list), "法人")
+	s.Choices = []views.ChoiceLink{}
 	s.EmptyLabel = "「" + q + "」に当てはまる法人は見つかりませんでした。下の欄に直接入力してください。"
 	for _, co := range list {
-		s.Choices = append(s.Choices, pages.ChoiceLink{
+		s.Choices = append(s.Choices, views.ChoiceLink{
 			Href:  "/suppliers/add/company?corporate_number=" + co.CorporateNumber,
 			Label: co.Name, Hint: "法人番号 " + co.CorporateNumber + "　" + co.Address,
 		})

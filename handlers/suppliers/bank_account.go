@@ -14,23 +14,23 @@ import (
 	"cardpay/views"
 )
 
-func newBankAccountForm(s store.Supplier) bankAccountForm {
+func newBankAccountForm(s store.Supplier) web.BankAccountForm {
 	id := strconv.FormatInt(s.ID, 10)
-	return bankAccountForm{
-		title: "口座の追加：" + s.Name, heading: "振込先口座の追加",
-		lead: "「" + s.Name + "」の振込先口座を追加します。追加すると、取引先は改めて確認されます。",
-		href: "/suppliers/" + id + "/accounts/new", submitLabel: "口座を追加する",
-		backHref: "/suppliers/" + id, backLabel: s.Name + "の画面へ戻る",
+	return web.BankAccountForm{
+		Title: "口座の追加：" + s.Name, Heading: "振込先口座の追加",
+		Lead: "「" + s.Name + "」の振込先口座を追加します。追加すると、取引先は改めて確認されます。",
+		Href: "/suppliers/" + id + "/accounts/new", SubmitLabel: "口座を追加する",
+		BackHref: "/suppliers/" + id, BackLabel: s.Name + "の画面へ戻る",
 	}
 }
 
-func editBankAccountForm(s store.Supplier, bankAccountID int64) bankAccountForm {
+func editBankAccountForm(s store.Supplier, bankAccountID int64) web.BankAccountForm {
 	id := strconv.FormatInt(s.ID, 10)
-	return bankAccountForm{
-		title: "口座の編集：" + s.Name, heading: "振込先口座の編集",
-		lead: "「" + s.Name + "」の振込先口座を変更します。変更すると、取引先は改めて確認されます。",
-		href: "/suppliers/" + id + "/accounts/" + strconv.FormatInt(bankAccountID, 10) + "/edit", submitLabel: "変更を保存する",
-		backHref: "/suppliers/" + id, backLabel: s.Name + "の画面へ戻る",
+	return web.BankAccountForm{
+		Title: "口座の編集：" + s.Name, Heading: "振込先口座の編集",
+		Lead: "「" + s.Name + "」の振込先口座を変更します。変更すると、取引先は改めて確認されます。",
+		Href: "/suppliers/" + id + "/accounts/" + strconv.FormatInt(bankAccountID, 10) + "/edit", SubmitLabel: "変更を保存する",
+		BackHref: "/suppliers/" + id, BackLabel: s.Name + "の画面へ戻る",
 	}
 }
 
@@ -40,7 +40,7 @@ func (h *Handler) ShowNewBankAccountPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.renderBankAccountForm(c, newBankAccountForm(s), withQueryChoices(c, pay.AccountInput{}), nil)
+	return h.RenderBankAccountForm(c, newBankAccountForm(s), web.WithQueryChoices(c, pay.AccountInput{}), nil)
 }
 
 // CreateBankAccount saves the new bank account; the supplier is checked again.
@@ -49,7 +49,7 @@ func (h *Handler) CreateBankAccount(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := bankAccountFormValues(c)
+	in := web.BankAccountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
 	if len(errs) == 0 {
 		_, err = h.Store.CreateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, store.AccountFieldsOf(checked))
@@ -59,7 +59,7 @@ func (h *Handler) CreateBankAccount(c *echo.Context) error {
 		return err
 	}
 	if len(errs) > 0 {
-		return h.renderBankAccountForm(c, newBankAccountForm(s), in, errs)
+		return h.RenderBankAccountForm(c, newBankAccountForm(s), in, errs)
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "口座を追加しました", Text: checked.BankName + "　" + checked.BranchName + "の口座を追加しました。"})
 	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))
@@ -101,7 +101,7 @@ func (h *Handler) ShowEditBankAccountPage(c *echo.Context) error {
 	}
 	in := pay.AccountInput{BankCode: acct.BankCode, BranchCode: acct.BranchCode, AccountType: acct.AccountType,
 		AccountNumber: acct.AccountNumber, HolderName: acct.HolderName}
-	return h.renderBankAccountForm(c, editBankAccountForm(s, acct.ID), withQueryChoices(c, in), nil)
+	return h.RenderBankAccountForm(c, editBankAccountForm(s, acct.ID), web.WithQueryChoices(c, in), nil)
 }
 
 // UpdateBankAccount saves the changed bank account; the supplier is checked again.
@@ -110,7 +110,7 @@ func (h *Handler) UpdateBankAccount(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := bankAccountFormValues(c)
+	in := web.BankAccountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
 	if len(errs) == 0 {
 		_, err = h.Store.UpdateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, acct.ID, store.AccountFieldsOf(checked))
@@ -120,7 +120,7 @@ func (h *Handler) UpdateBankAccount(c *echo.Context) error {
 		return err
 	}
 	if len(errs) > 0 {
-		return h.renderBankAccountForm(c, editBankAccountForm(s, acct.ID), in, errs)
+		return h.RenderBankAccountForm(c, editBankAccountForm(s, acct.ID), in, errs)
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "口座を変更しました", Text: checked.BankName + "　" + checked.BranchName + "の口座に変更しました。"})
 	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))

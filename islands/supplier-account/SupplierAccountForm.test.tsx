@@ -5,7 +5,7 @@ import exampleProps from "./example-props.json";
 import fallbackHTML from "./example-fallback.html?raw";
 import SupplierAccountForm, { BRANCH_WAITS, type AccountFormProps } from "./SupplierAccountForm";
 
-// Both written by a Go test (views/suppliers/bank_account_example_test.go) from the same props:
+// Both written by a Go test (views/bank_account_example_test.go) from the same props:
 // the island's props (the wizard's bank step posted back with a bad account number), and
 // the server's details form for them.
 const props = exampleProps as AccountFormProps;

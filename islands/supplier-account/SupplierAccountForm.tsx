@@ -1,5 +1,5 @@
 // The supplier-account island: the bank-account form of the add-supplier wizard and of the
-// account pages (views/suppliers/bank_account_form.templ). Without JavaScript that form is one
+// account pages (views/bank_account_form.templ). Without JavaScript that form is one
 // question per screen (bank, branch, details); the island makes it one form:
 //   - the bank and the branch are comboboxes that search GET /api/v1/banks2 as the person
 //     types; the choice goes into hidden bank_code / branch_code inputs;
@@ -7,8 +7,8 @@
 //     (POST /api/v1/accounts/holder_kana), and the account number is checked on change;
 //   - it posts, as a normal form, to the same action with the same field names: the server
 //     checks everything again and re-renders with 422 and props.errors on a failure.
-// Props are views/suppliers.BankAccountFormProps; example-props.json is written by a Go test
-// (views/suppliers/bank_account_example_test.go).
+// Props are views.BankAccountFormProps; example-props.json is written by a Go test
+// (views/bank_account_example_test.go).
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { ApiError, createApiClient } from "../lib/api";
 import { Icon } from "../lib/Icon";

@@ -1,4 +1,4 @@
-package suppliers_test
+package views_test
 
 import (
 	"bytes"
@@ -15,12 +15,11 @@ import (
 	"cardpay/pay"
 	"cardpay/static"
 	"cardpay/views"
-	pages "cardpay/views/suppliers"
 )
 
 const (
-	bankAccountExamplePropsFile    = "../../islands/supplier-account/example-props.json"
-	bankAccountExampleFallbackFile = "../../islands/supplier-account/example-fallback.html"
+	bankAccountExamplePropsFile    = "../islands/supplier-account/example-props.json"
+	bankAccountExampleFallbackFile = "../islands/supplier-account/example-fallback.html"
 	// exampleSprite stands for the hashed sprite URL, so a rebuilt sprite does not
 	// change the example files.
 	exampleSprite = "/static/icons.svg"
@@ -28,9 +27,9 @@ const (
 
 // exampleBankAccountProps are what the supplier-account island's own test renders: the
 // wizard's bank step posted back with a bad account number (what
-// handlers/suppliers/bank_account_form.go builds for that case).
-func exampleBankAccountProps() pages.BankAccountFormProps {
-	p := pages.BankAccountFormProps{
+// handlers/web/bankaccountform.go builds for that case).
+func exampleBankAccountProps() views.BankAccountFormProps {
+	p := views.BankAccountFormProps{
 		Action: "/suppliers/add/bank", SubmitLabel: "次へ",
 		BankCode: "0001", BankName: "みずほ銀行", BranchCode: "001", BranchName: "東京営業部",
 		AccountType: "2", AccountNumber: "12345", HolderName: "カ）ヤマダショウジ",
@@ -38,7 +37,7 @@ func exampleBankAccountProps() pages.BankAccountFormProps {
 		IconHref: exampleSprite,
 	}
 	for _, m := range banks.Major() {
-		p.Majors = append(p.Majors, pages.BankChoice{Code: m.Code, Name: m.Name, Kana: m.Kana})
+		p.Majors = append(p.Majors, views.BankChoice{Code: m.Code, Name: m.Name, Kana: m.Kana})
 	}
 	return p
 }
@@ -59,12 +58,12 @@ func TestSupplierAccountExample(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, string(want), string(got))
 
-	v := pages.BankAccountFormView{Base: views.Base{ServiceName: "請求書カード払い", CurrentPath: "/suppliers/add/bank"}, Heading: "振込先口座の入力", Mode: "details", Props: p}
+	v := views.BankAccountFormView{Base: views.Base{ServiceName: "請求書カード払い", CurrentPath: "/suppliers/add/bank"}, Heading: "振込先口座の入力", Mode: "details", Props: p}
 	for field, msg := range p.Errors {
 		v.Errors.Add(field, msg)
 	}
 	var buf bytes.Buffer
-	require.NoError(t, pages.BankAccountFormPage(v).Render(context.Background(), &buf))
+	require.NoError(t, views.BankAccountFormPage(v).Render(context.Background(), &buf))
 	page := buf.String()
 	start := strings.Index(page, `<form method="post" action="/suppliers/add/bank"`)
 	require.Positive(t, start)
