@@ -131,6 +131,10 @@ func routes(e *echo.Echo, a *web.App) {
 	// Secure return and the complete page.
 	signed.GET(payments.InvoiceInfoPage.Path, paymentsArea.ShowInvoiceInfoPage)
 	signed.POST(payments.InvoiceInfoPage.Path, paymentsArea.ChooseSupplier)
+	signed.GET("/payments/add/supplier", paymentsArea.ShowNewSupplierStep)
+	signed.POST("/payments/add/supplier", paymentsArea.SaveNewSupplier)
+	signed.GET("/payments/add/account/new", paymentsArea.ShowNewAccountStep)
+	signed.POST("/payments/add/account/new", paymentsArea.SaveNewAccount)
 	signed.GET("/payments/add/account", paymentsArea.ShowAccountStep)
 	signed.POST("/payments/add/account", paymentsArea.ChooseAccount)
 	signed.GET("/payments/add/invoice", paymentsArea.ShowInvoiceStep)

@@ -371,3 +371,51 @@ func TestAddACardFromTheConfirmPage(t *testing.T) {
 	res = p.c.Post("/myaccount/creditcards/new", url.Values{"token": {p.env.PSP.CardToken(t, "3530111333300000")}})
 	assert.Equal(t, "/myaccount/creditcards", res.Header.Get("Location"))
 }
+
+func TestPayANewSupplierWithoutLeavingTheJourney(t *testing.T) {
+	p := newPayer(t, "4111111111111111")
+	p.c.Get("/payments/add/invoiceinfo?new=1")
+	res := p.c.Post("/payments/add/invoiceinfo", url.Values{"supplier": {"new"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	require.Equal(t, "/payments/add/supplier", res.Header.Get("Location"))
+	page := p.c.Get("/payments/add/supplier")
+	require.Equal(t, http.StatusOK, page.StatusCode)
+	assert.Contains(t, page.Body, "取引先の事業形態")
+	res = p.c.Post("/payments/add/supplier", url.Values{"step": {"business_form"}, "business_form": {"1"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	page = p.c.Get("/payments/add/supplier")
+	assert.Contains(t, page.Body, "法人を検索")
+	res = p.c.Post("/payments/add/supplier", url.Values{"name": {""}, "name_kana": {"ア"}, "corporate_number": {"1234"}})
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+	res = p.c.Post("/payments/add/supplier", url.Values{"name": {"株式会社新規"}, "name_kana": {"しんき"}, "corporate_number": {"2180301018770"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	require.Equal(t, "/payments/add/account/new", res.Header.Get("Location"))
+	// The bank, the branch (links carry the codes), then the details.
+	page = p.c.Get("/payments/add/account/new")
+	require.Equal(t, http.StatusOK, page.StatusCode)
+	assert.Contains(t, page.Body, "/payments/add/account/new?bank_code=0001")
+	page = p.c.Get("/payments/add/account/new?bank_code=0001&branch_code=001")
+	assert.Contains(t, page.Body, `name="account_number"`)
+	res = p.c.Post("/payments/add/account/new", url.Values{"bank_code": {"0001"}, "branch_code": {"001"}, "account_type": {"2"},
+		"account_number": {"12"}, "holder_name": {"ｶ)ｼﾝｷ"}})
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+	res = p.c.Post("/payments/add/account/new", url.Values{"bank_code": {"0001"}, "branch_code": {"001"}, "account_type": {"2"},
+		"account_number": {"7777777"}, "holder_name": {"カ）シンキ"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	require.Equal(t, "/payments/add/invoice", res.Header.Get("Location"))
+	res = p.c.Post("/payments/add/invoice", invoiceForm("50000"))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	confirm := p.c.Get("/payments/add/confirm")
+	assert.Contains(t, confirm.Body, "新規登録")
+	assert.Contains(t, confirm.Body, "株式会社新規")
+	assert.Contains(t, confirm.Body, "ｶ)ｼﾝｷ")
+	res = p.submit(t, confirm)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	list, _, err := webtest.Store().Suppliers(context.Background(), store.SupplierFilter{BuyerID: p.u.BuyerID, Group: pay.SupplierEnable, Size: 10})
+	require.NoError(t, err)
+	var names []string
+	for _, s := range list {
+		names = append(names, s.Name)
+	}
+	assert.Contains(t, names, "株式会社新規", "the new supplier was registered with the payment")
+}
