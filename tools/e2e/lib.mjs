@@ -455,3 +455,31 @@ export async function createSoleProprietor(prefix, password) {
   });
   return email;
 }
+
+/**
+ * Types query into a combobox (input), moves to the option that contains want with
+ * ArrowDown, and takes it with Enter (the supplier-account island's bank and branch
+ * pickers). onOpen runs while the list is open.
+ */
+export async function chooseOption(page, input, listbox, query, want, onOpen) {
+  assert.equal(await page.getAttribute(input, "role"), "combobox", `${input} is a combobox`);
+  await typeInto(page, input, query);
+  const option = page.locator(`${listbox} [role=option]`, { hasText: want });
+  await option.first().waitFor();
+  assert.equal(await page.getAttribute(input, "aria-expanded"), "true", `${input} is expanded`);
+  if (onOpen) await onOpen();
+  // ArrowDown until the wanted option is the active one (aria-activedescendant). The
+  // answer to the last keystroke's search may replace the list meanwhile (the option
+  // then named is gone): that option is not the one, and the keys go on in the new list.
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press("ArrowDown");
+    const active = await page.getAttribute(input, "aria-activedescendant");
+    const text = active ? await page.locator(`#${active}`).innerText({ timeout: 1000 }).catch(() => "") : "";
+    if (text.includes(want)) break;
+  }
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(
+    ([sel, w]) => (document.querySelector(sel)?.value ?? "").includes(w),
+    [input, want],
+  );
+}

@@ -1,10 +1,12 @@
 // Paying a supplier's invoice by card (issue 12) in the browser, with JavaScript on and off,
 // at 360px and 1280px, by keyboard, each combination as a buyer of its own (signed up
 // through the JSON API, with a supplier and a card that asks for 3-D Secure):
-//   - an uploaded invoice paid: the file's page → 請求書の情報を入力する → the supplier, its
-//     account, the invoice with a day chosen on the bank-day calendar → the confirm page
-//     (fee, deadline plan, card) → この内容で申請する → the PSP's challenge → 支払申請の
-//     完了 → the payment's page;
+//   - an uploaded invoice paid to a new supplier: the file's page → 請求書の情報を入力する →
+//     新しい取引先を追加する (business form, details) → its bank account (the bank and branch
+//     pickers: links without JavaScript, the supplier-account island's comboboxes with it)
+//     → the invoice with a day chosen on the bank-day calendar → the confirm page (fee,
+//     deadline plan, card) → この内容で申請する → the PSP's challenge → 支払申請の完了 → the
+//     payment's page;
 //   - a draft saved at the invoice step (下書き保存), listed, resumed with its answers;
 //   - the payment sent back (as screening would, with `bin/server -send-back`), corrected
 //     with a new amount (a new authorisation, challenged again) and resubmitted;
@@ -16,7 +18,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, BASE_URL, comboName, COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, BASE_URL, chooseOption, comboName, COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const PASSWORD = "e2ePayments2026pw";
@@ -169,7 +171,7 @@ for (const combo of COMBOS) {
       return day;
     }
 
-    test("an uploaded invoice paid to the registered supplier, with a 3-D Secure challenge", async (t) => {
+    test("an uploaded invoice paid to a new supplier, with a 3-D Secure challenge", async (t) => {
       const fileID = await uploadInvoice(email);
       let res = await page.goto(url(`/payments/create/files/${fileID}`));
       for (let i = 0; i < 40 && (await mainText(page)).includes("読み取り中"); i++) {
@@ -180,12 +182,37 @@ for (const combo of COMBOS) {
       assert.equal(pagePath(page), "/payments/add/invoiceinfo");
       await check(t, res, "支払先の選択");
       assert.match(await mainText(page), /読み取り/, "it says the fields were read from the invoice");
-      await choose(`input[name=supplier][value='${setup.supplierID}']`);
+      await choose("input[name=supplier][value='new']");
       res = await activate(page, button("次へ"));
-      assert.equal(pagePath(page), "/payments/add/account");
-      await check(t, res, "振込先口座の選択");
-      await choose("#account");
+      assert.equal(pagePath(page), "/payments/add/supplier");
+      await check(t, res, "新しい取引先の事業形態");
+      await choose("#business_form");
       res = await activate(page, button("次へ"));
+      await check(t, res, "新しい取引先の情報");
+      await typeInto(page, "#corporate_number", "2180301018770");
+      await typeInto(page, "#name", "株式会社新規取引");
+      await typeInto(page, "#name_kana", "しんきとりひき");
+      res = await activate(page, button("次へ"));
+      assert.equal(pagePath(page), "/payments/add/account/new");
+      const accountForm = "form[action='/payments/add/account/new']";
+      if (js) {
+        await page.waitForSelector("[data-island='supplier-account'][data-island-mounted='true']");
+        await check(t, res, "新しい振込先口座 (island)");
+        await chooseOption(page, "#bank_search", "#bank_listbox", "みずほ", "みずほ銀行");
+        await chooseOption(page, "#branch_search", "#branch_listbox", "東京営業部", "東京営業部");
+      } else {
+        await check(t, res, "新しい振込先口座 (主な金融機関)");
+        res = await activate(page, ".choice-list a[href='/payments/add/account/new?bank_code=0001']");
+        await check(t, res, "新しい振込先口座 (支店)");
+        await typeInto(page, "#branch_q", "東京営業部");
+        res = await submitFrom(page, "#branch_q");
+        res = await activate(page, ".choice-list a[href='/payments/add/account/new?bank_code=0001&branch_code=001']");
+        await check(t, res, "新しい振込先口座 (口座)");
+      }
+      await choose("#account_type");
+      await typeInto(page, "#account_number", "7654321");
+      await typeInto(page, "#holder_name", "カ）シンキトリヒキ");
+      res = await activate(page, `${accountForm} button[type=submit]`);
       assert.equal(pagePath(page), "/payments/add/invoice");
       await check(t, res, "請求書の内容と振込日");
       await fillInvoice("88000");
@@ -197,6 +224,8 @@ for (const combo of COMBOS) {
       assert.match(text, /¥2,640/, "the 3.0 % fee");
       assert.match(text, /¥90,640/, "the total charged");
       assert.match(text, /お支払いの予定/);
+      assert.match(text, /株式会社新規取引/);
+      assert.match(text, /新規登録/);
       assert.ok(await page.locator("input[name=card_id]").first().isChecked(), "the saved card is chosen");
       res = await activate(page, "button[value=submit]");
       res = await passChallenge(res);

@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, comboName, COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
+import { activate, andWait, chooseOption, assertNoProblems, comboName, COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -169,29 +169,7 @@ for (const combo of COMBOS) {
       if (checks) await check(t, res, `/suppliers/add/bank?bank_code=${bankCode}&branch_code=${branchCode} (口座)`);
     }
 
-    /** Types into a combobox, moves to the option with ArrowDown, and takes it with Enter. */
-    async function chooseInCombobox(input, listbox, query, want, onOpen) {
-      assert.equal(await page.getAttribute(input, "role"), "combobox", `${input} is a combobox`);
-      await typeInto(page, input, query);
-      const option = page.locator(`${listbox} [role=option]`, { hasText: want });
-      await option.first().waitFor();
-      assert.equal(await page.getAttribute(input, "aria-expanded"), "true", `${input} is expanded`);
-      if (onOpen) await onOpen();
-      // ArrowDown until the wanted option is the active one (aria-activedescendant). The
-      // answer to the last keystroke's search may replace the list meanwhile (the option
-      // then named is gone): that option is not the one, and the keys go on in the new list.
-      for (let i = 0; i < 30; i++) {
-        await page.keyboard.press("ArrowDown");
-        const active = await page.getAttribute(input, "aria-activedescendant");
-        const text = active ? await page.locator(`#${active}`).innerText({ timeout: 1000 }).catch(() => "") : "";
-        if (text.includes(want)) break;
-      }
-      await page.keyboard.press("Enter");
-      await page.waitForFunction(
-        ([sel, w]) => (document.querySelector(sel)?.value ?? "").includes(w),
-        [input, want],
-      );
-    }
+    const chooseInCombobox = (input, listbox, query, want, onOpen) => chooseOption(page, input, listbox, query, want, onOpen);
 
     /** Account details: 口座種別 by keyboard, number and holder typed. */
     async function fillAccount({ type, number, holder }) {
