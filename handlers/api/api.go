@@ -10,7 +10,7 @@
 //	400 {"status":"invalid_json"|"bad_request", "message":…}
 //	401 {"status":"unauthorized"|"expired_access_token"|"invalid_credentials"|…, "message":…}
 //	404 {"status":"not_found", "message":…} (postal_codes: {"status":"not_found"} alone, as it always was)
-//	409 {"status":"supplier_in_use"|"terms_outdated", "message":…}
+//	409 {"status":"supplier_in_use"|"terms_outdated"|"invalid_state", "message":…}
 //	422 {"status":"card_declined", "message":…, "result_code":…, "errors":[…]} (a card refused by the card company)
 //	413 {"status":"payload_too_large", "message":…}
 //	422 {"status":"validation_error", "message":…, "errors":[{"field":…, "message":…}]}
@@ -145,6 +145,21 @@ func routes() []route {
 		{http.MethodGet, "/invoices/files/:id", signedIn, (*server).invoiceFile},
 		{http.MethodGet, "/invoices/files/:id/download/url", signedIn, (*server).invoiceFileDownloadURL},
 		{http.MethodGet, "/invoices/files/signed_download/:token", public, (*server).signedDownload},
+
+		// Paying invoices (SPEC.md §7 Invoices): submit, the lists, one invoice, correct,
+		// cancel, the fee and promotion codes; and drafts.
+		{http.MethodPost, "/invoices", signedIn, (*server).submitInvoice},
+		{http.MethodGet, "/invoices", signedIn, (*server).invoices},
+		{http.MethodGet, "/invoices/commission", signedIn, (*server).commission},
+		{http.MethodPost, "/invoices/promotion", signedIn, (*server).promotion},
+		{http.MethodGet, "/invoices/:id", signedIn, (*server).invoice},
+		{http.MethodPut, "/invoices/:id", signedIn, (*server).resubmitInvoice},
+		{http.MethodPut, "/invoices/:id/cancel", signedIn, (*server).cancelInvoice},
+		{http.MethodPost, "/drafts", signedIn, (*server).createDraft},
+		{http.MethodGet, "/drafts", signedIn, (*server).drafts},
+		{http.MethodDelete, "/drafts", signedIn, (*server).deleteDrafts},
+		{http.MethodGet, "/drafts/:id", signedIn, (*server).draft},
+		{http.MethodPut, "/drafts/:id", signedIn, (*server).updateDraft},
 
 		// The server's clock, public: it tells nothing about anyone.
 		{http.MethodGet, "/system/time", public, (*server).systemTime},
