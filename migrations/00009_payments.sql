@@ -34,8 +34,12 @@ ALTER TABLE invoices
 -- Rows made before this migration (demo data, the supplier screens' tests) were submitted.
 UPDATE invoices SET submitted_at = created_at, authorized_amount = amount + fee;
 CREATE UNIQUE INDEX invoices_submit_key_idx ON invoices (buyer_id, submit_key);
--- The lists: a buyer's submitted payments by bucket, newest first.
+-- The lists: a buyer's submitted payments by bucket, newest first (a small bucket), or
+-- newest first filtered (a large one, such as the history); and the counts behind every
+-- page's tabs, from the index alone.
 CREATE INDEX invoices_lists_idx ON invoices (buyer_id, examination_status, id DESC) WHERE submitted_at IS NOT NULL;
+CREATE INDEX invoices_newest_idx ON invoices (buyer_id, id DESC) WHERE submitted_at IS NOT NULL;
+CREATE INDEX invoices_counts_idx ON invoices (buyer_id, examination_status, invoice_type, action_required) WHERE submitted_at IS NOT NULL;
 -- The reconciler's work: submissions the PSP has not settled yet.
 CREATE INDEX invoices_unsettled_idx ON invoices (created_at) WHERE card_status IN ('pending', 'requires_action');
 

@@ -110,14 +110,17 @@ func (s *Store) PaymentCounts(ctx context.Context, buyerID int64) (pay.PaymentCo
 		N              int                   `db:"n"`
 	}
 	var c pay.PaymentCounts
+	// One round trip: the buckets from the counts index, and the drafts as status 0.
 	if err := s.DB.SelectContext(ctx, &rows, `SELECT examination_status, invoice_type, action_required, count(*) AS n
-		FROM invoices WHERE buyer_id = $1 AND submitted_at IS NOT NULL GROUP BY 1, 2, 3`, buyerID); err != nil {
+		FROM invoices WHERE buyer_id = $1 AND submitted_at IS NOT NULL GROUP BY 1, 2, 3
+		UNION ALL SELECT 0, 0, false, count(*) FROM payment_drafts WHERE buyer_id = $1`, buyerID); err != nil {
 		return c, fmt.Errorf("store: payment counts of buyer %d: %w", buyerID, err)
 	}
-	if err := s.DB.GetContext(ctx, &c.Draft, `SELECT count(*) FROM payment_drafts WHERE buyer_id = $1`, buyerID); err != nil {
-		return c, fmt.Errorf("store: draft count of buyer %d: %w", buyerID, err)
-	}
 	for _, r := range rows {
+		if r.Status == 0 {
+			c.Draft = r.N
+			continue
+		}
 		b, ok := pay.PaymentBucketOf(r.Status, r.Type, r.ActionRequired)
 		if !ok {
 			continue

@@ -138,6 +138,10 @@ type PaymentFilter struct {
 	// From and To bound the submission date (Japan time), inclusive; zero: open.
 	From, To   time.Time
 	Page, Size int
+	// Total, when Counted, is the list's size already known (an unfiltered list's count
+	// from the stats every page reads): the count query is skipped.
+	Total   int
+	Counted bool
 }
 
 func (f PaymentFilter) where() (string, []any) {
@@ -200,9 +204,11 @@ const BucketReviewWithActions pay.PaymentBucket = "review_with_actions"
 // rows (the stats calls, SPEC.md §7).
 func (s *Store) Payments(ctx context.Context, f PaymentFilter) ([]Payment, int, error) {
 	where, args := f.where()
-	var total int
-	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM invoices i`+where, args...); err != nil {
-		return nil, 0, fmt.Errorf("store: payments of buyer %d: %w", f.BuyerID, err)
+	total := f.Total
+	if !f.Counted {
+		if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM invoices i`+where, args...); err != nil {
+			return nil, 0, fmt.Errorf("store: payments of buyer %d: %w", f.BuyerID, err)
+		}
 	}
 	list := []Payment{}
 	if total == 0 || f.Size <= 0 || f.Page*f.Size >= total {
@@ -213,8 +219,11 @@ func (s *Store) Payments(ctx context.Context, f PaymentFilter) ([]Payment, int, 
 	if f.Bucket == BucketReviewWithActions {
 		order = ` ORDER BY i.action_required DESC, i.id DESC`
 	}
-	q := `SELECT ` + paymentColumns + paymentFrom + where + order +
-		fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
+	// The page is cut from the buyer's invoices first (newest first, by index), then
+	// joined to its suppliers: joined first, the planner misjudges the rows and sorts them all.
+	q := `SELECT ` + paymentColumns + ` FROM (SELECT * FROM invoices i` + where + order +
+		fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)) +
+		`) i JOIN suppliers s ON s.id = i.supplier_id AND s.buyer_id = i.buyer_id` + order
 	if err := s.DB.SelectContext(ctx, &list, q, args...); err != nil {
 		return nil, 0, fmt.Errorf("store: payments of buyer %d: %w", f.BuyerID, err)
 	}
@@ -606,4 +615,31 @@ func (s *Store) CorrectPayment(ctx context.Context, tx *sqlx.Tx, buyerID, id int
 // id alone; every later read goes through the buyer found here.
 func (s *Store) InvoiceOwner(ctx context.Context, id int64) (int64, error) {
 	return getOne[int64](ctx, s.DB, fmt.Sprintf("owner of invoice %d", id), `SELECT buyer_id FROM invoices WHERE id = $1`, id)
+}
+
+// SeedPayments adds n submitted payments of the buyer's supplier and account, spread over
+// the lists (three in four in the history), for the load bench and large demos. Each gets
+// its submission event, like a real one.
+func (s *Store) SeedPayments(ctx context.Context, buyerID, supplierID, accountID int64, n int) error {
+	_, err := s.DB.ExecContext(ctx, `WITH i AS (
+		INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type, examination_status, amount, fee,
+			due_date, transfer_date, submitted_at, authorized_amount, fee_basis_points, invoice_number, card_status, created_at)
+		SELECT $1, s.id, a.id, $4,
+			(ARRAY[4, 4, 5, 8, 4, 4, 1, 3])[1 + g % 8],
+			10000 + g * 37, (10000 + g * 37) * 3 / 100,
+			current_date + (g % 60), current_date + (g % 60) - 3,
+			now() - (g || ' hours')::interval, (10000 + g * 37) + (10000 + g * 37) * 3 / 100, 300,
+			'SEED-' || g, 'authorized', now() - (g || ' hours')::interval
+		FROM generate_series(1, $5::int) g
+		JOIN suppliers s ON s.buyer_id = $1 AND s.id = $2
+		JOIN supplier_accounts a ON a.buyer_id = $1 AND a.supplier_id = s.id AND a.id = $3
+		RETURNING id, buyer_id, examination_status)
+		INSERT INTO invoice_events (invoice_id, buyer_id, action, to_status, actor)
+		SELECT id, buyer_id, 'submit', examination_status, 'system' FROM i`,
+		buyerID, supplierID, accountID, pay.InvoicePayment, n)
+	if err != nil {
+		return fmt.Errorf("store: seed %d payments: %w", n, err)
+	}
+	_, err = s.DB.ExecContext(ctx, `ANALYZE invoices; ANALYZE invoice_events`)
+	return err
 }

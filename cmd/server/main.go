@@ -37,12 +37,20 @@ import (
 func main() {
 	pages := flag.Bool("pages", false, "print the app's pages as JSON and exit (for the browser tests)")
 	back := flag.String("send-back", "", "development only: send payment ID back to its buyer with REASON (ID:REASON) and exit")
+	seed := flag.Int("seed-payments", 0, "development only: give the demo corporation N more payments (for task bench) and exit")
 	flag.Parse()
 	if *pages {
 		_ = json.NewEncoder(os.Stdout).Encode(handlers.Pages())
 		return
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if *seed != 0 {
+		if err := seedBench(*seed, logger); err != nil {
+			logger.Error("seed-payments", "error", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *back != "" {
 		if err := sendBack(*back, logger); err != nil {
 			logger.Error("send-back", "error", err)

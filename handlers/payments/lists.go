@@ -94,6 +94,10 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 			f.From, f.To = f.To, f.From
 		}
 		v.Filtered = len(q) > 0
+		if !v.Filtered {
+			// The tabs' counts are this list's size: no second count.
+			f.Total, f.Counted = bucketCount(b.Stats.Payments, l.Bucket), true
+		}
 		list, total, err := h.Store.Payments(ctx, f)
 		if err != nil {
 			return err
@@ -139,4 +143,23 @@ func paymentRow(listPath string, p store.Payment) pages.PaymentRow {
 		r.Kind = "依頼"
 	}
 	return r
+}
+
+// bucketCount is a list's size in the stats.
+func bucketCount(st pay.PaymentCounts, b pay.PaymentBucket) int {
+	switch b {
+	case store.BucketReviewWithActions:
+		return st.Review + st.ActionRequired
+	case pay.BucketReserved:
+		return st.Reserved
+	case pay.BucketHistory:
+		return st.History
+	case pay.BucketWaiting:
+		return st.Waiting
+	case pay.BucketActionRequired:
+		return st.ActionRequired
+	case pay.BucketReview:
+		return st.Review
+	}
+	return 0
 }

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+)
+
+// seedBench is `server -seed-payments N`, development only: it gives the demo corporation
+// N more payments of its first supplier, spread over the lists, for `task bench` (the
+// history page under load with 2,000 payments). The demo accounts must exist: start the
+// server once first.
+func seedBench(n int, logger *slog.Logger) error {
+	cfg, err := LoadConfig(os.Getenv)
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	if cfg.Production() {
+		return errors.New("-seed-payments is for development only")
+	}
+	if n <= 0 || n > 1_000_000 {
+		return errors.New("-seed-payments wants a number of payments (1-1000000)")
+	}
+	cfg.ResetDatabase = false
+	ctx := context.Background()
+	st, err := openStore(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.UserByEmail(ctx, demoBuyers[0].EmailAddress)
+	if err != nil {
+		return fmt.Errorf("the demo corporation: %w (start the server once first)", err)
+	}
+	var supplierID, accountID int64
+	if err := st.DB.QueryRowContext(ctx, `SELECT s.id, a.id FROM suppliers s JOIN supplier_accounts a ON a.supplier_id = s.id
+		WHERE s.buyer_id = $1 AND s.deleted_at IS NULL ORDER BY s.id, a.id LIMIT 1`, u.BuyerID).Scan(&supplierID, &accountID); err != nil {
+		return fmt.Errorf("the demo corporation's supplier: %w", err)
+	}
+	return st.SeedPayments(ctx, u.BuyerID, supplierID, accountID, n)
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `task bench`: the signed-in payment history page under load (issue 12). Builds nothing
+# (the Taskfile builds bin/server first); starts bin/server on a free port with a fresh
+# database (cardpay_bench) and the demo data, gives the demo corporation 2,000 more
+# payments (`bin/server -seed-payments 2000`), runs the vegeta bench (tools/bench) and
+# stops the server whatever happens. It prints figures and never fails on them.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+if [[ ! -x bin/server ]]; then
+	echo "bench: bin/server is missing: go build -o bin/server ./cmd/server" >&2
+	exit 1
+fi
+
+free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+PORT=$(free_port)
+PSP_PORT=$(free_port)
+while [[ $PSP_PORT == "$PORT" ]]; do PSP_PORT=$(free_port); done
+DEMO_PASSWORD=$(node -e 'console.log(require("crypto").randomBytes(18).toString("base64url"))')
+DB=${BENCH_DATABASE_NAME:-cardpay_bench}
+LOG=$(mktemp -t cardpay-bench.XXXXXX)
+PID=""
+
+stop_server() {
+	if [[ -n $PID ]] && kill -0 "$PID" 2>/dev/null; then
+		kill -TERM "$PID" 2>/dev/null || true
+		for _ in $(seq 1 50); do
+			kill -0 "$PID" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -KILL "$PID" 2>/dev/null || true
+		wait "$PID" 2>/dev/null || true
+	fi
+	PID=""
+}
+trap stop_server EXIT
+
+# Production-like where it matters for speed: no dev reloading, the default job workers.
+PORT=$PORT SANDBOX_PSP_PORT=$PSP_PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME=$DB RESET_DATABASE=1 APP_ENV=development \
+	bin/server >"$LOG" 2>&1 &
+PID=$!
+for _ in $(seq 1 300); do
+	grep -q "^listening on http://localhost:$PORT" "$LOG" && break
+	if ! kill -0 "$PID" 2>/dev/null; then
+		echo "bench: the server exited. Its log:" >&2
+		sed 's/^/  | /' "$LOG" >&2
+		exit 1
+	fi
+	sleep 0.2
+done
+grep -q "^listening on http://localhost:$PORT" "$LOG" || { echo "bench: the server did not start" >&2; exit 1; }
+
+DATABASE_NAME=$DB bin/server -seed-payments 2000 2>>"$LOG"
+(cd tools && BASE_URL="http://localhost:$PORT" DEMO_PASSWORD=$DEMO_PASSWORD go run ./bench)
