@@ -10,6 +10,9 @@ const (
 	BucketActionRequired PaymentBucket = "action_required"
 	BucketReserved       PaymentBucket = "reserved"
 	BucketHistory        PaymentBucket = "history"
+	// BucketReviewAll is the 審査中 page's list: the review bucket with the
+	// action-required payments first (SPEC §4 "review with action required").
+	BucketReviewAll PaymentBucket = "review_all"
 )
 
 var paymentBucketLabels = map[PaymentBucket]string{
@@ -18,6 +21,7 @@ var paymentBucketLabels = map[PaymentBucket]string{
 	BucketActionRequired: "要対応",
 	BucketReserved:       "振込予定",
 	BucketHistory:        "履歴",
+	BucketReviewAll:      "審査中",
 }
 
 // Label is the bucket's tab name.

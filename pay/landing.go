@@ -28,6 +28,25 @@ type PaymentCounts struct {
 	Waiting        int `json:"waiting"`
 }
 
+// Of is the size of bucket b.
+func (p PaymentCounts) Of(b PaymentBucket) int {
+	switch b {
+	case BucketReviewAll:
+		return p.Review + p.ActionRequired
+	case BucketReview:
+		return p.Review
+	case BucketActionRequired:
+		return p.ActionRequired
+	case BucketReserved:
+		return p.Reserved
+	case BucketHistory:
+		return p.History
+	case BucketWaiting:
+		return p.Waiting
+	}
+	return 0
+}
+
 // PaymentLanding is the payments page to open first (SPEC §2 landing
 // rules): the first list with something in it, in order of urgency, or the
 // create page when there is nothing at all. Action-required invoices are

@@ -273,3 +273,12 @@ func TestInvoiceInputCheck(t *testing.T) {
 	_, errs = in.Check(pay.Limits{MinAmount: 1000, MaxAmount: 100000, FeeBasisPoints: 300}, now)
 	assert.Equal(t, "請求金額は¥1,000から¥100,000までの範囲で入力してください", errs.For("amount"))
 }
+
+func TestPaymentCountsOf(t *testing.T) {
+	c := pay.PaymentCounts{ActionRequired: 1, Review: 2, Reserved: 3, History: 4, Draft: 5, Waiting: 6}
+	for b, want := range map[pay.PaymentBucket]int{pay.BucketReviewAll: 3, pay.BucketReview: 2, pay.BucketActionRequired: 1,
+		pay.BucketReserved: 3, pay.BucketHistory: 4, pay.BucketWaiting: 6, "unknown": 0} {
+		assert.Equal(t, want, c.Of(b), b)
+	}
+	assert.Equal(t, "審査中", pay.BucketReviewAll.Label())
+}

@@ -146,7 +146,7 @@ type PaymentFilter struct {
 
 func (f PaymentFilter) where() (string, []any) {
 	b := f.Bucket
-	if b == BucketReviewWithActions {
+	if b == pay.BucketReviewAll {
 		// 審査中 lists the payments that need the buyer first (要対応), then the rest.
 		args := []any{f.BuyerID, pq.Int64Array{int64(pay.InProgress), int64(pay.InProgressExaminationChecked)},
 			pq.Int64Array{int64(pay.InvoicePayment), int64(pay.InvoiceRequestBuyer)},
@@ -195,10 +195,6 @@ func (f PaymentFilter) narrow(where string, args []any) (string, []any) {
 	return w.String(), args
 }
 
-// BucketReviewWithActions is the 審査中 page's list: the review bucket with the
-// action-required payments first (SPEC.md §4).
-const BucketReviewWithActions pay.PaymentBucket = "review_with_actions"
-
 // Payments lists one bucket of the buyer's payments, newest first, a page at a time
 // (page from 0), with the bucket's total. Size 0 answers the count alone, without reading
 // rows (the stats calls, SPEC.md §7).
@@ -216,7 +212,7 @@ func (s *Store) Payments(ctx context.Context, f PaymentFilter) ([]Payment, int, 
 	}
 	args = append(args, f.Size, f.Page*f.Size)
 	order := ` ORDER BY i.id DESC`
-	if f.Bucket == BucketReviewWithActions {
+	if f.Bucket == pay.BucketReviewAll {
 		order = ` ORDER BY i.action_required DESC, i.id DESC`
 	}
 	// The page is cut from the buyer's invoices first (newest first, by index), then

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 )
 
 // seedBench is `server -seed-payments N`, development only: it gives the demo corporation
@@ -13,19 +12,11 @@ import (
 // history page under load with 2,000 payments). The demo accounts must exist: start the
 // server once first.
 func seedBench(n int, logger *slog.Logger) error {
-	cfg, err := LoadConfig(os.Getenv)
-	if err != nil {
-		return fmt.Errorf("configuration: %w", err)
-	}
-	if cfg.Production() {
-		return errors.New("-seed-payments is for development only")
-	}
 	if n <= 0 || n > 1_000_000 {
 		return errors.New("-seed-payments wants a number of payments (1-1000000)")
 	}
-	cfg.ResetDatabase = false
 	ctx := context.Background()
-	st, err := openStore(ctx, cfg, logger)
+	st, err := devStore(ctx, "-seed-payments", logger)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"cardpay/pay"
+	"cardpay/store"
 )
 
 // sendBack is `server -send-back ID:REASON`, development only: it sends a payment back to
@@ -18,21 +19,13 @@ import (
 // browser tests) before the operator console exists. It opens the development database
 // the way the server does (without resetting it).
 func sendBack(arg string, logger *slog.Logger) error {
-	cfg, err := LoadConfig(os.Getenv)
-	if err != nil {
-		return fmt.Errorf("configuration: %w", err)
-	}
-	if cfg.Production() {
-		return errors.New("-send-back is for development only")
-	}
 	idText, reason, _ := strings.Cut(arg, ":")
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil || id <= 0 || strings.TrimSpace(reason) == "" {
 		return errors.New("-send-back wants PAYMENT_ID:REASON")
 	}
-	cfg.ResetDatabase = false
 	ctx := context.Background()
-	st, err := openStore(ctx, cfg, logger)
+	st, err := devStore(ctx, "-send-back", logger)
 	if err != nil {
 		return err
 	}
@@ -43,4 +36,18 @@ func sendBack(arg string, logger *slog.Logger) error {
 	}
 	_, err = st.Transition(ctx, buyerID, id, pay.ActSendBack, "operator:dev", reason, time.Now(), nil)
 	return err
+}
+
+// devStore opens the development database the way the server does, never resetting it,
+// for the development-only flags (flag names them in the refusal).
+func devStore(ctx context.Context, flag string, logger *slog.Logger) (*store.Store, error) {
+	cfg, err := LoadConfig(os.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	if cfg.Production() {
+		return nil, errors.New(flag + " is for development only")
+	}
+	cfg.ResetDatabase = false
+	return openStore(ctx, cfg, logger)
 }

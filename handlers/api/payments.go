@@ -161,7 +161,7 @@ type invoiceList struct {
 }
 
 var bucketsByName = map[string]pay.PaymentBucket{
-	"review": store.BucketReviewWithActions, "action_required": pay.BucketActionRequired, "reserved": pay.BucketReserved,
+	"review": pay.BucketReviewAll, "action_required": pay.BucketActionRequired, "reserved": pay.BucketReserved,
 	"history": pay.BucketHistory, "waiting": pay.BucketWaiting,
 }
 
@@ -211,7 +211,7 @@ func (s *server) invoices(c *echo.Context) error {
 	}
 	if f.SupplierID == 0 && f.From.IsZero() && f.To.IsZero() {
 		// Unfiltered, the list's size is one of the counts: no count query.
-		f.Total, f.Counted = bucketSize(counts, bucket), true
+		f.Total, f.Counted = counts.Of(bucket), true
 	}
 	list, total, err := s.Store.Payments(ctx, f)
 	if err != nil {
@@ -222,14 +222,6 @@ func (s *server) invoices(c *echo.Context) error {
 		a.Invoices[i] = invoiceOf(p)
 	}
 	return c.JSON(http.StatusOK, a)
-}
-
-// bucketSize is a list's size in the counts.
-func bucketSize(c pay.PaymentCounts, b pay.PaymentBucket) int {
-	return map[pay.PaymentBucket]int{
-		store.BucketReviewWithActions: c.Review + c.ActionRequired, pay.BucketActionRequired: c.ActionRequired,
-		pay.BucketReserved: c.Reserved, pay.BucketHistory: c.History, pay.BucketWaiting: c.Waiting,
-	}[b]
 }
 
 var displayTypes = map[string]pay.InvoiceType{

@@ -198,7 +198,7 @@ func TestDeclineKeepsTheAnswersAndShowsTheMessage(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, res.Body)
 	webtest.AssertFieldError(t, res, "card_id", "カードのご利用可能額が不足しています")
 	assert.Contains(t, res.Body, "¥100,050", "the answers are kept")
-	_, total, err := webtest.Store().Payments(context.Background(), store.PaymentFilter{BuyerID: p.u.BuyerID, Bucket: store.BucketReviewWithActions, Size: 20})
+	_, total, err := webtest.Store().Payments(context.Background(), store.PaymentFilter{BuyerID: p.u.BuyerID, Bucket: pay.BucketReviewAll, Size: 20})
 	require.NoError(t, err)
 	assert.Equal(t, 0, total)
 	// A new key: the next attempt is a new payment id (here with a smaller amount).

@@ -26,7 +26,7 @@ type List struct {
 
 // Lists are the payment lists, in the order of their tabs.
 var Lists = []List{
-	{Page: web.Page{Path: "/payments/review", Title: "審査中", Access: web.SignedIn}, Bucket: store.BucketReviewWithActions,
+	{Page: web.Page{Path: "/payments/review", Title: "審査中", Access: web.SignedIn}, Bucket: pay.BucketReviewAll,
 		Empty: "審査中のお支払いはありません。"},
 	{Page: web.Page{Path: "/payments/reserved", Title: "振込予定", Access: web.SignedIn}, Bucket: pay.BucketReserved,
 		Empty: "審査が完了し、振込を待っているお支払いはありません。"},
@@ -96,7 +96,7 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 		v.Filtered = len(q) > 0
 		if !v.Filtered {
 			// The tabs' counts are this list's size: no second count.
-			f.Total, f.Counted = bucketCount(b.Stats.Payments, l.Bucket), true
+			f.Total, f.Counted = b.Stats.Payments.Of(l.Bucket), true
 		}
 		list, total, err := h.Store.Payments(ctx, f)
 		if err != nil {
@@ -143,23 +143,4 @@ func paymentRow(listPath string, p store.Payment) pages.PaymentRow {
 		r.Kind = "依頼"
 	}
 	return r
-}
-
-// bucketCount is a list's size in the stats.
-func bucketCount(st pay.PaymentCounts, b pay.PaymentBucket) int {
-	switch b {
-	case store.BucketReviewWithActions:
-		return st.Review + st.ActionRequired
-	case pay.BucketReserved:
-		return st.Reserved
-	case pay.BucketHistory:
-		return st.History
-	case pay.BucketWaiting:
-		return st.Waiting
-	case pay.BucketActionRequired:
-		return st.ActionRequired
-	case pay.BucketReview:
-		return st.Review
-	}
-	return 0
 }
