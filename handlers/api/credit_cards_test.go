@@ -123,6 +123,8 @@ func TestCreditCardChallengeThroughTheAPIAndTheWebhook(t *testing.T) {
 	assert.Positive(t, e.PSP.DeliverWebhooks(t))
 	require.Eventually(t, func() bool { return len(savedCards(t, u.BuyerID)) == 1 }, 10*time.Second, 20*time.Millisecond,
 		"the webhook's job saves the card")
+	// The job marks the event processed just after it saved the card.
+	e.Settle(t)
 	var processed int
 	require.NoError(t, webtest.Store().DB.Get(&processed, `SELECT count(*) FROM psp_events WHERE payment_id = $1 AND processed_at IS NOT NULL`, paymentID))
 	assert.Equal(t, 1, processed)
