@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -457,4 +458,52 @@ func TestWebhooksSettleAndExpire(t *testing.T) {
 	other := newFixture(t)
 	require.NoError(t, s.ApplyEvent(ctx, other.buyer, gateway.Event{ID: "ev3", Type: gateway.EventDeclined,
 		Transaction: gateway.Transaction{PaymentID: ref}}))
+}
+
+func TestResubmitWithAChallengeIsKeptUntilTheBuyerReturns(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	s := newService(p)
+	res, err := s.Submit(ctx, f.buyer, f.submission("fix"))
+	require.NoError(t, err)
+	_, err = db.Store.Transition(ctx, f.buyer, res.Payment.ID, pay.ActSendBack, "operator:1", "金額が違います", now, nil)
+	require.NoError(t, err)
+	// The new amount's authorisation asks for a challenge.
+	p.decide = func(r gateway.AuthorizeRequest) (gateway.Transaction, error) {
+		return gateway.Transaction{PaymentID: r.PaymentID, Status: gateway.StatusRequiresAction, ActionURL: "https://psp.example/c2", Amount: r.Amount}, nil
+	}
+	fixed := f.submission("").Invoice
+	fixed.Amount = "120000"
+	out, err := s.Resubmit(ctx, f.buyer, "buyer:1", res.Payment.ID, invoices.Correction{Invoice: fixed})
+	require.NoError(t, err)
+	require.Equal(t, "https://psp.example/c2", out.ActionURL)
+	pm, err := db.Store.Payment(ctx, f.buyer, res.Payment.ID)
+	require.NoError(t, err)
+	assert.True(t, pm.ActionRequired, "nothing applied before the challenge")
+	next := strings.TrimSuffix(res.Payment.PaymentRef, "-1") + "-2"
+	// Another buyer cannot apply it; a made-up id is not found.
+	other := newFixture(t)
+	_, err = s.ResubmitReturned(ctx, other.buyer, "buyer:2", res.Payment.ID, next)
+	require.ErrorIs(t, err, store.ErrNotFound)
+	_, err = s.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, "inv-999-9")
+	require.ErrorIs(t, err, store.ErrNotFound)
+	// Back before passing it: refused, nothing applied.
+	_, err = s.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, next)
+	var fe pay.FieldErrors
+	require.ErrorAs(t, err, &fe)
+	// Passed: the correction kept with the payment is applied (no session needed).
+	_, _ = p.set(next, func(tx *gateway.Transaction) { tx.Status = gateway.StatusAuthorized })
+	done, err := s.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, next)
+	require.NoError(t, err)
+	assert.Equal(t, int64(120000), done.Payment.Amount)
+	assert.Equal(t, next, done.Payment.PaymentRef)
+	assert.False(t, done.Payment.ActionRequired)
+	_, err = db.Store.PendingCorrection(ctx, f.buyer, res.Payment.ID)
+	require.ErrorIs(t, err, store.ErrNotFound, "cleared once applied")
+	// The old authorisation is released by its job.
+	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: res.Payment.ID, Ref: res.Payment.PaymentRef})
+	require.NoError(t, s.RunCardJob(ctx, payload))
+	assert.Equal(t, gateway.StatusVoided, p.txs[res.Payment.PaymentRef].Status)
+	assert.Equal(t, gateway.StatusAuthorized, p.txs[next].Status)
 }

@@ -2,6 +2,7 @@ package invoices
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -81,6 +82,14 @@ func (s *Service) Resubmit(ctx context.Context, buyerID int64, actor string, id 
 	}
 	switch outcome(tx).Status {
 	case pay.CardRequiresAction:
+		// Kept with the payment: the buyer's return applies it, from the pages or the API.
+		data, err := json.Marshal(pendingCorrection{Ref: next, Correction: c})
+		if err != nil {
+			return Submitted{}, err
+		}
+		if err := s.Store.SetPendingCorrection(ctx, buyerID, id, data); err != nil {
+			return Submitted{}, err
+		}
 		return Submitted{Payment: p, ActionURL: tx.ActionURL}, nil
 	case pay.CardDeclined:
 		return Submitted{Payment: p}, declined(gateway.ResultCode(outcome(tx).ResultCode))
@@ -94,17 +103,28 @@ func ResubmitReturnPath(id int64) string {
 	return fmt.Sprintf("/payments/edit/%d/confirm/return", id)
 }
 
-// ResubmitReturned finishes a correction after the buyer's challenge: the correction is
-// applied only if the PSP authorised the new id.
-func (s *Service) ResubmitReturned(ctx context.Context, buyerID int64, actor string, id int64, ref string, c Correction) (Submitted, error) {
+// pendingCorrection is a correction waiting for its challenge.
+type pendingCorrection struct {
+	Ref        string     `json:"ref"`
+	Correction Correction `json:"correction"`
+}
+
+// ResubmitReturned finishes a correction after the buyer's challenge: the correction kept
+// with the payment is applied only if the PSP authorised its new id (ref).
+func (s *Service) ResubmitReturned(ctx context.Context, buyerID int64, actor string, id int64, ref string) (Submitted, error) {
 	p, err := s.Store.Payment(ctx, buyerID, id)
 	if err != nil {
 		return Submitted{}, err
 	}
-	if ref != nextRef(p.PaymentRef) {
-		if ref == p.PaymentRef {
-			return Submitted{Payment: p}, nil // already applied (the back button)
-		}
+	if ref == p.PaymentRef {
+		return Submitted{Payment: p}, nil // already applied (the back button)
+	}
+	raw, err := s.Store.PendingCorrection(ctx, buyerID, id)
+	if err != nil {
+		return Submitted{}, err
+	}
+	var pc pendingCorrection
+	if err := json.Unmarshal(raw, &pc); err != nil || pc.Ref != ref || ref != nextRef(p.PaymentRef) {
 		return Submitted{}, fmt.Errorf("invoices: payment %d has no authorisation %s: %w", id, ref, store.ErrNotFound)
 	}
 	tx, err := s.Gateway.Lookup(ctx, ref)
@@ -114,7 +134,7 @@ func (s *Service) ResubmitReturned(ctx context.Context, buyerID int64, actor str
 	if o := outcome(tx); o.Status != pay.CardAuthorized {
 		return Submitted{Payment: p}, declined(gateway.ResultCode(o.ResultCode))
 	}
-	inv, errs := c.Invoice.Check(s.limits(), s.now())
+	inv, errs := pc.Correction.Invoice.Check(s.limits(), s.now())
 	if len(errs) > 0 {
 		return Submitted{}, errs
 	}
@@ -122,7 +142,7 @@ func (s *Service) ResubmitReturned(ctx context.Context, buyerID int64, actor str
 	if tx.Amount != inv.Amount+fee {
 		return Submitted{Payment: p}, declined(gateway.ResultProcessorError)
 	}
-	return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, ref)
+	return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, pc.Correction.Acknowledged, ref)
 }
 
 // nextRef is the payment id of a payment's next authorisation.

@@ -29,6 +29,9 @@ ALTER TABLE invoices
     -- The evidence-check warnings the buyer acknowledged on the confirm page.
     ADD COLUMN acknowledged        JSONB NOT NULL DEFAULT '[]',
     ADD COLUMN send_back_reason    TEXT NOT NULL DEFAULT '',
+    -- A correction waiting for the buyer's 3-D Secure challenge of its new amount: the new
+    -- authorisation's id and the corrected invoice, applied when the PSP says yes.
+    ADD COLUMN pending_correction  JSONB,
     ADD COLUMN submitted_at        TIMESTAMPTZ,
     ADD COLUMN created_by          BIGINT REFERENCES users (id);
 -- Rows made before this migration (demo data, the supplier screens' tests) were submitted.
@@ -126,4 +129,4 @@ ALTER TABLE invoices DROP COLUMN payment_ref, DROP COLUMN auth_seq, DROP COLUMN 
     DROP COLUMN card_status, DROP COLUMN card_result_code, DROP COLUMN action_url, DROP COLUMN authorized_amount,
     DROP COLUMN fee_basis_points, DROP COLUMN promotion_code, DROP COLUMN invoice_number, DROP COLUMN invoice_date,
     DROP COLUMN registration_number, DROP COLUMN memo, DROP COLUMN file_id, DROP COLUMN acknowledged,
-    DROP COLUMN send_back_reason, DROP COLUMN submitted_at, DROP COLUMN created_by;
+    DROP COLUMN send_back_reason, DROP COLUMN pending_correction, DROP COLUMN submitted_at, DROP COLUMN created_by;

@@ -597,7 +597,7 @@ func nullID(id int64) *int64 {
 func (s *Store) CorrectPayment(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, c pay.CheckedInvoice, fee int64, acks []string, nextAuth bool) error {
 	_, err := tx.ExecContext(ctx, `UPDATE invoices SET amount = $3, fee = $4, authorized_amount = $3::bigint + $4::bigint,
 		due_date = $5, transfer_date = $6, invoice_number = $7, invoice_date = $8, registration_number = $9, memo = $10,
-		acknowledged = $11, auth_seq = auth_seq + CASE WHEN $12 THEN 1 ELSE 0 END
+		acknowledged = $11, auth_seq = auth_seq + CASE WHEN $12 THEN 1 ELSE 0 END, pending_correction = NULL
 		WHERE buyer_id = $1 AND id = $2`,
 		buyerID, id, c.Amount, fee, c.DueDate, c.TransferDate, c.InvoiceNumber, c.InvoiceDate, c.RegistrationNumber, c.Memo,
 		JSONList(acks).value(), nextAuth)
@@ -638,4 +638,30 @@ func (s *Store) SeedPayments(ctx context.Context, buyerID, supplierID, accountID
 	}
 	_, err = s.DB.ExecContext(ctx, `ANALYZE invoices; ANALYZE invoice_events`)
 	return err
+}
+
+// SetPendingCorrection keeps a correction that waits for the buyer's challenge (JSON of
+// the caller's type), so that the buyer's return applies it whichever client sent it.
+func (s *Store) SetPendingCorrection(ctx context.Context, buyerID, id int64, data []byte) error {
+	res, err := s.DB.ExecContext(ctx, `UPDATE invoices SET pending_correction = $3 WHERE buyer_id = $1 AND id = $2`, buyerID, id, string(data))
+	if err != nil {
+		return fmt.Errorf("store: pending correction of payment %d: %w", id, err)
+	}
+	if rowsAffected(res) != 1 {
+		return fmt.Errorf("store: pending correction of payment %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// PendingCorrection is the correction waiting for a challenge, or ErrNotFound.
+func (s *Store) PendingCorrection(ctx context.Context, buyerID, id int64) ([]byte, error) {
+	var data []byte
+	err := s.DB.GetContext(ctx, &data, `SELECT pending_correction FROM invoices WHERE buyer_id = $1 AND id = $2 AND pending_correction IS NOT NULL`, buyerID, id)
+	if notFound(err) {
+		return nil, fmt.Errorf("store: pending correction of payment %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: pending correction of payment %d: %w", id, err)
+	}
+	return data, nil
 }

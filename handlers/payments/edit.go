@@ -175,12 +175,19 @@ func (h *Handler) EditChallengeReturned(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The correction waits with the payment, whichever client sent it (the pages or the
+	// API); the session's copy is only for showing the page again after a refusal.
 	e := Edit.Load(h.Sessions, c)
-	if e.ID != p.ID || !e.Done {
-		return c.Redirect(http.StatusSeeOther, "/payments/review/"+idString(p.ID))
-	}
 	u := web.CurrentUser(c)
 	res, err := h.Invoices.ResubmitReturned(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID,
-		web.Clip(c.QueryParam("payment"), 80), invoices.Correction{Invoice: e.Invoice})
+		web.Clip(c.QueryParam("payment"), 80))
+	if err != nil && (e.ID != p.ID || !e.Done) {
+		var fe pay.FieldErrors
+		if errors.As(err, &fe) {
+			h.SetFlash(c, flashError("再申請できませんでした", fe[0].Message))
+			return c.Redirect(http.StatusSeeOther, "/payments/review/"+idString(p.ID))
+		}
+		return err
+	}
 	return h.resubmitted(c, p, e, res, err)
 }

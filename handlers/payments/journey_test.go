@@ -419,3 +419,47 @@ func TestPayANewSupplierWithoutLeavingTheJourney(t *testing.T) {
 	}
 	assert.Contains(t, names, "株式会社新規", "the new supplier was registered with the payment")
 }
+
+func TestListsPageAndFilter(t *testing.T) {
+	p := newPayer(t, "")
+	require.NoError(t, webtest.Store().SeedPayments(context.Background(), p.u.BuyerID, p.supplier.ID, p.account.ID, 100))
+	counts, err := webtest.Store().PaymentCounts(context.Background(), p.u.BuyerID)
+	require.NoError(t, err)
+	n := counts.History // about three in four of the seed, 20 a page, newest first
+	require.Greater(t, n, 60)
+	first := p.c.Get("/payments/history")
+	require.Equal(t, http.StatusOK, first.StatusCode)
+	assert.Contains(t, first.Body, "支払履歴（"+strconv.Itoa(n)+"）")
+	assert.Equal(t, 20, strings.Count(first.Body, `href="/payments/history/`))
+	assert.Contains(t, first.Body, `aria-label="ページ送り"`)
+	lastPage := (n + 19) / 20
+	assert.Contains(t, first.Body, `href="/payments/history?page=`+strconv.Itoa(lastPage)+`"`)
+	last := p.c.Get("/payments/history?page=" + strconv.Itoa(lastPage))
+	assert.Equal(t, n-20*(lastPage-1), strings.Count(last.Body, `href="/payments/history/`))
+	beyond := p.c.Get("/payments/history?page=9")
+	assert.Equal(t, http.StatusOK, beyond.StatusCode)
+	// Filters: another supplier finds none; a bad date is said and ignored.
+	filtered := p.c.Get("/payments/history?supplier=999999")
+	assert.Contains(t, filtered.Body, "条件に合うお支払いはありません")
+	bad := p.c.Get("/payments/history?from=2026-13-45")
+	assert.Equal(t, http.StatusUnprocessableEntity, bad.StatusCode)
+	webtest.AssertFieldError(t, bad, "from", "日付を正しく入力してください（例：2026-12-25）")
+	today := pay.ISODate(time.Now())
+	dated := p.c.Get("/payments/history?from=" + today + "&to=" + today)
+	assert.Equal(t, http.StatusOK, dated.StatusCode)
+	// The review list: the sent-back payment first, marked 要対応.
+	list, _, err := webtest.Store().Payments(context.Background(), store.PaymentFilter{BuyerID: p.u.BuyerID, Bucket: pay.BucketReviewAll, Size: 1})
+	require.NoError(t, err)
+	require.NotEmpty(t, list)
+	oldest, _, err := webtest.Store().Payments(context.Background(), store.PaymentFilter{BuyerID: p.u.BuyerID, Bucket: pay.BucketReviewAll,
+		Page: counts.Review - 1, Size: 1})
+	require.NoError(t, err)
+	require.NotEmpty(t, oldest)
+	_, err = webtest.Store().Transition(context.Background(), p.u.BuyerID, oldest[0].ID, pay.ActSendBack, "operator:1", "確認してください", time.Now(), nil)
+	require.NoError(t, err)
+	review := p.c.Get("/payments/review")
+	firstRow := review.Body[strings.Index(review.Body, "<tbody>"):]
+	firstRow = firstRow[:strings.Index(firstRow, "</tr>")]
+	assert.Contains(t, firstRow, pay.InvoiceNumber(oldest[0].ID))
+	assert.Contains(t, firstRow, "要対応")
+}
