@@ -24,7 +24,9 @@ type Service struct {
 	Sealer      auth.Sealer
 	Throttle    auth.Throttle
 	ServiceName string
-	Now         func() time.Time
+	// BaseURL is the service's public origin, for the links in notification mails.
+	BaseURL string
+	Now     func() time.Time
 }
 
 func (s *Service) now() time.Time {

@@ -81,3 +81,21 @@ var dummyHash, _ = HashPassword("dummy password for timing")
 
 // CheckNothing spends the time of one CheckPassword.
 func CheckNothing(password string) { _ = CheckPassword(dummyHash, password) }
+
+// passwordLetters leave out the characters people misread (0 O o 1 l I).
+const passwordLetters = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+// NewPassword is a random 20-character password for an account someone else creates
+// (an operator): about 115 bits, given once and changed by its owner.
+func NewPassword() (string, error) {
+	b := make([]byte, 20)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("auth: new password: %w", err)
+	}
+	for i := range b {
+		// 256 is not a multiple of 55: the first 2 letters are a little likelier, which
+		// costs well under a bit over the whole password.
+		b[i] = passwordLetters[int(b[i])%len(passwordLetters)]
+	}
+	return string(b), nil
+}

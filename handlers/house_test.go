@@ -31,7 +31,7 @@ var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "
 // through a service in account or cards, never from a page.
 // files (the invoice file store and its signed URLs) is here too: the upload page keeps
 // the bytes and links to them.
-var domain = []string{"pay", "account", "cards", "invoices", "auth", "banks", "postal", "mail", "static", "files"}
+var domain = []string{"pay", "account", "cards", "invoices", "auth", "banks", "postal", "mail", "static", "files", "receipts"}
 
 // lowLevel are the packages below store and views: rules, data and adapters. They import
 // nothing of the web side. mail is a level up: its development mailbox keeps mails in

@@ -12,6 +12,7 @@ import (
 	"cardpay/handlers/info"
 	"cardpay/handlers/myaccount"
 	"cardpay/handlers/notifications"
+	"cardpay/handlers/ops"
 	"cardpay/handlers/password"
 	"cardpay/handlers/payments"
 	"cardpay/handlers/signin"
@@ -20,6 +21,7 @@ import (
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/ocr"
+	"cardpay/pay"
 )
 
 // routes is the one route table (DESIGN.md §2), grouped by area. A page's path and
@@ -35,6 +37,7 @@ func routes(e *echo.Echo, a *web.App) {
 		paymentsArea      = &payments.Handler{App: a}
 		collectionsArea   = &collections.Handler{App: a}
 		notificationsArea = &notifications.Handler{App: a}
+		opsArea           = &ops.Handler{App: a}
 	)
 
 	// Sign-in, sign-out and the one-time password (simple layout).
@@ -115,9 +118,8 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.POST("/myaccount/creditcards/:id/cycle", myaccountArea.SaveCardCycle)
 
 	// Notifications.
-	for _, p := range notifications.Placeholders {
-		signed.GET(p.Path, notificationsArea.ShowPlaceholderPage(p))
-	}
+	signed.GET(notifications.ListPage.Path, notificationsArea.ShowListPage)
+	signed.GET(notifications.ListPage.Path+"/:id", notificationsArea.ShowDetailPage)
 
 	// Paying a supplier's invoice by card: the invoice file first.
 	signed.GET(payments.CreatePage.Path, paymentsArea.ShowCreatePage)
@@ -149,7 +151,8 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET("/payments/edit/:id/confirm", paymentsArea.ShowEditConfirmPage)
 	signed.POST("/payments/edit/:id/confirm", paymentsArea.Resubmit)
 	signed.GET("/payments/edit/:id/confirm/return", paymentsArea.EditChallengeReturned)
-	// Drafts, the lists and each payment.
+	// Drafts, the lists and each payment, and a transferred payment's receipts.
+	signed.GET(payments.ReceiptPath+":id/:kind", paymentsArea.DownloadReceipt)
 	signed.GET(payments.DraftsPage.Path, paymentsArea.ShowDraftsPage)
 	signed.POST(payments.DraftsPage.Path+"/delete", paymentsArea.DeleteDrafts)
 	signed.GET(payments.DraftsPage.Path+"/:id", paymentsArea.ResumeDraft)
@@ -184,6 +187,42 @@ func routes(e *echo.Echo, a *web.App) {
 	for _, p := range collections.Placeholders {
 		requests.GET(p.Path, collectionsArea.ShowPlaceholderPage(p))
 	}
+
+	// The operator console: the operator's own session (web.LoadOperator), never a
+	// buyer's; each section asks for its role.
+	console := e.Group(web.OpsPrefix, a.LoadOperator)
+	console.GET("/signin", opsArea.ShowSignInPage)
+	console.POST("/signin", opsArea.SignIn)
+	console.POST("/signout", opsArea.SignOut)
+	operators := console.Group("", a.RequireOperator())
+	operators.GET("", opsArea.ShowHome)
+	operators.GET("/audit", opsArea.ShowAuditPage)
+	screeners := console.Group("", a.RequireOperator(pay.RoleScreening))
+	screeners.GET("/screening", opsArea.ShowQueuePage)
+	screeners.GET("/screening/:id", opsArea.ShowScreeningPage)
+	screeners.GET("/screening/:id/file", opsArea.DownloadFile)
+	screeners.GET("/screening/:id/preview", opsArea.ShowPreview(&ocr.Reader{Timeout: web.PreviewTimeout}))
+	screeners.POST("/screening/:id/check", opsArea.CheckPayment)
+	screeners.POST("/screening/:id/complete", opsArea.CompleteScreening)
+	screeners.POST("/screening/:id/send-back", opsArea.SendBack)
+	screeners.POST("/screening/:id/cancel", opsArea.CancelPayment)
+	screeners.GET("/suppliers", opsArea.ShowSuppliersPage)
+	screeners.GET("/suppliers/:id", opsArea.ShowSupplierPage)
+	screeners.POST("/suppliers/:id", opsArea.ReviewSupplier)
+
+	admins := console.Group("", a.RequireOperator(pay.RoleAdmin))
+	admins.GET("/operators", opsArea.ShowOperatorsPage)
+	admins.POST("/operators", opsArea.CreateOperator)
+	movers := console.Group("", a.RequireOperator(pay.RoleTransfers))
+	movers.GET("/transfers", opsArea.ShowTransfersPage)
+	movers.POST("/transfers/files", opsArea.MakeTransferFile)
+	movers.GET("/transfers/files/:id/download", opsArea.DownloadTransferFile)
+	movers.POST("/transfers/files/:id/sent", opsArea.MarkTransferFileSent)
+	movers.POST("/transfers/:id/done", opsArea.CompleteTransfer)
+	movers.POST("/transfers/:id/failed", opsArea.FailTransfer)
+	movers.POST("/transfers/:id/retry", opsArea.RetryTransfer)
+	movers.POST("/transfers/:id/cancel", opsArea.CancelTransfer)
+	movers.GET("/reconciliation", opsArea.ShowReconcilePage)
 
 	// Development only: the in-process mailbox (nil in production or with SMTP_URL).
 	if a.DevMailbox != nil {
@@ -236,14 +275,14 @@ func Pages() []web.Page {
 		suppliers.AddCompanyPage,
 		payments.CreatePage,
 		payments.DraftsPage,
+		ops.SignInPage,
 	}
 	for _, l := range payments.Lists {
 		ps = append(ps, l.Page)
 	}
 	ps = append(ps, info.Pages...)
-	for _, list := range [][]web.Page{notifications.Placeholders, collections.Placeholders} {
-		ps = append(ps, list...)
-	}
+	ps = append(ps, notifications.ListPage)
+	ps = append(ps, collections.Placeholders...)
 	return ps
 }
 

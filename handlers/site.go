@@ -54,5 +54,10 @@ func NewSite(d web.Deps) *Site {
 	// each is authenticated by its signature instead.
 	serverRoutes(mux, a)
 	mux.Handle("/", cop.Handler(a.Sessions.LoadAndSave(e)))
+	// The operator console: its own session as well (web.LoadOperator reads it; the
+	// buyers' is loaded only because the shared error pages read their notice from it).
+	ops := cop.Handler(a.Sessions.LoadAndSave(a.OpsSessions.LoadAndSave(e)))
+	mux.Handle(web.OpsPrefix, ops)
+	mux.Handle(web.OpsPrefix+"/", ops)
 	return &Site{App: a, Echo: e, Handler: a.SecurityHeaders(mux)}
 }

@@ -21,10 +21,19 @@ const MsgCannotCancel = "このお支払いは振込手続きが済んでいる�
 // authorisation or refunds it if it was captured, retrying until the PSP answers.
 // Another buyer's payment is store.ErrNotFound; a payment past cancelling is field errors.
 func (s *Service) Cancel(ctx context.Context, buyerID int64, actor string, id int64, reason string) (store.Payment, error) {
+	return s.cancel(ctx, buyerID, actor, id, reason, nil)
+}
+
+// cancel is Cancel with also, when not nil, run in the transaction of the change (the
+// operator's audit row).
+func (s *Service) cancel(ctx context.Context, buyerID int64, actor string, id int64, reason string, also func(tx *sqlx.Tx, p store.Payment) error) (store.Payment, error) {
 	p, err := s.Store.Transition(ctx, buyerID, id, pay.ActCancel, actor, reason, s.now(), func(tx *sqlx.Tx, p store.Payment) error {
 		_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.PaymentCardJobKind,
 			Payload: store.PaymentJob{BuyerID: buyerID, ID: id, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef})
-		return err
+		if err != nil || also == nil {
+			return err
+		}
+		return also(tx, p)
 	})
 	if errors.Is(err, pay.ErrTransition) || errors.Is(err, store.ErrStateChanged) {
 		return store.Payment{}, pay.FieldErrors{{Field: "cancel", Message: MsgCannotCancel}}

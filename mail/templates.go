@@ -27,6 +27,15 @@ type templateData struct {
 	Until        string
 	OldAddress   string
 	NewAddress   string
+	Title        string
+	Body         string
+	Link         string
+}
+
+// Notification is the mail of a buyer's notification (お知らせ): its title, its text
+// and the address of its page in the service.
+func Notification(to, serviceName, title, body, link string) Message {
+	return render("notification.txt", to, templateData{ServiceName: serviceName, Title: title, Body: body, Link: link})
 }
 
 // SignupCode is the code that confirms a new sign-up's e-mail address.

@@ -25,7 +25,7 @@ func (s *Store) NotificationPage(ctx context.Context, buyerID int64, offset, lim
 	if limit <= 0 || offset >= l.CountAll {
 		return l, nil
 	}
-	err = s.DB.SelectContext(ctx, &l.Items, `SELECT id, buyer_id, title, body, read_at, created_at
+	err = s.DB.SelectContext(ctx, &l.Items, `SELECT id, buyer_id, title, body, link, read_at, created_at
 		FROM notifications WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`, buyerID, offset, limit)
 	if err != nil {
 		return NotificationList{}, fmt.Errorf("store: notifications of buyer %d: %w", buyerID, err)
@@ -36,7 +36,7 @@ func (s *Store) NotificationPage(ctx context.Context, buyerID int64, offset, lim
 // NotificationOf loads one of the buyer's notifications; another buyer's is ErrNotFound.
 func (s *Store) NotificationOf(ctx context.Context, buyerID, id int64) (Notification, error) {
 	var n Notification
-	err := s.DB.GetContext(ctx, &n, `SELECT id, buyer_id, title, body, read_at, created_at
+	err := s.DB.GetContext(ctx, &n, `SELECT id, buyer_id, title, body, link, read_at, created_at
 		FROM notifications WHERE buyer_id = $1 AND id = $2`, buyerID, id)
 	if notFound(err) {
 		return Notification{}, ErrNotFound
@@ -52,7 +52,7 @@ func (s *Store) NotificationOf(ctx context.Context, buyerID, id int64) (Notifica
 func (s *Store) MarkNotificationRead(ctx context.Context, buyerID, id int64, at time.Time) (Notification, error) {
 	var n Notification
 	err := s.DB.GetContext(ctx, &n, `UPDATE notifications SET read_at = COALESCE(read_at, $3)
-		WHERE buyer_id = $1 AND id = $2 RETURNING id, buyer_id, title, body, read_at, created_at`, buyerID, id, at)
+		WHERE buyer_id = $1 AND id = $2 RETURNING id, buyer_id, title, body, link, read_at, created_at`, buyerID, id, at)
 	if notFound(err) {
 		return Notification{}, ErrNotFound
 	}

@@ -72,6 +72,11 @@ func (s *Store) EnqueueJob(ctx context.Context, q sqlx.ExtContext, j NewJob) (in
 	if q == nil {
 		q = s.DB
 	}
+	return enqueueJob(ctx, q, j)
+}
+
+// enqueueJob is EnqueueJob on q.
+func enqueueJob(ctx context.Context, q sqlx.ExtContext, j NewJob) (int64, error) {
 	if j.Kind == "" {
 		return 0, errors.New("store: enqueue job: no kind")
 	}

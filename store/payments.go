@@ -28,6 +28,9 @@ const (
 	SettleJobKind = "settle_payment"
 	// PaymentCardJobKind voids or refunds a cancelled payment's card.
 	PaymentCardJobKind = "payment_card"
+	// CaptureJobKind captures the card's authorisation of a payment whose screening
+	// completed (invoices.Service.RunCaptureJob).
+	CaptureJobKind = "payment_capture"
 )
 
 // PaymentJob is the payload of both payment jobs.
@@ -62,6 +65,9 @@ type Payment struct {
 	SendBackReason     string         `db:"send_back_reason"`
 	SubmittedAt        *time.Time     `db:"submitted_at"`
 	SupplierName       string         `db:"supplier_name"`
+	// Prior is the state before the change, in the payment Transition hands to its
+	// change func (for an audit row's "before").
+	Prior pay.PaymentState `db:"-"`
 }
 
 // State is the payment's place in pay.NextPayment.
@@ -481,6 +487,7 @@ func (s *Store) Transition(ctx context.Context, buyerID, id int64, a pay.Payment
 			return err
 		}
 		if change != nil {
+			p.Prior = from
 			p.ExaminationStatus, p.ActionRequired, p.SendBackReason = to.Status, to.ActionRequired, sendBack
 			return change(tx, p)
 		}
@@ -499,7 +506,8 @@ func (s *Store) SetPaymentCard(ctx context.Context, q sqlx.ExecerContext, buyerI
 	if q == nil {
 		q = s.DB
 	}
-	_, err := q.ExecContext(ctx, `UPDATE invoices SET card_status = $3, card_result_code = $4, updated_at = $5
+	_, err := q.ExecContext(ctx, `UPDATE invoices SET card_status = $3, card_result_code = $4, updated_at = $5,
+		captured_at = CASE WHEN $3 = 'captured' THEN COALESCE(captured_at, $5) ELSE captured_at END
 		WHERE buyer_id = $1 AND id = $2`, buyerID, id, st, resultCode, now)
 	if err != nil {
 		return fmt.Errorf("store: card status of payment %d: %w", id, err)
@@ -516,13 +524,17 @@ func insertEvent(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, a pay.Paym
 	if actor == "" {
 		actor = "system"
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO invoice_events (invoice_id, buyer_id, action, from_status, to_status,
-		from_action_required, to_action_required, actor, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+	var eventID int64
+	err := tx.GetContext(ctx, &eventID, `INSERT INTO invoice_events (invoice_id, buyer_id, action, from_status, to_status,
+		from_action_required, to_action_required, actor, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		RETURNING id`,
 		id, buyerID, a, fromStatus, to.Status, fromAR, to.ActionRequired, actor, reason, now)
 	if err != nil {
 		return fmt.Errorf("store: event of payment %d: %w", id, err)
 	}
-	return nil
+	// Every change of a payment tells its buyer, in the same transaction: a notification
+	// and its mail, once per event.
+	return notifyPayment(ctx, tx, buyerID, id, eventID, a, to, reason, now)
 }
 
 type sqlResult interface{ RowsAffected() (int64, error) }

@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 
-import { BASE_URL, CORP, DEMO_PASSWORD, RESULTS_DIR, displayPath, firstPage, launch, pages, textPDF, url } from "./e2e/lib.mjs";
+import { BASE_URL, CORP, DEMO_PASSWORD, OPERATORS, RESULTS_DIR, displayPath, firstPage, launch, pages, signInOperator, textPDF, url } from "./e2e/lib.mjs";
 
 const HTML_BUDGET = 14 * 1024;
 const started = Date.now();
@@ -154,6 +154,36 @@ try {
   rows.push(await measure(page, `${payment}/cancel`));
   rows.push(await measure(page, `/payments/complete?id=${payment.split("/").pop()}`));
   rows.push(await measure(page, `/payments/edit/${sentBack.split("/").pop()}/invoiceinfo`));
+  // A card's 締め日・支払日 page: a card saved through the sandbox PSP first.
+  const psp = (process.env.PSP_URL || "").replace(/\/$/, "");
+  const tokenRes = await fetch(`${psp}/v1/tokens`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE_URL },
+    body: JSON.stringify({ number: "4111111111111111", exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvc: "123", name: "TARO YAMADA" }),
+  });
+  const { token } = await tokenRes.json();
+  await page.request.post(url("/myaccount/creditcards/new"), form({ token }));
+  await page.goto(url("/myaccount/creditcards"));
+  const cycle = await page.locator("main a[href$='/cycle']").first().getAttribute("href");
+  rows.push(await measure(page, cycle));
+  // A notification's page.
+  await page.goto(url("/notifications"));
+  const notice = await page.locator("main .notice-list a").first().getAttribute("href");
+  rows.push(await measure(page, notice));
+  // The operator console, in the same browser (its cookie is its own): a screener's
+  // pages, then the administrator's.
+  await signInOperator(page, OPERATORS.first);
+  rows.push(await measure(page, "/ops/screening"));
+  const screening = await page.locator("main table a").first().getAttribute("href");
+  rows.push(await measure(page, screening));
+  rows.push(await measure(page, "/ops/suppliers"));
+  const review = await page.locator("main table a").first().getAttribute("href");
+  rows.push(await measure(page, review));
+  rows.push(await measure(page, "/ops/audit"));
+  await signInOperator(page, OPERATORS.admin);
+  rows.push(await measure(page, "/ops/transfers"));
+  rows.push(await measure(page, "/ops/reconciliation"));
+  rows.push(await measure(page, "/ops/operators"));
 } finally {
   await context.close();
 }

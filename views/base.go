@@ -18,9 +18,11 @@ type Base struct {
 	Nonce       string
 	CurrentPath string
 	// User is nil on public pages.
-	User  *User
-	Stats pay.Stats
-	Flash *Flash
+	User *User
+	// Operator is the signed-in operator on the console's pages (/ops), nil elsewhere.
+	Operator *Operator
+	Stats    pay.Stats
+	Flash    *Flash
 	// Errors are validation failures shown in the error summary and beside each field.
 	Errors pay.FieldErrors
 	Links  Links
@@ -35,6 +37,26 @@ type User struct {
 	EmailAddress       string
 	BusinessForm       pay.BusinessForm
 	CollectionsEnabled bool
+}
+
+// Operator is the signed-in operator as the console's header shows them.
+type Operator struct {
+	Name         string
+	EmailAddress string
+	Roles        []string
+}
+
+// Has says whether the operator holds role (the console shows only what they may do).
+func (o *Operator) Has(role string) bool {
+	if o == nil {
+		return false
+	}
+	for _, r := range o.Roles {
+		if r == role {
+			return true
+		}
+	}
+	return false
 }
 
 // Flash is a one-time notice carried across a redirect (SPEC.md §3 snackbar notice).

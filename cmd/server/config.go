@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"cardpay/banks"
 	"cardpay/files"
 	"cardpay/gateway/stripe"
 	"cardpay/handlers/info"
@@ -70,6 +71,15 @@ type Config struct {
 	SandboxPort             int
 	SandboxURL              string
 	SandboxAuthorizationTTL time.Duration
+	// Remitter is the service's account the transfers are made from, as the bank
+	// registered it: TRANSFER_REMITTER_CODE (10 digits), _NAME (half-width kana),
+	// _BANK_CODE, _BRANCH_CODE, _ACCOUNT_TYPE (2 普通, 1 当座), _ACCOUNT_NUMBER. Required
+	// in production; development has a sample account.
+	Remitter pay.Remitter
+	// Issuer is the service's operator on the fee's qualified invoice: ISSUER_NAME and
+	// ISSUER_REGISTRATION_NUMBER (T + 13 digits, checked). Required in production.
+	IssuerName               string
+	IssuerRegistrationNumber string
 }
 
 const (
@@ -216,6 +226,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	default:
 		errs = append(errs, fmt.Errorf("PSP must be sandbox or stripe, got %q", c.PSP))
 	}
+	errs = append(errs, c.loadTransfers(getenv)...)
 	if c.SecretKey == "" && !c.Production() {
 		c.SecretKey = devSecretKey
 	}
@@ -313,6 +324,62 @@ func (c *Config) loadSandbox(getenv func(string) string) []error {
 			errs = append(errs, fmt.Errorf("SANDBOX_PSP_AUTHORIZATION_TTL must be a positive duration such as 168h, got %q", v))
 		}
 		c.SandboxAuthorizationTTL = d
+	}
+	return errs
+}
+
+// Development's sample remitter and issuer: never used in production.
+var devRemitter = map[string]string{
+	"TRANSFER_REMITTER_CODE": "1234567890", "TRANSFER_REMITTER_NAME": "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ",
+	"TRANSFER_REMITTER_BANK_CODE": "0001", "TRANSFER_REMITTER_BRANCH_CODE": "001",
+	"TRANSFER_REMITTER_ACCOUNT_TYPE": "2", "TRANSFER_REMITTER_ACCOUNT_NUMBER": "1234567",
+	"ISSUER_NAME": "請求書カード払い運営株式会社（開発用）", "ISSUER_REGISTRATION_NUMBER": "T1180301018771",
+}
+
+// loadTransfers reads the remitter of the transfer files and the issuer of the fee's
+// qualified invoice.
+func (c *Config) loadTransfers(getenv func(string) string) []error {
+	var errs []error
+	get := func(k string) string {
+		v := strings.TrimSpace(getenv(k))
+		if v == "" && !c.Production() {
+			v = devRemitter[k]
+		}
+		if v == "" {
+			errs = append(errs, fmt.Errorf("production needs %s", k))
+		}
+		return v
+	}
+	r := pay.Remitter{Code: get("TRANSFER_REMITTER_CODE"), Name: get("TRANSFER_REMITTER_NAME"),
+		BankCode: get("TRANSFER_REMITTER_BANK_CODE"), BranchCode: get("TRANSFER_REMITTER_BRANCH_CODE"),
+		AccountNumber: get("TRANSFER_REMITTER_ACCOUNT_NUMBER")}
+	switch get("TRANSFER_REMITTER_ACCOUNT_TYPE") {
+	case "2":
+		r.AccountType = pay.AccountOrdinary
+	case "1":
+		r.AccountType = pay.AccountCurrent
+	default:
+		errs = append(errs, errors.New("TRANSFER_REMITTER_ACCOUNT_TYPE must be 2 (普通) or 1 (当座)"))
+	}
+	if len(r.Code) != 10 || !pay.AllDigits(r.Code) {
+		errs = append(errs, errors.New("TRANSFER_REMITTER_CODE must be the 10-digit code the bank gave"))
+	}
+	if name, err := pay.NormalizeHolderName(r.Name); err != nil {
+		errs = append(errs, fmt.Errorf("TRANSFER_REMITTER_NAME: %v", err))
+	} else {
+		r.Name = name
+	}
+	if b, ok := banks.ByCode(r.BankCode); ok {
+		r.BankKana = b.Kana
+	}
+	if br, ok := banks.BranchByCode(r.BankCode, r.BranchCode); ok {
+		r.BranchKana = br.Kana
+	}
+	c.Remitter = r
+	c.IssuerName = get("ISSUER_NAME")
+	c.IssuerRegistrationNumber = get("ISSUER_REGISTRATION_NUMBER")
+	if !pay.ValidRegistrationNumber(c.IssuerRegistrationNumber) {
+		errs = append(errs, errors.New("ISSUER_REGISTRATION_NUMBER must be T and 13 digits with a valid check digit"))
 	}
 	return errs
 }

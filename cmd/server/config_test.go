@@ -35,6 +35,9 @@ func TestLoadConfig(t *testing.T) {
 		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files",
 		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
 	}
+	for k, v := range prodTransfers {
+		prod[k] = v
+	}
 	with := func(k, v string) map[string]string {
 		m := map[string]string{}
 		for a, b := range prod {
@@ -49,6 +52,12 @@ func TestLoadConfig(t *testing.T) {
 		wantErr string
 	}{
 		{"complete production", prod, ""},
+		{"production without the remitter", with("TRANSFER_REMITTER_CODE", ""), "TRANSFER_REMITTER_CODE"},
+		{"production with a short remitter code", with("TRANSFER_REMITTER_CODE", "12345"), "10-digit"},
+		{"production with a kanji remitter name", with("TRANSFER_REMITTER_NAME", "請求書"), "TRANSFER_REMITTER_NAME"},
+		{"production with account type 0", with("TRANSFER_REMITTER_ACCOUNT_TYPE", "0"), "TRANSFER_REMITTER_ACCOUNT_TYPE"},
+		{"production without the issuer", with("ISSUER_NAME", ""), "ISSUER_NAME"},
+		{"production with a bad registration number", with("ISSUER_REGISTRATION_NUMBER", "T1180301018772"), "ISSUER_REGISTRATION_NUMBER"},
 		{"production without secret", with("SECRET_KEY", ""), "SECRET_KEY"},
 		{"production with the development secret", with("SECRET_KEY", devSecretKey), "SECRET_KEY"},
 		{"production with a short secret", with("SECRET_KEY", "short"), "SECRET_KEY"},
@@ -158,8 +167,18 @@ func TestLoadConfigStripe(t *testing.T) {
 		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp",
 		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files",
 		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
+		"TRANSFER_REMITTER_CODE": "0000012345", "TRANSFER_REMITTER_NAME": "ｶ)ｾｲｷﾕｳｼﾖ", "TRANSFER_REMITTER_BANK_CODE": "0005",
+		"TRANSFER_REMITTER_BRANCH_CODE": "001", "TRANSFER_REMITTER_ACCOUNT_TYPE": "1", "TRANSFER_REMITTER_ACCOUNT_NUMBER": "7654321",
+		"ISSUER_NAME": "株式会社請求書", "ISSUER_REGISTRATION_NUMBER": "T1180301018771",
 	}))
 	require.NoError(t, err)
 	assert.Equal(t, "whsec_cardpay", c.Stripe.WebhookSecret)
 	assert.Empty(t, c.Stripe.APIBase, "production talks to Stripe itself")
+}
+
+// prodTransfers is a complete production remitter and issuer.
+var prodTransfers = map[string]string{
+	"TRANSFER_REMITTER_CODE": "0000012345", "TRANSFER_REMITTER_NAME": "ｶ)ｾｲｷﾕｳｼﾖ", "TRANSFER_REMITTER_BANK_CODE": "0005",
+	"TRANSFER_REMITTER_BRANCH_CODE": "001", "TRANSFER_REMITTER_ACCOUNT_TYPE": "1", "TRANSFER_REMITTER_ACCOUNT_NUMBER": "7654321",
+	"ISSUER_NAME": "株式会社請求書", "ISSUER_REGISTRATION_NUMBER": "T1180301018771",
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"cardpay/account"
 	"cardpay/auth"
@@ -153,6 +154,10 @@ func seedDemo(ctx context.Context, st *store.Store, cfg Config, logger *slog.Log
 		}
 	}
 	if err := st.SaveCorporations(ctx, demoCorporations); err != nil {
+		return err
+	}
+	// Operators need 12 characters: the demo password is padded for them.
+	if err := seedOperators(ctx, st, cfg, password+strings.Repeat("0", max(0, 12-len(password)))); err != nil {
 		return err
 	}
 	logger.Info("demo accounts ready")

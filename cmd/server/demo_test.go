@@ -5,10 +5,14 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+	"time"
 
+	"github.com/pquerna/otp/totp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/account"
+	"cardpay/auth"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/store/storetest"
@@ -23,12 +27,23 @@ func TestMain(m *testing.M) { storetest.Run(m, &db) }
 func TestSeedDemo(t *testing.T) {
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := Config{DemoPassword: "demo password 123"}
+	cfg := Config{DemoPassword: "demo password 123", SecretKey: "test-secret-key-for-the-demo-seed"}
 	require.NoError(t, seedDemo(ctx, db.Store, cfg, logger))
 	require.NoError(t, seedDemo(ctx, db.Store, cfg, logger), "a second start keeps the data")
 
 	corp, err := db.Store.UserByEmail(ctx, "corp@demo.example")
 	require.NoError(t, err)
+
+	// The console's demo operators: two screeners (dual control) and an administrator,
+	// who sign in with the demo password and the printed authenticator secret.
+	acct := &account.Service{Store: db.Store, Sealer: auth.NewSealer(cfg.SecretKey), Throttle: auth.DefaultThrottle}
+	for _, email := range []string{"screening1@ops.demo.example", "screening2@ops.demo.example", "admin@ops.demo.example"} {
+		code, err := totp.GenerateCode(DemoOperatorSecret, time.Now())
+		require.NoError(t, err)
+		o, err := acct.SignInOperator(ctx, email, cfg.DemoPassword, code)
+		require.NoError(t, err, email)
+		assert.NotEmpty(t, o.Roles)
+	}
 	st, err := db.Store.Stats(ctx, corp.BuyerID)
 	require.NoError(t, err)
 	assert.Equal(t, 2, st.SuppliersEnableCount)

@@ -39,6 +39,13 @@ func main() {
 	back := flag.String("send-back", "", "development only: send payment ID back to its buyer with REASON (ID:REASON) and exit")
 	seed := flag.Int("seed-payments", 0, "development only: give the demo corporation N more payments (for task bench) and exit")
 	flag.Parse()
+	if flag.Arg(0) == "create-operator" {
+		if err := createOperator(flag.Args()[1:], slog.New(slog.NewTextHandler(os.Stderr, nil))); err != nil {
+			fmt.Fprintln(os.Stderr, "create-operator:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *pages {
 		_ = json.NewEncoder(os.Stdout).Encode(handlers.Pages())
 		return
@@ -110,6 +117,7 @@ func run(logger *slog.Logger) error {
 		Sealer:      auth.NewSealer(cfg.SecretKey),
 		Throttle:    auth.DefaultThrottle,
 		ServiceName: cfg.ServiceName,
+		BaseURL:     cfg.BaseURL,
 	}
 
 	// Background jobs start after the migrations (their table exists). The shutdown
@@ -117,6 +125,7 @@ func run(logger *slog.Logger) error {
 	// deferred Stop waits for them before the mail server and the database close.
 	runner := &jobs.Runner{Store: st, Workers: cfg.JobWorkers, Logger: logger}
 	runner.Register(account.MailJobKind, acct.DeliverMail)
+	runner.Register(store.NotificationMailJobKind, acct.DeliverNotification)
 	// A PSP webhook is stored by its request and acted on by this job, which needs only
 	// the database (the gateway is built below).
 	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger,
@@ -132,20 +141,23 @@ func run(logger *slog.Logger) error {
 	runner.Register(store.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run)
 
 	deps := web.Deps{
-		Store:                st,
-		Account:              acct,
-		Corporations:         &account.Corporations{Store: st, Logger: logger},
-		DevMailbox:           devBox,
-		SecretKey:            cfg.SecretKey,
-		APIAccessTokenTTL:    cfg.APIAccessTokenTTL,
-		Sessions:             sessions,
-		Logger:               logger,
-		ServiceName:          cfg.ServiceName,
-		BaseURL:              cfg.BaseURL,
-		Links:                cfg.Links,
-		CollectionExclusions: cfg.CollectionExclusions,
-		Files:                fileStore,
-		FileSigner:           files.Signer{Key: auth.DeriveKey(cfg.SecretKey, files.URLKeyInfo)},
+		Store:                    st,
+		Account:                  acct,
+		Corporations:             &account.Corporations{Store: st, Logger: logger},
+		DevMailbox:               devBox,
+		SecretKey:                cfg.SecretKey,
+		APIAccessTokenTTL:        cfg.APIAccessTokenTTL,
+		Sessions:                 sessions,
+		Logger:                   logger,
+		ServiceName:              cfg.ServiceName,
+		BaseURL:                  cfg.BaseURL,
+		Links:                    cfg.Links,
+		CollectionExclusions:     cfg.CollectionExclusions,
+		Files:                    fileStore,
+		FileSigner:               files.Signer{Key: auth.DeriveKey(cfg.SecretKey, files.URLKeyInfo)},
+		Remitter:                 cfg.Remitter,
+		IssuerName:               cfg.IssuerName,
+		IssuerRegistrationNumber: cfg.IssuerRegistrationNumber,
 	}
 	// The corporate-number registry is optional: without NTA_APP_ID, corporation search
 	// covers the corporations the service already knows.
@@ -174,6 +186,13 @@ func run(logger *slog.Logger) error {
 	// The payment jobs need the gateway, so the workers start once it exists.
 	runner.Register(store.SettleJobKind, deps.Invoices.RunSettleJob)
 	runner.Register(store.PaymentCardJobKind, deps.Invoices.RunCardJob)
+	runner.Register(store.CaptureJobKind, deps.Invoices.RunCaptureJob)
+	runner.Register(invoices.ExpiryJobKind, deps.Invoices.RunExpiryJob)
+	// Today's expiry (each run schedules the next day's): once, whichever instance
+	// enqueues it, by the day's unique key.
+	if err := deps.Invoices.ScheduleExpiry(ctx, time.Now()); err != nil {
+		return err
+	}
 	runner.Start(ctx)
 	defer runner.Stop()
 	logger.Info("background jobs", "workers", cfg.JobWorkers)

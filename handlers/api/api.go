@@ -155,6 +155,8 @@ func routes() []route {
 		{http.MethodGet, "/invoices/:id", signedIn, (*server).invoice},
 		{http.MethodPut, "/invoices/:id", signedIn, (*server).resubmitInvoice},
 		{http.MethodPut, "/invoices/:id/cancel", signedIn, (*server).cancelInvoice},
+		{http.MethodGet, "/invoices/:id/receipts/download/url", signedIn, (*server).receiptURLs},
+		{http.MethodGet, "/invoices/receipts/signed_download/:kind/:token", public, (*server).signedReceipt},
 		{http.MethodPost, "/drafts", signedIn, (*server).createDraft},
 		{http.MethodGet, "/drafts", signedIn, (*server).drafts},
 		{http.MethodDelete, "/drafts", signedIn, (*server).deleteDrafts},

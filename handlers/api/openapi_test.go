@@ -43,10 +43,11 @@ func TestOpenAPIListsEveryRouteAndNoOther(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, undocumented, "every route of the API is in openapi.json")
 	assert.Empty(t, unserved, "openapi.json lists only the API's routes")
-	assert.Len(t, documentedOperations(), 65, "26 calls of SPEC.md §7 Users, users/stats, openapi.json, postal_codes; "+
+	assert.Len(t, documentedOperations(), 67, "26 calls of SPEC.md §7 Users, users/stats, openapi.json, postal_codes; "+
 		"9 of Suppliers, 4 of Cards, and banks2, banks/closed_day, accounts/holder_kana, v_result_message, system/time of Invoices; "+
 		"invoices/files: upload, upload/url, the signed PUT, {id}, download/url, the signed GET; "+
-		"invoices: POST, GET, commission, promotion, {id} GET and PUT, {id}/cancel; drafts: POST, GET, DELETE, {id} GET and PUT")
+		"invoices: POST, GET, commission, promotion, {id} GET and PUT, {id}/cancel, {id}/receipts/download/url and the signed receipt GET; "+
+		"drafts: POST, GET, DELETE, {id} GET and PUT")
 }
 
 func TestOpenAPIDocument(t *testing.T) {

@@ -74,6 +74,10 @@ func (h *Handler) ShowPaymentPage(l List) echo.HandlerFunc {
 		if p.FileID != nil {
 			v.FileHref, _ = h.DownloadURL(u.BuyerID, *p.FileID)
 		}
+		if p.ExaminationStatus == pay.TransferCompleted {
+			v.StatementHref = ReceiptPath + idString(p.ID) + "/" + web.ReceiptStatement
+			v.FeeInvoiceHref = ReceiptPath + idString(p.ID) + "/" + web.ReceiptFeeInvoice
+		}
 		for _, e := range events {
 			v.Timeline = append(v.Timeline, pages.TimelineItem{Label: eventLabel(e), At: pay.JapaneseDateTime(e.CreatedAt), Reason: e.Reason})
 		}

@@ -13,6 +13,7 @@ const (
 	Public      = "public"
 	SignedIn    = "signed_in"
 	Collections = "collections" // corporations that may send card-payment requests
+	Operator    = "operator"    // the operator console (/ops), never a buyer
 )
 
 // Page is a screen's path and title, declared once in its area: the handler renders

@@ -24,14 +24,7 @@ func Render(c *echo.Context, status int, page templ.Component) error {
 // Base fills what every page shares. It reads the stats only for signed-in pages,
 // because only the signed-in header shows them.
 func (a *App) Base(c *echo.Context, title string) (views.Base, error) {
-	b := views.Base{
-		ServiceName: a.ServiceName,
-		Title:       title,
-		Nonce:       nonceFrom(c.Request().Context()),
-		CurrentPath: c.Request().URL.Path,
-		Links:       a.Links,
-		Flash:       a.PopFlash(c),
-	}
+	b := a.baseOf(c, title, a.PopFlash(c))
 	if u := CurrentUser(c); u != nil {
 		st, err := a.Store.Stats(c.Request().Context(), u.BuyerID)
 		if err != nil {
@@ -70,4 +63,16 @@ func Show[V any, PV interface {
 	b.Errors = errs
 	PV(&v).SetBase(b)
 	return Render(c, StatusFor(b), page(v))
+}
+
+// baseOf is what every page's Base starts from, the buyers' and the operators'.
+func (a *App) baseOf(c *echo.Context, title string, flash *views.Flash) views.Base {
+	return views.Base{
+		ServiceName: a.ServiceName,
+		Title:       title,
+		Nonce:       nonceFrom(c.Request().Context()),
+		CurrentPath: c.Request().URL.Path,
+		Links:       a.Links,
+		Flash:       flash,
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v5"
 
 	"cardpay/pay"
@@ -42,6 +43,9 @@ const contextUser = "user"
 // change elsewhere), after IdleTimeout without a request, or AbsoluteTimeout after sign-in.
 func (a *App) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
+		if IsOpsPath(c.Request().URL.Path) {
+			return next(c) // the console reads the operator's session only (LoadOperator)
+		}
 		ctx := c.Request().Context()
 		uid := a.Sessions.GetInt64(ctx, sessionUserID)
 		bid := a.Sessions.GetInt64(ctx, sessionBuyerID)
@@ -149,14 +153,19 @@ func SafeRedirect(target string) (string, bool) {
 }
 
 // SetFlash stores a one-time notice for the next page.
-func (a *App) SetFlash(c *echo.Context, f views.Flash) {
-	b, _ := json.Marshal(f)
-	a.Sessions.Put(c.Request().Context(), sessionFlash, string(b))
-}
+func (a *App) SetFlash(c *echo.Context, f views.Flash) { setFlash(a.Sessions, c, f) }
 
 // PopFlash takes the notice out of the session: it is shown once.
-func (a *App) PopFlash(c *echo.Context) *views.Flash {
-	s := a.Sessions.PopString(c.Request().Context(), sessionFlash)
+func (a *App) PopFlash(c *echo.Context) *views.Flash { return popFlash(a.Sessions, c) }
+
+// setFlash and popFlash keep the notice in a session (the buyer's or the operator's).
+func setFlash(sm *scs.SessionManager, c *echo.Context, f views.Flash) {
+	b, _ := json.Marshal(f)
+	sm.Put(c.Request().Context(), sessionFlash, string(b))
+}
+
+func popFlash(sm *scs.SessionManager, c *echo.Context) *views.Flash {
+	s := sm.PopString(c.Request().Context(), sessionFlash)
 	if s == "" {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 	"cardpay/gateway"
 	"cardpay/invoices"
 	"cardpay/mail"
+	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
 )
@@ -28,8 +29,11 @@ type Deps struct {
 	// the API (the local registry table, and the NTA's Web-API when configured).
 	Corporations *account.Corporations
 	Sessions     *scs.SessionManager
-	Logger       *slog.Logger
-	ServiceName  string
+	// OpsSessions is the operator console's session (its own cookie, on /ops only);
+	// New makes it over Sessions' store when it is nil.
+	OpsSessions *scs.SessionManager
+	Logger      *slog.Logger
+	ServiceName string
 	// BaseURL is the public origin (https://… in production); HSTS is sent when it is https.
 	BaseURL string
 	Links   views.Links
@@ -62,6 +66,11 @@ type Deps struct {
 	// app's own short-lived upload and download URLs (files.Signer, from SECRET_KEY).
 	Files      FileStore
 	FileSigner URLSigner
+	// Remitter is the service's own account in the transfer files (configuration).
+	Remitter pay.Remitter
+	// IssuerName and IssuerRegistrationNumber print on the fee's qualified invoice.
+	IssuerName               string
+	IssuerRegistrationNumber string
 }
 
 // App is the kernel that every area's Handler embeds.
@@ -76,6 +85,9 @@ func New(d Deps) *App {
 	}
 	if d.Corporations == nil {
 		d.Corporations = &account.Corporations{Store: d.Store, Logger: d.Logger}
+	}
+	if d.OpsSessions == nil && d.Sessions != nil {
+		d.OpsSessions = newOpsSessions(d.Sessions)
 	}
 	if d.Cards == nil && d.Gateway != nil {
 		d.Cards = &cards.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}

@@ -142,6 +142,9 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		Logger: logger, ServiceName: "請求書カード払い", BaseURL: "http://localhost",
 		Links: info.DefaultLinks, SecretKey: SecretKey,
 		CollectionExclusions: map[string]bool{},
+		Remitter: pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
+			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
+		IssuerName: "請求書カード払い運営株式会社", IssuerRegistrationNumber: "T1180301018771",
 	}
 	for _, f := range mutate {
 		f(&d)
@@ -170,6 +173,7 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	runner := &jobs.Runner{Store: db.Store, Workers: 2, Logger: logger, PollInterval: 50 * time.Millisecond,
 		BaseBackoff: 100 * time.Millisecond, MaxBackoff: time.Second}
 	runner.Register(account.MailJobKind, d.Account.DeliverMail)
+	runner.Register(store.NotificationMailJobKind, d.Account.DeliverNotification)
 	// Invoice files: a folder of the test's own, URLs signed with the tests' key, and the
 	// real OCR job (tesseract and poppler, installed by the ocr-tools task).
 	if d.Files == nil {
@@ -187,6 +191,8 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	if d.Invoices != nil {
 		runner.Register(store.SettleJobKind, d.Invoices.RunSettleJob)
 		runner.Register(store.PaymentCardJobKind, d.Invoices.RunCardJob)
+		runner.Register(store.CaptureJobKind, d.Invoices.RunCaptureJob)
+		runner.Register(invoices.ExpiryJobKind, d.Invoices.RunExpiryJob)
 	}
 	runner.Start(context.Background())
 	env := &Env{Mail: mailSrv, PSP: psp, logs: logs, jobKinds: runner.Kinds()}

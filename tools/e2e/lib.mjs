@@ -5,6 +5,7 @@
 //   BASE_URL=http://localhost:8080 DEMO_PASSWORD=… node --test tools/e2e/journey.test.mjs
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -482,4 +483,58 @@ export async function chooseOption(page, input, listbox, query, want, onOpen) {
     ([sel, w]) => (document.querySelector(sel)?.value ?? "").includes(w),
     [input, want],
   );
+}
+
+/** The development demo operators' authenticator secret (cmd/server DemoOperatorSecret). */
+export const DEMO_OPERATOR_SECRET = "DEMOOPSDEMOOPSDEMOOPSDEMOOPSDEMO";
+/** The demo operators: two screeners (dual control) and one for transfers and administration. */
+export const OPERATORS = { first: "screening1@ops.demo.example", second: "screening2@ops.demo.example", admin: "admin@ops.demo.example" };
+
+/** totp is the authenticator app's 6-digit code of secret (base32) for the 30-second step. */
+export function totp(secret, step = Math.floor(Date.now() / 30000)) {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const c of secret.replace(/=+$/, "")) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)));
+  const msg = Buffer.alloc(8);
+  msg.writeBigUInt64BE(BigInt(step));
+  const h = crypto.createHmac("sha1", key).update(msg).digest();
+  const o = h[h.length - 1] & 0xf;
+  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+// A code signs in once: the step each operator last used, so that the next sign-in waits
+// for a new one.
+const usedSteps = new Map();
+
+/** signInOperator signs a demo operator in to the console (address, password, code). */
+export async function signInOperator(page, email, retry = true) {
+  let step = Math.floor(Date.now() / 30000);
+  if (usedSteps.get(email) === step) {
+    await new Promise((r) => setTimeout(r, (step + 1) * 30000 - Date.now() + 200));
+    step = Math.floor(Date.now() / 30000);
+  }
+  usedSteps.set(email, step);
+  await page.goto(url("/ops/signin"));
+  if (new URL(page.url()).pathname !== "/ops/signin") {
+    // Another operator is signed in in this browser: sign out first.
+    await page.request.post(url("/ops/signout"), { headers: { Origin: BASE_URL } });
+    await page.goto(url("/ops/signin"));
+  }
+  await page.fill("#email_address", email);
+  await page.fill("#password", DEMO_PASSWORD);
+  await page.fill("#code", totp(DEMO_OPERATOR_SECRET, step));
+  // The answer: the landing page (after the 303), or the form again with its errors (422).
+  const landed = page.waitForResponse((r) => r.request().resourceType() === "document" && r.status() !== 303);
+  await page.press("#code", "Enter");
+  const res = await landed;
+  await page.waitForLoadState("load");
+  if (new URL(page.url()).pathname === "/ops/signin") {
+    const errors = await page.locator(".error-summary").innerText().catch(() => "");
+    // Another process (the tests before the page-weight script) may have used this
+    // step's code: the next step's is new.
+    if (retry && /確認コード/.test(errors)) return signInOperator(page, email, false);
+    throw new Error(`console sign-in as ${email} failed: ${errors}`);
+  }
+  return res;
 }

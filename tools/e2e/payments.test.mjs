@@ -10,7 +10,9 @@
 //   - a draft saved at the invoice step (下書き保存), listed, resumed with its answers;
 //   - the payment sent back (as screening would, with `bin/server -send-back`), corrected
 //     with a new amount (a new authorisation, challenged again) and resubmitted;
-//   - the payment cancelled (はい) and found in 支払履歴.
+//   - the payment cancelled (はい) and found in 支払履歴;
+//   - first, the card's 締め日・支払日 set on お支払い方法, so that the plan says when the card
+//     is debited.
 // axe runs on every page and state on the way: each step, the confirm page, the complete
 // page, the lists, the drafts, the payment's page, the correction and the cancel question.
 import assert from "node:assert/strict";
@@ -171,6 +173,24 @@ for (const combo of COMBOS) {
       return day;
     }
 
+    test("the card's 締め日・支払日 set on お支払い方法", async (t) => {
+      let res = await page.goto(url("/myaccount/creditcards"));
+      res = await activate(page, "main a[href$='/cycle']");
+      assert.match(pagePath(page), /^\/myaccount\/creditcards\/\d+\/cycle$/);
+      await check(t, res, "締め日・支払日の設定");
+      // Nothing chosen: refused with the reasons next to the fields.
+      res = await activate(page, button("保存する"));
+      await check(t, res, "締め日・支払日の設定 (errors)", 422);
+      // Choices made in the selects (selectOption stands for the arrow keys a person uses).
+      await page.selectOption("#closing_day", "15");
+      await page.selectOption("#months_later", "1");
+      await page.selectOption("#payment_day", "10");
+      res = await activate(page, button("保存する"));
+      assert.equal(pagePath(page), "/myaccount/creditcards");
+      await check(t, res, "お支払い方法 (cycle saved)");
+      assert.match(await mainText(page), /15日締め・翌月10日払い/);
+    });
+
     test("an uploaded invoice paid to a new supplier, with a 3-D Secure challenge", async (t) => {
       const fileID = await uploadInvoice(email);
       let res = await page.goto(url(`/payments/create/files/${fileID}`));
@@ -224,6 +244,7 @@ for (const combo of COMBOS) {
       assert.match(text, /¥2,640/, "the 3.0 % fee");
       assert.match(text, /¥90,640/, "the total charged");
       assert.match(text, /お支払いの予定/);
+      assert.match(text, /にカードのお引き落とし（15日締め・翌月10日払い）/, "the plan says when the card is debited");
       assert.match(text, /株式会社新規取引/);
       assert.match(text, /新規登録/);
       assert.ok(await page.locator("input[name=card_id]").first().isChecked(), "the saved card is chosen");

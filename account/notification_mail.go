@@ -1,0 +1,43 @@
+package account
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"cardpay/mail"
+	"cardpay/store"
+)
+
+// DeliverNotification is the handler of store.NotificationMailJobKind: it mails a
+// buyer's notification to the buyer's users. The job exists once per notification (its
+// unique key), so an event is mailed once; BaseURL makes the link absolute.
+func (s *Service) DeliverNotification(ctx context.Context, payload json.RawMessage) error {
+	var j store.NotificationJob
+	if err := json.Unmarshal(payload, &j); err != nil {
+		return fmt.Errorf("account: notification mail job: %w", err)
+	}
+	n, err := s.Store.NotificationOf(ctx, j.BuyerID, j.NotificationID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // the buyer left: nobody to tell
+	}
+	if err != nil {
+		return err
+	}
+	to, err := s.Store.BuyerAddresses(ctx, j.BuyerID)
+	if err != nil {
+		return err
+	}
+	if s.Mail == nil {
+		return errors.New("account: notification mail job: no mail sender")
+	}
+	link := strings.TrimRight(s.BaseURL, "/") + "/notifications/" + fmt.Sprint(n.ID)
+	for _, addr := range to {
+		if err := s.Mail.Send(ctx, mail.Notification(addr, s.ServiceName, n.Title, n.Body, link)); err != nil {
+			return fmt.Errorf("account: send notification %d: %w", n.ID, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,331 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"cardpay/pay"
+)
+
+// Bank transfers (振込), for the operators' transfer pages only: every buyer's payments.
+
+// ErrNothingToTransfer: no payment is due for a file on that day.
+var ErrNothingToTransfer = errors.New("store: no transfer due")
+
+// TransferItem is a screened payment with the account it is paid to.
+type TransferItem struct {
+	ID               int64                 `db:"id"`
+	BuyerID          int64                 `db:"buyer_id"`
+	BuyerName        string                `db:"buyer_name"`
+	SupplierName     string                `db:"supplier_name"`
+	Amount           int64                 `db:"amount"`
+	Fee              int64                 `db:"fee"`
+	PaymentRef       string                `db:"payment_ref"`
+	TransferDate     time.Time             `db:"transfer_date"`
+	Status           pay.ExaminationStatus `db:"examination_status"`
+	ActionRequired   bool                  `db:"action_required"`
+	CardStatus       pay.CardStatus        `db:"card_status"`
+	AuthorizedAmount int64                 `db:"authorized_amount"`
+	TransferFileID   *int64                `db:"transfer_file_id"`
+	TransferState    string                `db:"transfer_state"`
+	TransferFailure  string                `db:"transfer_failure"`
+	TransferredAt    *time.Time            `db:"transferred_at"`
+	CapturedAt       *time.Time            `db:"captured_at"`
+	SubmittedAt      *time.Time            `db:"submitted_at"`
+	BankCode         string                `db:"bank_code"`
+	BankName         string                `db:"bank_name"`
+	BranchCode       string                `db:"branch_code"`
+	BranchName       string                `db:"branch_name"`
+	AccountType      pay.AccountType       `db:"account_type"`
+	AccountNumber    string                `db:"account_number"`
+	HolderName       string                `db:"holder_name"`
+}
+
+const transferColumns = `i.id, i.buyer_id, CASE WHEN b.business_form = 1 THEN b.corporate_name ELSE b.business_name END AS buyer_name,
+	s.name AS supplier_name, i.amount, i.fee, i.payment_ref, i.transfer_date, i.examination_status, i.action_required,
+	i.card_status, i.authorized_amount, i.transfer_file_id, i.transfer_state, i.transfer_failure, i.transferred_at, i.captured_at, i.submitted_at,
+	a.bank_code, a.bank_name, a.branch_code, a.branch_name, a.account_type, a.account_number, a.holder_name`
+
+const transferFrom = ` FROM invoices i JOIN suppliers s ON s.id = i.supplier_id AND s.buyer_id = i.buyer_id
+	JOIN buyers b ON b.id = i.buyer_id
+	JOIN supplier_accounts a ON a.id = i.account_id AND a.buyer_id = i.buyer_id `
+
+// TransfersOn lists the payments whose transfer date is day and whose screening is
+// complete: those waiting for a file, those in a file and those that failed.
+// Operators only.
+func (s *Store) TransfersOn(ctx context.Context, day time.Time) ([]TransferItem, error) {
+	list := []TransferItem{}
+	err := s.DB.SelectContext(ctx, &list, `SELECT `+transferColumns+transferFrom+`
+		WHERE i.transfer_date = $1 AND i.submitted_at IS NOT NULL AND i.examination_status IN (3, 4)
+		ORDER BY i.id`, day.Format("2006-01-02"))
+	if err != nil {
+		return nil, fmt.Errorf("store: transfers on %s: %w", day.Format("2006-01-02"), err)
+	}
+	return list, nil
+}
+
+// Transfer reads one payment for the transfer pages. Operators only.
+func (s *Store) Transfer(ctx context.Context, id int64) (TransferItem, error) {
+	return getOne[TransferItem](ctx, s.DB, fmt.Sprintf("transfer %d", id), `SELECT `+transferColumns+transferFrom+`
+		WHERE i.id = $1 AND i.submitted_at IS NOT NULL`, id)
+}
+
+// TransferFile is a made 総合振込 file.
+type TransferFile struct {
+	ID           int64      `db:"id"`
+	TransferDate time.Time  `db:"transfer_date"`
+	RecordCount  int        `db:"record_count"`
+	Total        int64      `db:"total"`
+	SHA256       string     `db:"sha256"`
+	CreatedBy    int64      `db:"created_by"`
+	CreatedAt    time.Time  `db:"created_at"`
+	SentBy       *int64     `db:"sent_by"`
+	SentAt       *time.Time `db:"sent_at"`
+}
+
+const transferFileColumns = `id, transfer_date, record_count, total, sha256, created_by, created_at, sent_by, sent_at`
+
+// TransferFilesOn lists the files made for day.
+func (s *Store) TransferFilesOn(ctx context.Context, day time.Time) ([]TransferFile, error) {
+	list := []TransferFile{}
+	if err := s.DB.SelectContext(ctx, &list, `SELECT `+transferFileColumns+` FROM transfer_files WHERE transfer_date = $1 ORDER BY id`,
+		day.Format("2006-01-02")); err != nil {
+		return nil, fmt.Errorf("store: transfer files: %w", err)
+	}
+	return list, nil
+}
+
+// TransferFilesBetween lists the files of a date range (the reconciliation).
+func (s *Store) TransferFilesBetween(ctx context.Context, from, to time.Time) ([]TransferFile, error) {
+	list := []TransferFile{}
+	if err := s.DB.SelectContext(ctx, &list, `SELECT `+transferFileColumns+` FROM transfer_files
+		WHERE transfer_date BETWEEN $1 AND $2 ORDER BY transfer_date, id`, from.Format("2006-01-02"), to.Format("2006-01-02")); err != nil {
+		return nil, fmt.Errorf("store: transfer files: %w", err)
+	}
+	return list, nil
+}
+
+// TransferFileContent is a file's bytes as they were made.
+func (s *Store) TransferFileContent(ctx context.Context, id int64) (TransferFile, []byte, error) {
+	f, err := getOne[TransferFile](ctx, s.DB, fmt.Sprintf("transfer file %d", id), `SELECT `+transferFileColumns+` FROM transfer_files WHERE id = $1`, id)
+	if err != nil {
+		return f, nil, err
+	}
+	var b []byte
+	if err := s.DB.GetContext(ctx, &b, `SELECT content FROM transfer_files WHERE id = $1`, id); err != nil {
+		return f, nil, fmt.Errorf("store: transfer file %d: %w", id, err)
+	}
+	return f, b, nil
+}
+
+// TransferFileIDs are the payments a file holds.
+func (s *Store) TransferFileIDs(ctx context.Context, fileID int64) ([]int64, error) {
+	var ids []int64
+	if err := s.DB.SelectContext(ctx, &ids, `SELECT id FROM invoices WHERE transfer_file_id = $1 ORDER BY id`, fileID); err != nil {
+		return nil, fmt.Errorf("store: payments of transfer file %d: %w", fileID, err)
+	}
+	return ids, nil
+}
+
+// MakeTransferFile puts the payments due on day that are not in a file yet (screening
+// complete, card captured, not waiting for the buyer) into a new file, built by build
+// from them, in one transaction that locks them: two operators making the day's file
+// at once make one file. ErrNothingToTransfer when none is due.
+func (s *Store) MakeTransferFile(ctx context.Context, day time.Time, operatorID int64, now time.Time,
+	build func([]TransferItem) ([]byte, error)) (TransferFile, error) {
+	var f TransferFile
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var ids []int64
+		if err := tx.SelectContext(ctx, &ids, `SELECT id FROM invoices WHERE transfer_date = $1 AND examination_status = 3
+			AND NOT action_required AND card_status = 'captured' AND transfer_state = '' AND submitted_at IS NOT NULL
+			ORDER BY id FOR UPDATE`, day.Format("2006-01-02")); err != nil {
+			return fmt.Errorf("store: transfer file of %s: %w", day.Format("2006-01-02"), err)
+		}
+		if len(ids) == 0 {
+			return ErrNothingToTransfer
+		}
+		var items []TransferItem
+		if err := tx.SelectContext(ctx, &items, `SELECT `+transferColumns+transferFrom+` WHERE i.id = ANY($1) ORDER BY i.id`,
+			pq.Int64Array(ids)); err != nil {
+			return fmt.Errorf("store: transfer file of %s: %w", day.Format("2006-01-02"), err)
+		}
+		content, err := build(items)
+		if err != nil {
+			return err
+		}
+		var total int64
+		for _, it := range items {
+			total += it.Amount
+		}
+		sum := sha256.Sum256(content)
+		f, err = getOne[TransferFile](ctx, tx, "new transfer file", `INSERT INTO transfer_files
+			(transfer_date, record_count, total, content, sha256, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+			RETURNING `+transferFileColumns, day.Format("2006-01-02"), len(items), total, content, hex.EncodeToString(sum[:]), operatorID, now)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET transfer_file_id = $1, transfer_state = 'filed', transfer_failure = '',
+			updated_at = $3 WHERE id = ANY($2)`, f.ID, pq.Int64Array(ids), now); err != nil {
+			return fmt.Errorf("store: transfer file %d: %w", f.ID, err)
+		}
+		return s.AddAudit(ctx, tx, NewAudit{OperatorID: operatorID, ObjectType: AuditTransferFile, ObjectID: f.ID, Action: "make_file",
+			After: map[string]any{"transfer_date": day.Format("2006-01-02"), "records": len(items), "total": total, "payments": ids}}, now)
+	})
+	return f, err
+}
+
+// MarkTransferFileSent records that the file was given to the bank, once.
+func (s *Store) MarkTransferFileSent(ctx context.Context, id, operatorID int64, now time.Time) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := execOneOn(ctx, tx, fmt.Sprintf("transfer file %d sent", id),
+			`UPDATE transfer_files SET sent_by = $2, sent_at = $3 WHERE id = $1 AND sent_at IS NULL`, id, operatorID, now); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				return fmt.Errorf("store: transfer file %d: %w", id, ErrStateChanged)
+			}
+			return err
+		}
+		return s.AddAudit(ctx, tx, NewAudit{OperatorID: operatorID, ObjectType: AuditTransferFile, ObjectID: id, Action: "file_sent"}, now)
+	})
+}
+
+// SetTransferred marks a filed payment's transfer done, in tx (with its state change).
+func (s *Store) SetTransferred(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, now time.Time) error {
+	return execOneOn(ctx, tx, fmt.Sprintf("transferred payment %d", id), `UPDATE invoices SET transferred_at = $3
+		WHERE buyer_id = $1 AND id = $2 AND transfer_state = 'filed' AND transfer_file_id IN (SELECT id FROM transfer_files WHERE sent_at IS NOT NULL)`,
+		buyerID, id, now)
+}
+
+// SetTransferFailed records that the bank returned a filed payment, with the reason.
+func (s *Store) SetTransferFailed(ctx context.Context, id int64, reason string, audit NewAudit, now time.Time) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var buyerID int64
+		err := tx.GetContext(ctx, &buyerID, `UPDATE invoices SET transfer_state = 'failed', transfer_failure = $2, updated_at = $3
+			WHERE id = $1 AND transfer_state = 'filed' AND examination_status = 3
+			AND transfer_file_id IN (SELECT id FROM transfer_files WHERE sent_at IS NOT NULL) RETURNING buyer_id`, id, reason, now)
+		if notFound(err) {
+			return fmt.Errorf("store: transfer %d failed: %w", id, ErrStateChanged)
+		}
+		if err != nil {
+			return fmt.Errorf("store: transfer %d failed: %w", id, err)
+		}
+		return s.AddAudit(ctx, tx, audit, now)
+	})
+}
+
+// RetryTransfer puts a failed transfer back, for a new file on day.
+func (s *Store) RetryTransfer(ctx context.Context, id int64, day time.Time, audit NewAudit, now time.Time) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := execOneOn(ctx, tx, fmt.Sprintf("retry transfer %d", id), `UPDATE invoices SET transfer_state = '', transfer_file_id = NULL,
+			transfer_date = $2, updated_at = $3 WHERE id = $1 AND transfer_state = 'failed' AND examination_status = 3`,
+			id, day.Format("2006-01-02"), now); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				return fmt.Errorf("store: retry transfer %d: %w", id, ErrStateChanged)
+			}
+			return err
+		}
+		return s.AddAudit(ctx, tx, audit, now)
+	})
+}
+
+// AuditTransferFile is the audit object of a transfer file.
+const AuditTransferFile = "transfer_file"
+
+// TransferState is where a payment's transfer stands (”, filed, failed), read in tx.
+func (s *Store) TransferState(ctx context.Context, tx *sqlx.Tx, buyerID, id int64) (string, error) {
+	var st string
+	if err := tx.GetContext(ctx, &st, `SELECT transfer_state FROM invoices WHERE buyer_id = $1 AND id = $2`, buyerID, id); err != nil {
+		return "", fmt.Errorf("store: transfer state of payment %d: %w", id, err)
+	}
+	return st, nil
+}
+
+// Expiring is a payment the daily expiry ends, and why.
+type Expiring struct {
+	BuyerID int64 `db:"buyer_id"`
+	ID      int64 `db:"id"`
+	// Lapsing is set when the card's authorisation would lapse before a capture; else
+	// the transfer date passed.
+	Lapsing bool `db:"lapsing"`
+}
+
+// ExpiringPayments are the payments of every buyer the daily expiry ends: not
+// transferred, not in a file the bank has, and either past their transfer date (today
+// is later) or authorised before authorisedBefore and not captured. The daily job only.
+func (s *Store) ExpiringPayments(ctx context.Context, today, authorisedBefore time.Time) ([]Expiring, error) {
+	list := []Expiring{}
+	err := s.DB.SelectContext(ctx, &list, `SELECT buyer_id, id, NOT (transfer_date < $1) AS lapsing FROM invoices
+		WHERE submitted_at IS NOT NULL AND examination_status IN (1, 2, 3) AND transfer_state <> 'filed'
+		AND card_status IN ('authorized', 'captured')
+		AND (transfer_date < $1 OR (card_status = 'authorized' AND submitted_at < $2))
+		ORDER BY id`, today.Format("2006-01-02"), authorisedBefore)
+	if err != nil {
+		return nil, fmt.Errorf("store: expiring payments: %w", err)
+	}
+	return list, nil
+}
+
+// TakeDailyRun records that the daily run name ran for day; false when it already had:
+// whichever instance runs it, it runs once a day.
+func (s *Store) TakeDailyRun(ctx context.Context, name string, day time.Time) (bool, error) {
+	res, err := s.DB.ExecContext(ctx, `INSERT INTO daily_runs (name, run_date) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+		name, day.Format("2006-01-02"))
+	if err != nil {
+		return false, fmt.Errorf("store: daily run %s: %w", name, err)
+	}
+	return rowsAffected(res) == 1, nil
+}
+
+// DailyRunDone says whether the daily run name already ran for day.
+func (s *Store) DailyRunDone(ctx context.Context, name string, day time.Time) (bool, error) {
+	var n int
+	if err := s.DB.GetContext(ctx, &n, `SELECT count(*) FROM daily_runs WHERE name = $1 AND run_date = $2`, name, day.Format("2006-01-02")); err != nil {
+		return false, fmt.Errorf("store: daily run %s: %w", name, err)
+	}
+	return n > 0, nil
+}
+
+// PaymentsBetween lists the submitted payments whose transfer date is in [from, to],
+// for the reconciliation. Operators only.
+func (s *Store) PaymentsBetween(ctx context.Context, from, to time.Time) ([]TransferItem, error) {
+	list := []TransferItem{}
+	err := s.DB.SelectContext(ctx, &list, `SELECT `+transferColumns+transferFrom+`
+		WHERE i.transfer_date BETWEEN $1 AND $2 AND i.submitted_at IS NOT NULL
+		AND i.card_status NOT IN ('pending', 'requires_action', 'declined') ORDER BY i.transfer_date, i.id`,
+		from.Format("2006-01-02"), to.Format("2006-01-02"))
+	if err != nil {
+		return nil, fmt.Errorf("store: payments for reconciliation: %w", err)
+	}
+	return list, nil
+}
+
+// TransfersByID reads the payments of ids (a file's records). Operators only.
+func (s *Store) TransfersByID(ctx context.Context, ids []int64) ([]TransferItem, error) {
+	list := []TransferItem{}
+	if err := s.DB.SelectContext(ctx, &list, `SELECT `+transferColumns+transferFrom+` WHERE i.id = ANY($1) ORDER BY i.id`,
+		pq.Int64Array(ids)); err != nil {
+		return nil, fmt.Errorf("store: transfers by id: %w", err)
+	}
+	return list, nil
+}
+
+// ReceiptFacts are what a transferred payment's receipts print besides the payment:
+// when the card was charged and the supplier paid, and the buyer's name.
+type ReceiptFacts struct {
+	CapturedAt    *time.Time `db:"captured_at"`
+	TransferredAt *time.Time `db:"transferred_at"`
+	BuyerName     string     `db:"buyer_name"`
+}
+
+// ReceiptFactsOf reads them for one of the buyer's payments.
+func (s *Store) ReceiptFactsOf(ctx context.Context, buyerID, id int64) (ReceiptFacts, error) {
+	return getOne[ReceiptFacts](ctx, s.DB, fmt.Sprintf("receipt of payment %d", id), `SELECT i.captured_at, i.transferred_at,
+		CASE WHEN b.business_form = 1 THEN b.corporate_name ELSE b.business_name END AS buyer_name
+		FROM invoices i JOIN buyers b ON b.id = i.buyer_id WHERE i.buyer_id = $1 AND i.id = $2`, buyerID, id)
+}

@@ -1,0 +1,2 @@
+// Package notifications holds the pages of /notifications: the buyer's お知らせ.
+package notifications
