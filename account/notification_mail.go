@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cardpay/mail"
+	"cardpay/pay"
 	"cardpay/store"
 )
 
@@ -40,4 +41,10 @@ func (s *Service) DeliverNotification(ctx context.Context, payload json.RawMessa
 		}
 	}
 	return nil
+}
+
+// RequestMailJob is the job that mails a card-payment request's link to the customer
+// (invoices.RequestMailer). It is sealed like every mail job: the link holds the key.
+func (s *Service) RequestMailJob(to string, f pay.RequestMailFacts) (store.NewJob, error) {
+	return s.notice(mail.CardPaymentRequest(to, s.ServiceName, f))
 }

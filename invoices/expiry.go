@@ -15,7 +15,8 @@ import (
 
 // The daily expiry (期限切れ): a payment whose transfer date passed without the transfer,
 // or whose card authorisation would lapse before screening can capture it, expires and
-// its money goes back to the card (void, or refund once captured). The job runs once a
+// its money goes back to the card (void, or refund once captured); a card-payment request
+// not paid by its deadline expires too (nothing to give back). The job runs once a
 // day whichever instance takes it: its unique key is the day's, and a day recorded as
 // done (store.TakeDailyRun) is not run again.
 
@@ -101,7 +102,13 @@ func (s *Service) ExpireDue(ctx context.Context, day time.Time) (int, error) {
 		}
 		n++
 	}
-	s.logger().Info("daily expiry", "date", day.Format("2006-01-02"), "expired", n)
+	// Card-payment requests not paid by their deadline (the day before day, or earlier).
+	requests, err := s.Store.ExpireRequests(ctx, day, s.now())
+	if err != nil {
+		return n, err
+	}
+	n += requests
+	s.logger().Info("daily expiry", "date", day.Format("2006-01-02"), "expired", n, "requests", requests)
 	// Recorded once it all went through: a run that failed half-way is run again by the
 	// job's retry, and each change is conditional, so nothing is expired twice.
 	_, err = s.Store.TakeDailyRun(ctx, ExpiryJobKind, day)

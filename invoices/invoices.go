@@ -40,6 +40,8 @@ type Service struct {
 	// Secure challenge before it is given up (default 30 minutes).
 	SettleAfter      time.Duration
 	ChallengeTimeout time.Duration
+	// Mailer builds the customer's mail of a card-payment request (account.Service).
+	Mailer RequestMailer
 	// Crash, when set, is called at the named points of a submission; the kill test sets
 	// it to end the process there (SIGKILL), never in production.
 	Crash func(point string)

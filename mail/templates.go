@@ -30,6 +30,33 @@ type templateData struct {
 	Title        string
 	Body         string
 	Link         string
+	Request      RequestFacts
+}
+
+// RequestFacts are the parts of a card-payment request's mail, formatted.
+type RequestFacts struct {
+	RequesterName            string
+	RequesterCorporateNumber string
+	Addressee                string
+	Amount                   string
+	Deadline                 string
+	InvoiceNumber            string
+	Message                  string
+}
+
+// CardPaymentRequest asks a requester's customer to pay by card: who asks (with the
+// corporate number verified when they registered, so the customer can check it in the
+// National Tax Agency's registry), how much, by when, and the link holding the request's
+// key. The key lives only in this mail.
+func CardPaymentRequest(to, serviceName string, f pay.RequestMailFacts) Message {
+	addressee := f.CustomerName + " 御中"
+	if f.CustomerContactName != "" {
+		addressee = f.CustomerName + "\n" + f.CustomerContactName + " 様"
+	}
+	return render("card_payment_request.txt", to, templateData{ServiceName: serviceName, Link: f.Link, Request: RequestFacts{
+		RequesterName: f.RequesterName, RequesterCorporateNumber: f.RequesterCorporateNumber, Addressee: addressee,
+		Amount: pay.Yen(f.Amount), Deadline: pay.JapaneseDate(f.Deadline), InvoiceNumber: f.InvoiceNumber, Message: f.Message,
+	}})
 }
 
 // Notification is the mail of a buyer's notification (お知らせ): its title, its text

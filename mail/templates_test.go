@@ -9,6 +9,7 @@ import (
 
 	"cardpay/mail"
 	"cardpay/mail/mailtest"
+	"cardpay/pay"
 )
 
 const service = "請求書カード払い"
@@ -52,6 +53,18 @@ func TestTemplates(t *testing.T) {
 		{"account locked", mail.AccountLocked("user@example.jp", service, at.Add(30*time.Minute)), "user@example.jp",
 			"【請求書カード払い】アカウントの一時ロックのお知らせ", "",
 			[]string{"ロック解除日時：2026年12月25日 09:35", "心当たりがない場合は、"}},
+		{"card-payment request", mail.CardPaymentRequest("keiri@customer.example", service, pay.RequestMailFacts{
+			RequesterName: "株式会社依頼元", RequesterCorporateNumber: "1180301018771", CustomerName: "株式会社お客さま",
+			CustomerContactName: "経理ご担当", Amount: 206000, Deadline: time.Date(2026, 12, 10, 0, 0, 0, 0, pay.Tokyo()),
+			InvoiceNumber: "REQ-1", Message: "よろしくお願いします", Link: "https://pay.example.jp/request/KEY"}), "keiri@customer.example",
+			"【請求書カード払い】株式会社依頼元からカード払いのご依頼が届いています", "",
+			[]string{"株式会社お客さま\n経理ご担当 様", "株式会社依頼元（法人番号 1180301018771）", "ご請求金額（カードでのお支払い額）：¥206,000",
+				"お支払い期限：2026年12月10日", "請求書番号：REQ-1", "よろしくお願いします", "\nhttps://pay.example.jp/request/KEY\n", "一度だけ"}},
+		{"card-payment request, no contact, no message", mail.CardPaymentRequest("keiri@customer.example", service, pay.RequestMailFacts{
+			RequesterName: "株式会社依頼元", RequesterCorporateNumber: "1180301018771", CustomerName: "株式会社お客さま",
+			Amount: 5000, Deadline: time.Date(2026, 12, 10, 0, 0, 0, 0, pay.Tokyo()), Link: "https://pay.example.jp/request/KEY"}),
+			"keiri@customer.example", "【請求書カード払い】株式会社依頼元からカード払いのご依頼が届いています", "",
+			[]string{"株式会社お客さま 御中", "¥5,000"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,6 +33,11 @@ const (
 	ActCancel PaymentAction = "cancel"
 	// ActExpire: the payment lapsed before the transfer (for example the authorisation).
 	ActExpire PaymentAction = "expire"
+	// ActRequest: a requester sent a card-payment request (no state before it): waiting
+	// for the customer to register, or for their card when the customer is known.
+	ActRequest PaymentAction = "request"
+	// ActLink: the customer opened the request's key signed in; it waits for their card.
+	ActLink PaymentAction = "link"
 )
 
 var paymentActionLabels = map[PaymentAction]string{
@@ -44,6 +49,8 @@ var paymentActionLabels = map[PaymentAction]string{
 	ActResubmit: "修正して再申請",
 	ActCancel:   "キャンセル",
 	ActExpire:   "期限切れ",
+	ActRequest:  "カード払い依頼",
+	ActLink:     "依頼の受け取り",
 }
 
 // Label is the action as the payment's timeline shows it.
@@ -95,19 +102,30 @@ func NextPayment(from PaymentState, a PaymentAction) (PaymentState, error) {
 			return PaymentState{Status: InProgress}, nil
 		}
 	case ActCancel:
-		if screening(from.Status) {
+		if screening(from.Status) || RequestOpen(from.Status) {
 			return PaymentState{Status: Cancel}, nil
 		}
 	case ActExpire:
-		if screening(from.Status) {
+		if screening(from.Status) || RequestOpen(from.Status) {
 			return PaymentState{Status: Expired}, nil
+		}
+	case ActRequest:
+		return PaymentState{Status: BuyerNotRegistered}, nil
+	case ActLink:
+		if from.Status == BuyerNotRegistered {
+			return PaymentState{Status: WaitingForPayment}, nil
 		}
 	}
 	return fail()
 }
 
-// BuyerCanCancel says whether the buyer may still cancel: any time before the transfer.
+// BuyerCanCancel says whether the buyer may still cancel: any time before the transfer,
+// once paid. A request not paid yet is the requester's to cancel; its customer simply
+// does not pay it.
 func BuyerCanCancel(s PaymentState) bool {
+	if RequestOpen(s.Status) {
+		return false
+	}
 	_, err := NextPayment(s, ActCancel)
 	return err == nil
 }
@@ -124,6 +142,8 @@ func BuyerCanResubmit(s PaymentState) bool {
 type CardStatus string
 
 const (
+	// CardNone: a card-payment request waiting for the customer's card.
+	CardNone CardStatus = "none"
 	// CardPending: the authorisation was asked for and not answered yet. A payment in this
 	// state is not shown to anyone; the reconciler resolves it by looking it up at the PSP.
 	CardPending CardStatus = "pending"

@@ -45,9 +45,18 @@ func TestNextPayment(t *testing.T) {
 		{st(pay.TransferCompleted, false), pay.ActCancel, nil},
 		{st(pay.Cancel, false), pay.ActCancel, nil},
 		{st(pay.Expired, false), pay.ActCancel, nil},
-		{st(pay.WaitingForPayment, false), pay.ActCancel, nil},
+		// A request not paid yet: the requester cancels it, the deadline expires it.
+		{st(pay.WaitingForPayment, false), pay.ActCancel, ok(pay.Cancel, false)},
+		{st(pay.BuyerNotRegistered, false), pay.ActCancel, ok(pay.Cancel, false)},
 		{st(pay.InProgressExaminationChecked, false), pay.ActExpire, ok(pay.Expired, false)},
+		{st(pay.WaitingForPayment, false), pay.ActExpire, ok(pay.Expired, false)},
+		{st(pay.BuyerNotRegistered, false), pay.ActExpire, ok(pay.Expired, false)},
 		{st(pay.TransferCompleted, false), pay.ActExpire, nil},
+		{st(pay.Expired, false), pay.ActExpire, nil},
+		{st(0, false), pay.ActRequest, ok(pay.BuyerNotRegistered, false)},
+		{st(pay.BuyerNotRegistered, false), pay.ActLink, ok(pay.WaitingForPayment, false)},
+		{st(pay.WaitingForPayment, false), pay.ActLink, nil},
+		{st(pay.Cancel, false), pay.ActLink, nil},
 		{st(pay.InProgress, false), "unknown", nil},
 	} {
 		got, err := pay.NextPayment(tc.from, tc.a)
@@ -61,6 +70,7 @@ func TestNextPayment(t *testing.T) {
 	}
 	assert.True(t, pay.BuyerCanCancel(st(pay.InProgressExaminationCompleted, false)))
 	assert.False(t, pay.BuyerCanCancel(st(pay.TransferCompleted, false)))
+	assert.False(t, pay.BuyerCanCancel(st(pay.WaitingForPayment, false)), "a request not paid is the requester's to cancel")
 	assert.True(t, pay.BuyerCanResubmit(st(pay.InProgressExaminationChecked, true)))
 	assert.False(t, pay.BuyerCanResubmit(st(pay.InProgressExaminationChecked, false)))
 	assert.Equal(t, "差し戻し", pay.ActSendBack.Label())

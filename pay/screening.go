@@ -143,6 +143,8 @@ func PaymentNotice(a PaymentAction, supplier string, amount int64, reason string
 		return "お支払いがキャンセルされました", what + "はキャンセルされました。カードのご利用は取り消されます。"
 	case ActExpire:
 		return "お支払いが期限切れになりました", what + "は期限切れになりました。カードのご利用は取り消されます。お手数ですが、もう一度申請してください。"
+	case ActLink:
+		return "カード払いの依頼が届きました", supplier + "から" + Yen(amount) + "のカード払いの依頼が届いています。「支払待ち」の一覧からお支払いください。"
 	}
 	return "お支払いの状況が変わりました", what + "の状況が変わりました。"
 }
@@ -169,6 +171,8 @@ func SupplierNotice(supplier string, st SupplierStatus, reason string) (title, b
 func PaymentLink(id int64, st PaymentState) string {
 	list := "/payments/history/"
 	switch {
+	case RequestOpen(st.Status):
+		list = "/payments/waiting/"
 	case st.ActionRequired || st.Status == InProgress || st.Status == InProgressExaminationChecked:
 		list = "/payments/review/"
 	case st.Status == InProgressExaminationCompleted:

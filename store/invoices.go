@@ -103,6 +103,19 @@ func (s *Store) CreateInvoice(ctx context.Context, buyerID int64, n NewInvoice) 
 
 // PaymentCounts sizes the buyer's payment lists by the SPEC.md §4 bucket rules.
 func (s *Store) PaymentCounts(ctx context.Context, buyerID int64) (pay.PaymentCounts, error) {
+	p, _, err := s.listCounts(ctx, buyerID)
+	return p, err
+}
+
+// CollectionCounts sizes the buyer's card-payment request lists (SPEC.md §4).
+func (s *Store) CollectionCounts(ctx context.Context, buyerID int64) (pay.CollectionCounts, error) {
+	_, c, err := s.listCounts(ctx, buyerID)
+	return c, err
+}
+
+// listCounts sizes both the payment and the request lists in one round trip: the buckets
+// from the counts index, and the two kinds of drafts as statuses 0 and -1.
+func (s *Store) listCounts(ctx context.Context, buyerID int64) (pay.PaymentCounts, pay.CollectionCounts, error) {
 	var rows []struct {
 		Status         pay.ExaminationStatus `db:"examination_status"`
 		Type           pay.InvoiceType       `db:"invoice_type"`
@@ -110,15 +123,30 @@ func (s *Store) PaymentCounts(ctx context.Context, buyerID int64) (pay.PaymentCo
 		N              int                   `db:"n"`
 	}
 	var c pay.PaymentCounts
-	// One round trip: the buckets from the counts index, and the drafts as status 0.
+	var cc pay.CollectionCounts
 	if err := s.DB.SelectContext(ctx, &rows, `SELECT examination_status, invoice_type, action_required, count(*) AS n
 		FROM invoices WHERE buyer_id = $1 AND submitted_at IS NOT NULL GROUP BY 1, 2, 3
-		UNION ALL SELECT 0, 0, false, count(*) FROM payment_drafts WHERE buyer_id = $1`, buyerID); err != nil {
-		return c, fmt.Errorf("store: payment counts of buyer %d: %w", buyerID, err)
+		UNION ALL SELECT 0, 0, false, count(*) FROM payment_drafts WHERE buyer_id = $1
+		UNION ALL SELECT -1, 0, false, count(*) FROM invoice_request_drafts WHERE buyer_id = $1`, buyerID); err != nil {
+		return c, cc, fmt.Errorf("store: list counts of buyer %d: %w", buyerID, err)
 	}
 	for _, r := range rows {
-		if r.Status == 0 {
+		switch {
+		case r.Status == 0:
 			c.Draft = r.N
+			continue
+		case r.Status == -1:
+			cc.Draft = r.N
+			continue
+		case r.Type == pay.InvoiceRequestSeller:
+			switch b, _ := pay.CollectionBucketOf(pay.CollectionStatusOf(r.Status)); b {
+			case pay.CollectionRequest:
+				cc.Request += r.N
+			case pay.CollectionDecided:
+				cc.Decided += r.N
+			case pay.CollectionHistory:
+				cc.History += r.N
+			}
 			continue
 		}
 		b, ok := pay.PaymentBucketOf(r.Status, r.Type, r.ActionRequired)
@@ -138,5 +166,5 @@ func (s *Store) PaymentCounts(ctx context.Context, buyerID int64) (pay.PaymentCo
 			c.History += r.N
 		}
 	}
-	return c, nil
+	return c, cc, nil
 }

@@ -533,8 +533,11 @@ func insertEvent(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, a pay.Paym
 		return fmt.Errorf("store: event of payment %d: %w", id, err)
 	}
 	// Every change of a payment tells its buyer, in the same transaction: a notification
-	// and its mail, once per event.
-	return notifyPayment(ctx, tx, buyerID, id, eventID, a, to, reason, now)
+	// and its mail, once per event; a request's payment moves the requester's invoice too.
+	if err := notifyPayment(ctx, tx, buyerID, id, eventID, a, to, reason, now); err != nil {
+		return err
+	}
+	return syncRequest(ctx, tx, id, a, to.Status, actor, now)
 }
 
 type sqlResult interface{ RowsAffected() (int64, error) }

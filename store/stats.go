@@ -23,7 +23,7 @@ func (s *Store) Stats(ctx context.Context, buyerID int64) (pay.Stats, error) {
 	if err != nil {
 		return st, fmt.Errorf("store: stats of buyer %d: %w", buyerID, err)
 	}
-	if st.Payments, err = s.PaymentCounts(ctx, buyerID); err != nil {
+	if st.Payments, st.Collections, err = s.listCounts(ctx, buyerID); err != nil {
 		return st, err
 	}
 	return st, nil

@@ -21,10 +21,12 @@ var ErrNothingToTransfer = errors.New("store: no transfer due")
 
 // TransferItem is a screened payment with the account it is paid to.
 type TransferItem struct {
-	ID               int64                 `db:"id"`
-	BuyerID          int64                 `db:"buyer_id"`
-	BuyerName        string                `db:"buyer_name"`
-	SupplierName     string                `db:"supplier_name"`
+	ID           int64  `db:"id"`
+	BuyerID      int64  `db:"buyer_id"`
+	BuyerName    string `db:"buyer_name"`
+	SupplierName string `db:"supplier_name"`
+	// Amount is what the payee receives: the invoice, less the fee when a request's
+	// requester bears it.
 	Amount           int64                 `db:"amount"`
 	Fee              int64                 `db:"fee"`
 	PaymentRef       string                `db:"payment_ref"`
@@ -49,7 +51,7 @@ type TransferItem struct {
 }
 
 const transferColumns = `i.id, i.buyer_id, CASE WHEN b.business_form = 1 THEN b.corporate_name ELSE b.business_name END AS buyer_name,
-	s.name AS supplier_name, i.amount, i.fee, i.payment_ref, i.transfer_date, i.examination_status, i.action_required,
+	s.name AS supplier_name, i.amount - i.payee_fee AS amount, i.fee, i.payment_ref, i.transfer_date, i.examination_status, i.action_required,
 	i.card_status, i.authorized_amount, i.transfer_file_id, i.transfer_state, i.transfer_failure, i.transferred_at, i.captured_at, i.submitted_at,
 	a.bank_code, a.bank_name, a.branch_code, a.branch_name, a.account_type, a.account_number, a.holder_name`
 

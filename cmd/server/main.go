@@ -173,7 +173,7 @@ func run(logger *slog.Logger) error {
 	deps.Gateway, deps.PSPOrigin = gw, pspOrigin
 	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true}
 	deps.Invoices = &invoices.Service{Store: st, Gateway: gw, Limits: cfg.Limits, BaseURL: cfg.BaseURL, Logger: logger,
-		SettleAfter: cfg.SettleAfter}
+		SettleAfter: cfg.SettleAfter, Mailer: deps.Account}
 	if cfg.CrashAt != "" {
 		deps.Invoices.Crash = func(point string) {
 			if point == cfg.CrashAt {

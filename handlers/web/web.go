@@ -95,6 +95,9 @@ func New(d Deps) *App {
 	if d.Invoices == nil && d.Gateway != nil {
 		d.Invoices = &invoices.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}
 	}
+	if d.Invoices != nil && d.Invoices.Mailer == nil && d.Account != nil {
+		d.Invoices.Mailer = d.Account
+	}
 	return &App{Deps: d}
 }
 
