@@ -78,7 +78,8 @@ func routes(e *echo.Echo, a *web.App) {
 	// Signed in: every group below leaves an unfinished create workflow when a page
 	// outside it is opened.
 	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow, payments.Journey.Workflow, payments.Edit.Workflow)
-	signed := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, leave)
+	// Entering the signed-in layout links a card-payment request's pending key (SPEC.md §2).
+	signed := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, a.LinkPendingRequest, leave)
 	signed.GET("/toppage", infoArea.ShowTopPage)
 	signed.GET(info.TermsPage.Path, infoArea.ShowTermsPage)
 	signed.POST(info.TermsPage.Path, infoArea.AcceptTerms)
@@ -144,6 +145,11 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET(payments.ConfirmPath, paymentsArea.ShowConfirmPage)
 	signed.POST(payments.ConfirmPath, paymentsArea.Confirm)
 	signed.GET(invoices.ReturnPath, paymentsArea.ChallengeReturned)
+	// Card-payment requests received: the mailed link (signed out too: its key waits in
+	// the session), and paying one by card.
+	e.GET(payments.RequestLinkPath+":key", paymentsArea.OpenRequestLink)
+	signed.GET("/payments/waiting/:id/creditcard", paymentsArea.ShowRequestPayPage)
+	signed.POST("/payments/waiting/:id/creditcard", paymentsArea.PayRequest)
 	signed.GET(payments.CompletePage.Path, paymentsArea.ShowCompletePage)
 	// Correcting a payment that screening sent back.
 	signed.GET("/payments/edit/:id/invoiceinfo", paymentsArea.ShowEditPage)

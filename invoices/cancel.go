@@ -85,8 +85,10 @@ func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error
 	if err != nil {
 		return err
 	}
-	if cur.PaymentRef != j.Ref || st == "" {
-		return nil // an earlier authorisation of a corrected payment: the row follows the current one
+	if cur.PaymentRef != j.Ref || st == "" || cur.CardStatus == pay.CardDeclined {
+		// An earlier authorisation of a corrected payment (the row follows the current
+		// one), or a late one of a submission already declined (it stays declined).
+		return nil
 	}
 	return s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, st, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
 }
@@ -115,6 +117,15 @@ func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) err
 	switch {
 	case errors.Is(err, gateway.ErrNotFound):
 		tx = gateway.Transaction{Status: gateway.StatusDeclined, ResultCode: gateway.ResultProcessorError}
+		// Not seen yet is not never seen: the buyer's request may still be waiting for the
+		// PSP's answer (a slow PSP, a process that dies right after it). Look once more
+		// later and release whatever authorisation turned up, so none is left without
+		// its payment.
+		if _, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: store.PaymentCardJobKind,
+			Payload: store.PaymentJob{BuyerID: j.BuyerID, ID: j.ID, Ref: p.PaymentRef}, UniqueKey: "recheck-" + p.PaymentRef,
+			RunAt: s.now().Add(s.settleAfter())}); err != nil {
+			return err
+		}
 	case err != nil:
 		return fmt.Errorf("invoices: settle %s: %w", p.PaymentRef, err)
 	}

@@ -17,7 +17,7 @@ import (
 // pays it by card like a payment. The pages and the API share these rules.
 
 // RequestLinkPath is where a request's mailed link opens the service; the key follows.
-const RequestLinkPath = "/request/"
+const RequestLinkPath = "/payments/request/"
 
 // RequestMailer builds the customer's mail job of a request (account.Service: sealed,
 // since the link holds the key).

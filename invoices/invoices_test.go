@@ -304,6 +304,17 @@ func TestSettleJobReconciles(t *testing.T) {
 	sub, err := db.Store.Submission(ctx, f.buyer, early.ID)
 	require.NoError(t, err)
 	assert.Equal(t, pay.CardDeclined, sub.CardStatus)
+	// Not seen is not never seen: the request may still be on its way to the PSP. When its
+	// authorisation arrives after all, the recheck releases it; the submission stays declined.
+	_, err = p.Authorize(ctx, gateway.AuthorizeRequest{PaymentID: sub.PaymentRef, Amount: sub.AuthorizedAmount})
+	require.NoError(t, err)
+	var recheck []byte
+	require.NoError(t, db.Store.DB.Get(&recheck, `SELECT payload FROM jobs WHERE unique_key = $1`, "recheck-"+sub.PaymentRef))
+	require.NoError(t, s.RunCardJob(ctx, recheck))
+	assert.Equal(t, gateway.StatusVoided, p.txs[sub.PaymentRef].Status, "the late authorisation is released")
+	sub, err = db.Store.Submission(ctx, f.buyer, early.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.CardDeclined, sub.CardStatus)
 
 	// While the PSP does not answer, the job fails (and is retried).
 	p.lookErr = gateway.ErrUnavailable

@@ -259,10 +259,11 @@ func (s *Service) ScreeningEvidence(ctx context.Context, p store.ScreeningItem) 
 		acct = a
 	}
 	ev.Account = acct
-	if p.FileID == nil {
+	owner, fileID := p.EvidenceFile()
+	if fileID == nil {
 		return ev, nil
 	}
-	f, err := s.Store.InvoiceFile(ctx, p.BuyerID, *p.FileID)
+	f, err := s.Store.InvoiceFile(ctx, owner, *fileID)
 	if errors.Is(err, store.ErrNotFound) {
 		return ev, nil
 	}

@@ -203,7 +203,8 @@ type NewRequest struct {
 	FileID         *int64
 	KeyHash        []byte
 	// Mail is the customer's mail job (sealed: it holds the key), enqueued in the same
-	// transaction so the request and its mail exist together.
+	// transaction so the request and its mail exist together. No kind: no mail (the demo
+	// data's requests).
 	Mail NewJob
 }
 
@@ -249,10 +250,11 @@ func (s *Store) SendRequest(ctx context.Context, n NewRequest, now time.Time) (r
 		if err := requestEvent(ctx, tx, n.RequesterID, id, pay.ActRequest, nil, pay.BuyerNotRegistered, actor, now); err != nil {
 			return err
 		}
-		j := n.Mail
-		j.UniqueKey = fmt.Sprintf(requestMailUniqueKey, id)
-		if _, err := enqueueJob(ctx, tx, j); err != nil {
-			return err
+		if j := n.Mail; j.Kind != "" {
+			j.UniqueKey = fmt.Sprintf(requestMailUniqueKey, id)
+			if _, err := enqueueJob(ctx, tx, j); err != nil {
+				return err
+			}
 		}
 		if n.FileID != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE invoice_files SET locked_at = COALESCE(locked_at, $3)

@@ -23,6 +23,19 @@ type ScreeningItem struct {
 	CheckedBy      *int64             `db:"checked_by"`
 	CheckedByName  *string            `db:"checked_by_name"`
 	SendBackCode   string             `db:"send_back_code"`
+	// RequestFileID is the requester's invoice file when the payment pays a card-payment
+	// request (the customer's invoice has none of its own); RequesterID its owner.
+	RequestFileID *int64 `db:"request_file_id"`
+	RequesterID   *int64 `db:"requester_id"`
+}
+
+// EvidenceFile is the invoice file screening compares with: the payment's own, or the
+// requester's of a card-payment request, with the buyer who owns it.
+func (p ScreeningItem) EvidenceFile() (ownerID int64, fileID *int64) {
+	if p.FileID == nil && p.RequestFileID != nil && p.RequesterID != nil {
+		return *p.RequesterID, p.RequestFileID
+	}
+	return p.BuyerID, p.FileID
 }
 
 // Queues of the screening page.
@@ -41,9 +54,11 @@ type ScreeningFilter struct {
 }
 
 const screeningColumns = paymentColumns + `, CASE WHEN b.business_form = 1 THEN b.corporate_name ELSE b.business_name END AS buyer_name,
-	s.status AS supplier_status, i.checked_by, o.name AS checked_by_name, i.send_back_code`
+	s.status AS supplier_status, i.checked_by, o.name AS checked_by_name, i.send_back_code,
+	rq.file_id AS request_file_id, ir.requester_id`
 
-const screeningFrom = paymentFrom + ` JOIN buyers b ON b.id = i.buyer_id LEFT JOIN operators o ON o.id = i.checked_by `
+const screeningFrom = paymentFrom + ` JOIN buyers b ON b.id = i.buyer_id LEFT JOIN operators o ON o.id = i.checked_by
+	LEFT JOIN invoice_requests ir ON ir.payment_invoice_id = i.id LEFT JOIN invoices rq ON rq.id = ir.invoice_id `
 
 // ScreeningQueue lists submitted payments of every buyer for the operators, oldest
 // first (the longest waiting at the top), with the total. Operators only.
@@ -86,7 +101,7 @@ func (s *Store) ScreeningQueue(ctx context.Context, f ScreeningFilter) ([]Screen
 // Operators only.
 func (s *Store) ScreeningPayment(ctx context.Context, id int64) (ScreeningItem, error) {
 	return getOne[ScreeningItem](ctx, s.DB, fmt.Sprintf("payment %d for screening", id), `SELECT `+screeningColumns+screeningFrom+`
-		WHERE i.id = $1 AND i.submitted_at IS NOT NULL AND i.card_status NOT IN ('pending', 'requires_action', 'declined')`, id)
+		WHERE i.id = $1 AND i.submitted_at IS NOT NULL AND i.card_status NOT IN ('none', 'pending', 'requires_action', 'declined')`, id)
 }
 
 // CheckedBy says which operator checked the payment (確认済), read in tx, the

@@ -115,6 +115,42 @@ func seedSuppliers(ctx context.Context, st *store.Store, buyerID int64) error {
 		ValidFrom: time.Now().AddDate(0, 0, -1), ValidTo: time.Now().AddDate(1, 0, 0)})
 }
 
+// seedRequests gives the demo corporation a receiving account and two card-payment
+// requests: one its customer has not taken yet (依頼中, 購入者未登録) and one to the demo
+// sole proprietor, waiting in their 支払待ち. No mail goes out for demo requests.
+func seedRequests(ctx context.Context, st *store.Store, corpID, soleID int64) error {
+	acct, err := st.CreateBuyerAccount(ctx, corpID, store.AccountFields{BankCode: "0005", BankName: "三菱ＵＦＪ銀行",
+		BranchCode: "001", BranchName: "本店", AccountType: pay.AccountOrdinary, AccountNumber: "1357913", HolderName: "ﾃﾞﾓｼﾖｳｼﾞ(ｶ"})
+	if err != nil {
+		return fmt.Errorf("demo receiving account: %w", err)
+	}
+	deadline := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 14)
+	for i, c := range []struct{ name, email string }{
+		{"株式会社ひかり商会", "keiri@hikari.demo.example"},
+		{"デモ工房", "sole@demo.example"},
+	} {
+		key, hash, err := pay.NewRequestKey()
+		if err != nil {
+			return err
+		}
+		amount := int64(88000 * (i + 1))
+		r, _, err := st.SendRequest(ctx, store.NewRequest{RequesterID: corpID, SubmitKey: fmt.Sprintf("demo-request-%d", i+1),
+			Request: pay.CheckedRequest{CustomerName: c.name, CustomerEmail: c.email, Amount: amount,
+				InvoiceNumber: fmt.Sprintf("REQ-%03d", i+1), Deadline: deadline, Message: "いつもお世話になっております。今月分のご請求です。"},
+			Fee: pay.Fee(amount, pay.DefaultFeeBasisPoints), FeeBasisPoints: pay.DefaultFeeBasisPoints, FeeBearer: pay.FeeByCustomer,
+			AccountID: acct.ID, KeyHash: hash}, time.Now())
+		if err != nil {
+			return fmt.Errorf("demo request %d: %w", i+1, err)
+		}
+		if c.email == "sole@demo.example" {
+			if _, err := st.UseRequestKey(ctx, pay.HashRequestKey(key), soleID, func(store.RequestKey) error { return nil }, time.Now()); err != nil {
+				return fmt.Errorf("demo request %d: %w", r.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
 // seedDemo creates the demo buyers if missing and sets their password to DEMO_PASSWORD,
 // or to a new random one that it prints, so the password is always known to whoever
 // started the app.
@@ -127,6 +163,7 @@ func seedDemo(ctx context.Context, st *store.Store, cfg Config, logger *slog.Log
 	if err != nil {
 		return err
 	}
+	created := map[string]int64{}
 	for _, nb := range demoBuyers {
 		u, err := st.UserByEmail(ctx, nb.EmailAddress)
 		switch {
@@ -135,6 +172,7 @@ func seedDemo(ctx context.Context, st *store.Store, cfg Config, logger *slog.Log
 			if u, err = st.CreateBuyer(ctx, nb); err != nil {
 				return fmt.Errorf("demo buyer %s: %w", nb.EmailAddress, err)
 			}
+			created[nb.EmailAddress] = u.BuyerID
 			for _, n := range demoNotifications {
 				if _, err := st.CreateNotification(ctx, u.BuyerID, n.title, n.body); err != nil {
 					return err
@@ -151,6 +189,11 @@ func seedDemo(ctx context.Context, st *store.Store, cfg Config, logger *slog.Log
 			if err := st.SetPasswordHash(ctx, u.BuyerID, u.ID, hash); err != nil {
 				return err
 			}
+		}
+	}
+	if corp, sole := created["corp@demo.example"], created["sole@demo.example"]; corp != 0 && sole != 0 {
+		if err := seedRequests(ctx, st, corp, sole); err != nil {
+			return err
 		}
 	}
 	if err := st.SaveCorporations(ctx, demoCorporations); err != nil {

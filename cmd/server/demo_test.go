@@ -50,6 +50,7 @@ func TestSeedDemo(t *testing.T) {
 	assert.Equal(t, 1, st.SuppliersDisableCount)
 	assert.Equal(t, 1, st.Payments.Reserved)
 	assert.Equal(t, 1, st.Payments.History)
+	assert.Equal(t, pay.CollectionCounts{Request: 2}, st.Collections, "two card-payment requests sent")
 
 	list, _, err := db.Store.Suppliers(ctx, store.SupplierFilter{BuyerID: corp.BuyerID, Group: pay.SupplierEnable, Size: 10})
 	require.NoError(t, err)
@@ -66,7 +67,8 @@ func TestSeedDemo(t *testing.T) {
 	require.NoError(t, err)
 	st, err = db.Store.Stats(ctx, sole.BuyerID)
 	require.NoError(t, err)
-	assert.Zero(t, st.SuppliersEnableCount, "the sole proprietor starts empty")
+	assert.Equal(t, 1, st.SuppliersEnableCount, "the sole proprietor's one supplier: the corporation that asked them to pay")
+	assert.Equal(t, 1, st.Payments.Waiting, "the demo corporation's request waits for their card")
 
 	found, err := db.Store.Corporations(ctx, "トヨタ", 5)
 	require.NoError(t, err)

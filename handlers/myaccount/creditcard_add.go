@@ -31,7 +31,7 @@ const sessionHostedCard = "creditcard_hosted_pending"
 const sessionCardReturn = "creditcard_return"
 
 // cardReturnPrefixes are the pages that may send the buyer here and get them back.
-var cardReturnPrefixes = []string{"/payments/add/confirm", "/payments/edit/"}
+var cardReturnPrefixes = []string{"/payments/add/confirm", "/payments/edit/", "/payments/waiting/"}
 
 // ShowAddCreditCardPage is カードの追加.
 func (h *Handler) ShowAddCreditCardPage(c *echo.Context) error {

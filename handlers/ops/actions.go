@@ -100,10 +100,11 @@ func (h *Handler) paymentFile(c *echo.Context) (store.InvoiceFile, error) {
 	if err != nil {
 		return store.InvoiceFile{}, err
 	}
-	if p.FileID == nil {
+	owner, fileID := p.EvidenceFile()
+	if fileID == nil {
 		return store.InvoiceFile{}, web.ErrNotFound
 	}
-	return h.Store.InvoiceFile(ctx, p.BuyerID, *p.FileID)
+	return h.Store.InvoiceFile(ctx, owner, *fileID)
 }
 
 // ShowPreview serves the picture of the payment's invoice file (web.ServePreview).

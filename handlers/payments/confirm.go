@@ -130,11 +130,7 @@ func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors
 	if err != nil {
 		return err
 	}
-	for _, card := range cards {
-		opt := pages.CardOption{ID: idString(card.ID), Label: string(card.Brand) + " •••• " + card.Last4, Expiry: card.Expiry(),
-			Expired: card.Expired, Default: card.IsDefault}
-		v.Cards = append(v.Cards, opt)
-	}
+	v.Cards = cardOptions(cards)
 	if j.FileID != 0 {
 		v.FileHref = FilePath + idString(j.FileID)
 	}
@@ -247,6 +243,18 @@ func (h *Handler) finish(c *echo.Context, j journey, p store.Payment) error {
 func (h *Handler) ChallengeReturned(c *echo.Context) error {
 	u := web.CurrentUser(c)
 	res, err := h.Invoices.Returned(c.Request().Context(), u.BuyerID, web.Clip(c.QueryParam("payment"), 80))
+	if res.Payment.InvoiceType == pay.InvoiceRequestBuyer {
+		// A card-payment request received: back to its creditcard page, or on to its page.
+		var fe pay.FieldErrors
+		if errors.As(err, &fe) {
+			h.SetFlash(c, views.Flash{Color: "error", Title: "お支払いを完了できませんでした", Text: fe[0].Message})
+			return c.Redirect(http.StatusSeeOther, web.RequestCreditCardPath(res.Payment.ID))
+		}
+		if err != nil {
+			return err
+		}
+		return h.requestPaid(c, res.Payment)
+	}
 	j := Journey.Load(h.Sessions, c)
 	if err == nil {
 		return h.finish(c, j, res.Payment)

@@ -44,6 +44,10 @@ func (h *Handler) ShowPaymentPage(l List) echo.HandlerFunc {
 		if p.PromotionCode != "" {
 			v.Promotion = p.PromotionCode
 		}
+		if p.InvoiceType == pay.InvoiceRequestBuyer && pay.RequestOpen(p.ExaminationStatus) {
+			v.PayHref = web.RequestCreditCardPath(p.ID)
+			v.Next = "カードでお支払いいただくと、審査のうえ、" + p.SupplierName + "へお振り込みします。"
+		}
 		if p.TransferDate != nil {
 			v.TransferDate = pay.JapaneseDate(*p.TransferDate)
 		}
@@ -112,6 +116,8 @@ func cardStatusLabel(s pay.CardStatus) string {
 		return "与信取消済み"
 	case pay.CardRefunded:
 		return "返金済み"
+	case pay.CardNone:
+		return "未払い"
 	}
 	return "確認中"
 }

@@ -23,11 +23,16 @@ type Handler struct{ *web.App }
 var SignInPage = web.Page{Path: "/signin", Title: "ログイン", Access: web.Public}
 
 // ShowSignInPage shows the sign-in form. Entering it signs the visitor out (SPEC.md §2),
-// after taking any notice meant for this page, such as the sign-out confirmation.
+// after taking any notice meant for this page, such as the sign-out confirmation; a
+// card-payment request's key waiting to be linked stays for the account signing in.
 func (h *Handler) ShowSignInPage(c *echo.Context) error {
 	flash := h.PopFlash(c)
+	pending := h.PendingRequestKey(c)
 	if err := h.Sessions.Destroy(c.Request().Context()); err != nil {
 		return err
+	}
+	if pending != "" {
+		h.SetPendingRequestKey(c, pending)
 	}
 	web.ForgetUser(c)
 	b, err := h.Base(c, SignInPage.Title)

@@ -1,0 +1,83 @@
+package invoices
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// RequestFlow is a card-payment request being prepared (SPEC.md §3 collection flow data):
+// the uploaded file with its reading, the invoice form (the customer and the invoice),
+// the bank form (one of the requester's receiving accounts; a new one is saved as soon
+// as it is entered, it is the requester's own) and who bears the fee. The pages keep it in
+// the session between steps; a draft keeps it as JSON, whoever saved it (the pages or
+// POST /api/v1/invoice_request_drafts). Each *Done is set once that step validated.
+type RequestFlow struct {
+	FileID int64 `json:"file_id,omitempty"`
+	// DraftID is the draft the flow was resumed from (deleted once it is sent).
+	DraftID int64 `json:"draft_id,omitempty"`
+
+	Request     pay.RequestInput `json:"request"`
+	RequestDone bool             `json:"request_done,omitempty"`
+	// Prefilled names the fields read from the file, for the page to say so until the
+	// requester changes them.
+	Prefilled []string `json:"prefilled,omitempty"`
+
+	AccountID int64 `json:"account_id,omitempty"`
+	BankDone  bool  `json:"bank_done,omitempty"`
+
+	FeeBearer pay.FeeBearer `json:"fee_bearer,omitempty"`
+	// SubmitKey is the confirm page's one-time key; a draft never keeps it.
+	SubmitKey string `json:"submit_key,omitempty"`
+}
+
+// Submission is the flow as CheckRequest and SendRequest take it.
+func (f RequestFlow) Submission(userID int64) RequestSubmission {
+	sub := RequestSubmission{SubmitKey: f.SubmitKey, UserID: userID, Request: f.Request, FeeBearer: f.FeeBearer, AccountID: f.AccountID}
+	if f.FileID != 0 {
+		id := f.FileID
+		sub.FileID = &id
+	}
+	return sub
+}
+
+// SaveRequestDraft keeps f as one of the buyer's request drafts (id 0 makes a new one)
+// that resumes at step; nothing is validated. A draft deleted meanwhile is saved anew
+// rather than lost. It answers the draft's id.
+func (s *Service) SaveRequestDraft(ctx context.Context, buyerID, id int64, f RequestFlow, step string) (int64, error) {
+	f.SubmitKey, f.DraftID = "", 0
+	data, err := json.Marshal(f)
+	if err != nil {
+		return 0, err
+	}
+	sum := store.RequestDraftSummary{CustomerName: f.Request.CustomerName, Step: step}
+	if n, ok := pay.ParseYen(f.Request.Amount); ok {
+		sum.Amount = &n
+	}
+	if t, ok := pay.ParseDate(f.Request.Deadline); ok {
+		sum.Deadline = &t
+	}
+	saved, err := s.Store.SaveRequestDraft(ctx, buyerID, id, data, sum, s.now())
+	if errors.Is(err, store.ErrNotFound) && id != 0 {
+		saved, err = s.Store.SaveRequestDraft(ctx, buyerID, 0, data, sum, s.now())
+	}
+	return saved, err
+}
+
+// RequestDraft loads one of the buyer's request drafts as a flow; another buyer's is
+// store.ErrNotFound. A draft that no longer decodes resumes empty.
+func (s *Service) RequestDraft(ctx context.Context, buyerID, id int64) (RequestFlow, store.RequestDraft, error) {
+	d, err := s.Store.RequestDraft(ctx, buyerID, id)
+	if err != nil {
+		return RequestFlow{}, d, err
+	}
+	var f RequestFlow
+	if json.Unmarshal(d.Data, &f) != nil {
+		f = RequestFlow{}
+	}
+	f.DraftID, f.SubmitKey = d.ID, ""
+	return f, d, nil
+}
