@@ -77,7 +77,7 @@ func routes(e *echo.Echo, a *web.App) {
 
 	// Signed in: every group below leaves an unfinished create workflow when a page
 	// outside it is opened.
-	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow, payments.Journey.Workflow, payments.Edit.Workflow)
+	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow, payments.Journey.Workflow, payments.Edit.Workflow, collections.Journey.Workflow)
 	// Entering the signed-in layout links a card-payment request's pending key (SPEC.md §2).
 	signed := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, a.LinkPendingRequest, leave)
 	signed.GET("/toppage", infoArea.ShowTopPage)
@@ -189,9 +189,30 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET("/suppliers/:id/collection-history/:paymentid", suppliersArea.ShowHistoryCollectionPage)
 
 	// Card-payment requests: corporations only, unless excluded (SPEC.md §4, §6).
-	requests := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, collectionsArea.RequireCollections, leave)
-	for _, p := range collections.Placeholders {
-		requests.GET(p.Path, collectionsArea.ShowPlaceholderPage(p))
+	// The journey keeps its answers in the session (collections.Journey); an uploaded
+	// invoice starts it.
+	requests := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, collectionsArea.RequireCollections, a.LinkPendingRequest, leave)
+	requests.GET(collections.CreatePage.Path, collectionsArea.ShowCreatePage)
+	requests.POST(collections.CreatePage.Path, collectionsArea.UploadInvoice)
+	requests.GET(collections.FilePath+":id", collectionsArea.UseFile)
+	requests.GET(collections.InvoiceStepPath, collectionsArea.ShowInvoiceStep)
+	requests.POST(collections.InvoiceStepPath, collectionsArea.SaveInvoiceStep)
+	requests.GET(collections.BankStepPath, collectionsArea.ShowBankStep)
+	requests.POST(collections.BankStepPath, collectionsArea.ChooseBank)
+	requests.GET(collections.NewBankPath, collectionsArea.ShowNewBank)
+	requests.POST(collections.NewBankPath, collectionsArea.SaveNewBank)
+	requests.GET(collections.ConfirmPath, collectionsArea.ShowConfirmPage)
+	requests.POST(collections.ConfirmPath, collectionsArea.Send)
+	requests.GET(collections.CompletePath, collectionsArea.ShowCompletePage)
+	// Drafts, the three lists and each request with its cancel question.
+	requests.GET(collections.DraftsPage.Path, collectionsArea.ShowDraftsPage)
+	requests.POST(collections.DraftsPage.Path+"/delete", collectionsArea.DeleteDrafts)
+	requests.GET(collections.DraftsPage.Path+"/:id", collectionsArea.ResumeDraft)
+	for _, l := range collections.Lists {
+		requests.GET(l.Path, collectionsArea.ShowListPage(l))
+		requests.GET(l.Path+"/:id", collectionsArea.ShowRequestPage(l))
+		requests.GET(l.Path+"/:id/cancel", collectionsArea.ShowCancelPage(l))
+		requests.POST(l.Path+"/:id/cancel", collectionsArea.CancelRequest(l))
 	}
 
 	// The operator console: the operator's own session (web.LoadOperator), never a
@@ -288,7 +309,7 @@ func Pages() []web.Page {
 	}
 	ps = append(ps, info.Pages...)
 	ps = append(ps, notifications.ListPage)
-	ps = append(ps, collections.Placeholders...)
+	ps = append(ps, collections.Pages...)
 	return ps
 }
 

@@ -1,11 +1,16 @@
 // Package collections is the area of /collections: card-payment requests a corporation
-// sends to its own customers.
+// sends to its own customers (the requester's side; the customer pays in the payments
+// area, /payments/waiting).
 package collections
 
 import (
+	"strconv"
+
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/pay"
+	pages "cardpay/views/collections"
 )
 
 // Handler serves the card-payment request pages.
@@ -13,18 +18,8 @@ type Handler struct {
 	*web.App
 }
 
-// Placeholders are the request screens still waiting for their issue (SPEC.md §2).
-var Placeholders = []web.Page{
-	{Path: "/collections/draft", Title: "下書き", Access: web.Collections},
-	{Path: "/collections/request", Title: "依頼中", Access: web.Collections},
-	{Path: "/collections/decided", Title: "支払確定", Access: web.Collections},
-	{Path: "/collections/history", Title: "依頼履歴", Access: web.Collections},
-	{Path: "/collections/create", Title: "カード払い依頼を作成", Access: web.Collections},
-	{Path: "/collections/add/invoice", Title: "請求書情報の入力", Access: web.Collections},
-	{Path: "/collections/add/bank", Title: "入金先口座の選択", Access: web.Collections},
-	{Path: "/collections/add/confirm", Title: "依頼内容の確認", Access: web.Collections},
-	{Path: "/collections/complete", Title: "依頼の完了", Access: web.Collections},
-}
+// PageSize is a list's page: 20 requests (SPEC.md pagination).
+const PageSize = 20
 
 // RequireCollections refuses the request screens to buyers who may not request card
 // payments: sole proprietors and excluded corporations. It runs after RequireSignIn.
@@ -36,3 +31,48 @@ func (h *Handler) RequireCollections(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
+
+// List is one of the requester's lists (SPEC.md §4 collection buckets).
+type List struct {
+	web.Page
+	Bucket pay.CollectionBucket
+	Empty  string
+}
+
+// Lists are the request lists, in the order of their tabs.
+var Lists = []List{
+	{Page: web.Page{Path: "/collections/request", Title: "依頼中", Access: web.Collections}, Bucket: pay.CollectionRequest,
+		Empty: "お支払いを待っているカード払い依頼はありません。"},
+	{Page: web.Page{Path: "/collections/decided", Title: "支払確定", Access: web.Collections}, Bucket: pay.CollectionDecided,
+		Empty: "審査が完了し、入金を待っている依頼はありません。"},
+	{Page: web.Page{Path: "/collections/history", Title: "依頼履歴", Access: web.Collections}, Bucket: pay.CollectionHistory,
+		Empty: "入金が完了した、または期限切れ・キャンセルになった依頼はありません。"},
+}
+
+// listOf is the list a request in examination status s belongs to.
+func listOf(s pay.ExaminationStatus) List {
+	b, _ := pay.CollectionBucketOf(pay.CollectionStatusOf(s))
+	for _, l := range Lists {
+		if l.Bucket == b {
+			return l
+		}
+	}
+	return Lists[2]
+}
+
+// Pages are the area's screens without ids, for the page list.
+var Pages = []web.Page{
+	Lists[0].Page, Lists[1].Page, Lists[2].Page, DraftsPage, CreatePage,
+}
+
+// tabs are the tabs above every list, with the counts from the stats.
+func tabs(st pay.CollectionCounts, current string) []pages.Tab {
+	return []pages.Tab{
+		{Label: "依頼中", Href: Lists[0].Path, Count: st.Request, Current: current == Lists[0].Path},
+		{Label: "支払確定", Href: Lists[1].Path, Count: st.Decided, Current: current == Lists[1].Path},
+		{Label: "依頼履歴", Href: Lists[2].Path, Count: st.History, Current: current == Lists[2].Path},
+		{Label: "下書き", Href: DraftsPage.Path, Count: st.Draft, Current: current == DraftsPage.Path},
+	}
+}
+
+func idString(id int64) string { return strconv.FormatInt(id, 10) }
