@@ -163,6 +163,23 @@ func routes() []route {
 		{http.MethodGet, "/drafts/:id", signedIn, (*server).draft},
 		{http.MethodPut, "/drafts/:id", signedIn, (*server).updateDraft},
 
+		// Card-payment requests: the requester's requests, their drafts and its receiving
+		// accounts (corporations not excluded only); the customer's key and payment.
+		{http.MethodGet, "/invoices/request_sellers", signedIn, (*server).requestSellers},
+		{http.MethodPost, "/invoices/request_sellers", signedIn, (*server).sendRequest},
+		{http.MethodGet, "/invoices/:id/request_seller", signedIn, (*server).requestSeller},
+		{http.MethodPut, "/invoices/:id/request_seller/cancel", signedIn, (*server).cancelRequestSeller},
+		{http.MethodGet, "/invoices/request_keys/:key", signedIn, (*server).requestKey},
+		{http.MethodPost, "/invoices/request_keys", signedIn, (*server).linkRequestKey},
+		{http.MethodPut, "/invoices/:id/requestbuyer", signedIn, (*server).payRequest},
+		{http.MethodGet, "/buyers/:id/accounts", signedIn, (*server).buyerAccounts},
+		{http.MethodPost, "/buyers/:id/accounts", signedIn, (*server).createBuyerAccount},
+		{http.MethodPost, "/invoice_request_drafts", signedIn, (*server).createRequestDraft},
+		{http.MethodGet, "/invoice_request_drafts", signedIn, (*server).requestDrafts},
+		{http.MethodDelete, "/invoice_request_drafts", signedIn, (*server).deleteRequestDrafts},
+		{http.MethodGet, "/invoice_request_drafts/:id", signedIn, (*server).requestDraft},
+		{http.MethodPut, "/invoice_request_drafts/:id", signedIn, (*server).updateRequestDraft},
+
 		// The server's clock, public: it tells nothing about anyone.
 		{http.MethodGet, "/system/time", public, (*server).systemTime},
 

@@ -137,17 +137,20 @@ type deleteDraftsRequest struct {
 	Drafts []json.Number `json:"drafts"`
 }
 
-func (r deleteDraftsRequest) check() pay.FieldErrors {
+func (r deleteDraftsRequest) check() pay.FieldErrors { return r.checkNamed("drafts") }
+
+// checkNamed checks a list of draft ids sent as field (drafts, invoice_request_drafts).
+func (r deleteDraftsRequest) checkNamed(field string) pay.FieldErrors {
 	var errs pay.FieldErrors
 	if len(r.Drafts) == 0 {
-		errs.Add("drafts", "削除する下書きのIDを drafts に指定してください")
+		errs.Add(field, "削除する下書きのIDを "+field+" に指定してください")
 	}
 	if len(r.Drafts) > 100 {
-		errs.Add("drafts", "一度に削除できる下書きは100件までです")
+		errs.Add(field, "一度に削除できる下書きは100件までです")
 	}
 	for _, n := range r.Drafts {
 		if id, err := n.Int64(); err != nil || id <= 0 {
-			errs.Add("drafts", "drafts には下書きのID（正の整数）を指定してください")
+			errs.Add(field, field+" には下書きのID（正の整数）を指定してください")
 		}
 	}
 	return errs
