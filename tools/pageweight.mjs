@@ -154,6 +154,22 @@ try {
   rows.push(await measure(page, `${payment}/cancel`));
   rows.push(await measure(page, `/payments/complete?id=${payment.split("/").pop()}`));
   rows.push(await measure(page, `/payments/edit/${sentBack.split("/").pop()}/invoiceinfo`));
+  // The card-payment request journey's steps (form posts, as above), and a request's page.
+  await page.goto(url("/collections/add/invoice?new=1"));
+  rows.push(await measure(page, "/collections/add/invoice"));
+  const deadline = new Date(Date.now() + 9 * 3600_000 + 20 * 86400_000).toISOString().slice(0, 10);
+  await page.request.post(url("/collections/add/invoice"),
+    form({ customer_name: "株式会社計測", customer_email: "pageweight@customer.example", amount: "33000", deadline }));
+  rows.push(await measure(page, "/collections/add/bank"));
+  const receiving = await page.locator("input[name=account]").first().getAttribute("value");
+  rows.push(await measure(page, "/collections/add/bank/new?bank_code=0001&branch_code=001"));
+  await page.request.post(url("/collections/add/bank"), form({ account: receiving }));
+  rows.push(await measure(page, "/collections/add/confirm"));
+  await page.goto(url("/collections/request"));
+  const request = await page.locator("main table a").first().getAttribute("href");
+  rows.push(await measure(page, request));
+  rows.push(await measure(page, `${request}/cancel`));
+  rows.push(await measure(page, `/collections/complete?id=${request.split("/").pop()}`));
   // A card's 締め日・支払日 page: a card saved through the sandbox PSP first.
   const psp = (process.env.PSP_URL || "").replace(/\/$/, "");
   const tokenRes = await fetch(`${psp}/v1/tokens`, {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { SOLE, displayPath, firstPage, launch, pages, screenshot, signIn, url } from "./lib.mjs";
+import { CORP, SOLE, displayPath, firstPage, launch, pages, screenshot, signIn, url } from "./lib.mjs";
 
 const SHOW_DELAY_MS = 100;
 const DURATION_MS = 5000;
@@ -18,7 +18,10 @@ const publicPages = all.filter((p) => p.access === "public");
 const signedInPages = all.filter((p) => p.access !== "public");
 // Pages that always carry an island (p.island, from web.Page) ship exactly that island's
 // script; every other page ships none.
-const islandPages = all.filter((p) => p.island);
+// Pages with islands: the sole proprietor opens those of every buyer; the collections'
+// pages are the demo corporation's (a sole proprietor gets their 403 page).
+const islandPages = all.filter((p) => p.island && p.access !== "collections");
+const collectionIslandPages = all.filter((p) => p.island && p.access === "collections");
 
 /**
  * Runs in every page before its own scripts: records when the island mounts and when the
@@ -108,7 +111,9 @@ describe("snackbar island (JS on, 1280px)", () => {
     await page.locator("[data-island='snackbar']").getByRole("button", { name: "閉じる" }).click();
     await notice.waitFor({ state: "detached", timeout: 3_000 });
     assert.ok(Date.now() - shownAt < DURATION_MS, "closed by the button, not by the timer");
-    assert.equal(new URL(page.url()).pathname, "/payments/create", "closing does not navigate");
+    // The demo sole proprietor has a card-payment request waiting (demo data): the landing
+    // rules open 支払待ち.
+    assert.equal(new URL(page.url()).pathname, "/payments/waiting", "closing does not navigate");
     assert.deepEqual(errors, [], "no console errors, page errors or failed requests");
   });
 
@@ -173,10 +178,10 @@ describe("notice without JavaScript (JS off, 360px)", () => {
     assert.match(await notice.innerText(), /ログインしました/);
     const close = notice.locator("a.snackbar__close");
     assert.equal(await close.innerText(), "閉じる");
-    assert.equal(await close.getAttribute("href"), "/payments/create", "閉じる reloads the page");
+    assert.equal(await close.getAttribute("href"), "/payments/waiting", "閉じる reloads the page (the landing: a request waits)");
     assert.equal(await page.locator("[data-island-mounted]").count(), 0, "nothing mounted the island");
     // 閉じる without JavaScript: the reload no longer has the one-time notice.
-    await Promise.all([page.waitForURL((u) => u.pathname === "/payments/create", { waitUntil: "load" }), close.click()]);
+    await Promise.all([page.waitForURL((u) => u.pathname === "/payments/waiting", { waitUntil: "load" }), close.click()]);
     assert.equal(await page.locator(".snackbar").count(), 0, "the notice is gone after 閉じる");
   });
 });
@@ -224,6 +229,21 @@ describe("pages without a notice ship no JavaScript", () => {
         assert.equal(scripts.length, 1, `one <script>, got ${JSON.stringify(scripts)}`);
         assert.equal(scripts[0].type, "module");
         assert.match(scripts[0].src, /^\/static\//, "served from /static/");
+      });
+    }
+  });
+  describe("signed in as the corporation", () => {
+    before(async () => {
+      await signIn(page, CORP);
+    });
+    for (const p of collectionIslandPages) {
+      it(`${p.path} has one module script, for its ${p.island} island`, TIMEOUT, async () => {
+        await page.goto(url(p.path));
+        const islands = await page.locator("[data-island]").evaluateAll((els) => els.map((e) => e.dataset.island));
+        assert.deepEqual(islands, [p.island], `${p.path} carries the ${p.island} island and no other`);
+        const scripts = await page.locator("script").evaluateAll((els) => els.map((e) => ({ type: e.type, src: e.getAttribute("src") })));
+        assert.equal(scripts.length, 1, `one <script>, got ${JSON.stringify(scripts)}`);
+        assert.equal(scripts[0].type, "module");
       });
     }
   });
