@@ -178,29 +178,7 @@ func (in RequestInput) Check(l Limits, now time.Time) (CheckedRequest, FieldErro
 			out.CustomerCorporateNumber = n
 		}
 	}
-	switch n, ok := ParseYen(in.Amount); {
-	case in.Amount == "":
-		errs.Add("amount", "請求金額を入力してください")
-	case !ok:
-		errs.Add("amount", "請求金額は半角数字で、円単位で入力してください（例：123456）")
-	default:
-		out.Amount = n
-		errs.Add("amount", l.AmountMessage(n))
-	}
-	out.InvoiceNumber = in.InvoiceNumber
-	if utf8.RuneCountInString(in.InvoiceNumber) > MaxInvoiceNumberLen {
-		errs.Add("invoice_number", "請求書番号は"+strconv.Itoa(MaxInvoiceNumberLen)+"文字以内で入力してください")
-	}
-	if in.InvoiceDate != "" {
-		switch t, ok := ParseDate(in.InvoiceDate); {
-		case !ok:
-			errs.Add("invoice_date", "請求日を正しい日付で入力してください（例：2026-12-25）")
-		case t.After(today):
-			errs.Add("invoice_date", "請求日に未来の日付は入力できません")
-		default:
-			out.InvoiceDate = &t
-		}
-	}
+	out.Amount, out.InvoiceNumber, out.InvoiceDate = checkInvoiceHead(in.Amount, in.InvoiceNumber, in.InvoiceDate, l, today, &errs)
 	switch t, ok := ParseDate(in.Deadline); {
 	case in.Deadline == "":
 		errs.Add("deadline", "お支払い期限を入力してください")

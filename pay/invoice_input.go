@@ -127,29 +127,7 @@ func (in InvoiceInput) Check(l Limits, now time.Time) (CheckedInvoice, FieldErro
 	var out CheckedInvoice
 	var errs FieldErrors
 	today := dateOf(now).midnight()
-	switch n, ok := ParseYen(in.Amount); {
-	case in.Amount == "":
-		errs.Add("amount", "請求金額を入力してください")
-	case !ok:
-		errs.Add("amount", "請求金額は半角数字で、円単位で入力してください（例：123456）")
-	default:
-		out.Amount = n
-		errs.Add("amount", l.AmountMessage(n))
-	}
-	out.InvoiceNumber = in.InvoiceNumber
-	if utf8.RuneCountInString(in.InvoiceNumber) > MaxInvoiceNumberLen {
-		errs.Add("invoice_number", "請求書番号は"+strconv.Itoa(MaxInvoiceNumberLen)+"文字以内で入力してください")
-	}
-	if in.InvoiceDate != "" {
-		switch t, ok := ParseDate(in.InvoiceDate); {
-		case !ok:
-			errs.Add("invoice_date", "請求日を正しい日付で入力してください（例：2026-12-25）")
-		case t.After(today):
-			errs.Add("invoice_date", "請求日に未来の日付は入力できません")
-		default:
-			out.InvoiceDate = &t
-		}
-	}
+	out.Amount, out.InvoiceNumber, out.InvoiceDate = checkInvoiceHead(in.Amount, in.InvoiceNumber, in.InvoiceDate, l, today, &errs)
 	switch t, ok := ParseDate(in.DueDate); {
 	case in.DueDate == "":
 		errs.Add("due_date", "支払期日を入力してください")
@@ -191,6 +169,36 @@ func (in InvoiceInput) Check(l Limits, now time.Time) (CheckedInvoice, FieldErro
 		out.TransferDate = t
 	}
 	return out, errs
+}
+
+// checkInvoiceHead checks what a payment's and a card-payment request's invoice share: the
+// amount within the limits, the invoice number and the invoice date (not in the future).
+func checkInvoiceHead(amount, number, date string, l Limits, today time.Time, errs *FieldErrors) (int64, string, *time.Time) {
+	var n int64
+	switch v, ok := ParseYen(amount); {
+	case amount == "":
+		errs.Add("amount", "請求金額を入力してください")
+	case !ok:
+		errs.Add("amount", "請求金額は半角数字で、円単位で入力してください（例：123456）")
+	default:
+		n = v
+		errs.Add("amount", l.AmountMessage(v))
+	}
+	if utf8.RuneCountInString(number) > MaxInvoiceNumberLen {
+		errs.Add("invoice_number", "請求書番号は"+strconv.Itoa(MaxInvoiceNumberLen)+"文字以内で入力してください")
+	}
+	var invoiceDate *time.Time
+	if date != "" {
+		switch t, ok := ParseDate(date); {
+		case !ok:
+			errs.Add("invoice_date", "請求日を正しい日付で入力してください（例：2026-12-25）")
+		case t.After(today):
+			errs.Add("invoice_date", "請求日に未来の日付は入力できません")
+		default:
+			invoiceDate = &t
+		}
+	}
+	return n, number, invoiceDate
 }
 
 // Fields are the checked invoice's rows for a check-answers page.
