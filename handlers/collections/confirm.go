@@ -3,6 +3,8 @@ package collections
 import (
 	"errors"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -40,6 +42,7 @@ func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors
 	} else if err != nil {
 		return err
 	}
+	errs = onThisPage(errs)
 	v := pages.ConfirmView{Action: ConfirmPath, SubmitKey: j.SubmitKey, FeeBearer: string(chk.FeeBearer)}
 	for _, f := range chk.Request.Fields() {
 		v.Request = append(v.Request, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: InvoiceStepPath + "#" + f.Field})
@@ -71,11 +74,32 @@ func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors
 	return web.Show(h.App, c, confirmTitle, errs, v, pages.ConfirmPage)
 }
 
+// onThisPage points each error at what this page shows of its field: the fee's choice
+// is here; an answer of an earlier step is a row of its section, with its 変更 link.
+func onThisPage(errs pay.FieldErrors) pay.FieldErrors {
+	out := make(pay.FieldErrors, 0, len(errs))
+	for _, e := range errs {
+		switch e.Field {
+		case "fee_bearer":
+		case "account_id", "account":
+			e.Field = "account-section"
+		default:
+			e.Field = "request-section"
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // Send sends the request (or shows the fee again with the chosen bearer, or saves a
 // draft): the request, its key and the customer's mail, once however often it is sent.
 func (h *Handler) Send(c *echo.Context) error {
 	j, missing := h.load(c, ConfirmPath)
 	if missing != "" {
+		// A second click on a page already sent: the journey is gone, its request is not.
+		if id, ok := h.sentWith(c, c.FormValue("submit_key")); ok {
+			return c.Redirect(http.StatusSeeOther, CompletePath+"?id="+idString(id))
+		}
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
 	if b := pay.FeeBearer(c.FormValue("fee_bearer")); b.Valid() {
@@ -122,5 +146,19 @@ func (h *Handler) Send(c *echo.Context) error {
 		}
 	}
 	Journey.Clear(h.Sessions, c)
+	h.Sessions.Put(ctx, sessionSent, j.SubmitKey+" "+idString(r.ID))
 	return c.Redirect(http.StatusSeeOther, CompletePath+"?id="+idString(r.ID))
+}
+
+// sessionSent keeps the last sent confirm page's key with its request ("key id"), so
+// that the same page sent again after the journey ended shows that request's 完了.
+const sessionSent = "collection_sent"
+
+func (h *Handler) sentWith(c *echo.Context, key string) (int64, bool) {
+	k, id, ok := strings.Cut(h.Sessions.GetString(c.Request().Context(), sessionSent), " ")
+	if !ok || key == "" || k != key {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	return n, err == nil
 }

@@ -93,7 +93,8 @@ func (h *Handler) ResumeDraft(c *echo.Context) error {
 			}
 		}
 	}
-	j.Prefilled = append(j.Prefilled, "read")
+	// Prefilled comes with the draft: a reading applied before it was saved is not
+	// applied again; one that finished since fills the still empty fields once.
 	if err := h.save(c, j); err != nil {
 		return err
 	}

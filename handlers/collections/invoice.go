@@ -28,7 +28,7 @@ func (h *Handler) ShowInvoiceStep(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if f.OCRStatus != "pending" && f.OCRStatus != "running" {
+		if !reading(f) {
 			prefill(&j, f)
 		}
 	}
@@ -38,9 +38,17 @@ func (h *Handler) ShowInvoiceStep(c *echo.Context) error {
 	return h.renderInvoiceStep(c, j, nil)
 }
 
-// readField is one stored OCR field (invoiceread.Field as the OCR job keeps it).
-type readField struct {
-	Value any  `json:"value"`
+// readFields are the stored OCR fields the request uses (invoiceread.Fields as the OCR
+// job keeps them in invoice_files.ocr_fields).
+type readFields struct {
+	Addressee   readField[string] `json:"addressee"`
+	Total       readField[int64]  `json:"total"`
+	InvoiceDate readField[string] `json:"invoice_date"`
+	DueDate     readField[string] `json:"due_date"`
+}
+
+type readField[T any] struct {
+	Value T    `json:"value"`
 	Found bool `json:"found"`
 }
 
@@ -48,16 +56,9 @@ type readField struct {
 // that the reading was applied, so a field the requester emptied stays empty.
 func prefill(j *journey, f store.InvoiceFile) {
 	j.Prefilled = append(j.Prefilled, "read")
-	var m map[string]json.RawMessage
-	if f.OCRStatus != store.OCRDone || json.Unmarshal(f.OCRFields, &m) != nil {
+	var r readFields
+	if f.OCRStatus != store.OCRDone || json.Unmarshal(f.OCRFields, &r) != nil {
 		return
-	}
-	get := func(key string) (any, bool) {
-		var r readField
-		if json.Unmarshal(m[key], &r) != nil || !r.Found || r.Value == nil || r.Value == "" {
-			return nil, false
-		}
-		return r.Value, true
 	}
 	set := func(field string, to *string, v string) {
 		if *to == "" && v != "" {
@@ -66,26 +67,23 @@ func prefill(j *journey, f store.InvoiceFile) {
 		}
 	}
 	in := &j.Request
-	if v, ok := get("addressee"); ok {
-		if s, ok := v.(string); ok {
-			set("customer_name", &in.CustomerName, s)
-		}
+	if r.Addressee.Found {
+		set("customer_name", &in.CustomerName, r.Addressee.Value)
 	}
-	if v, ok := get("total"); ok {
-		if n, ok := v.(float64); ok && n > 0 {
-			set("amount", &in.Amount, strconv.FormatInt(int64(n), 10))
-		}
+	if r.Total.Found && r.Total.Value > 0 {
+		set("amount", &in.Amount, strconv.FormatInt(r.Total.Value, 10))
 	}
-	if v, ok := get("invoice_date"); ok {
-		if s, ok := v.(string); ok {
-			set("invoice_date", &in.InvoiceDate, s)
-		}
+	if r.InvoiceDate.Found {
+		set("invoice_date", &in.InvoiceDate, r.InvoiceDate.Value)
 	}
-	if v, ok := get("due_date"); ok {
-		if s, ok := v.(string); ok {
-			set("deadline", &in.Deadline, s)
-		}
+	if r.DueDate.Found {
+		set("deadline", &in.Deadline, r.DueDate.Value)
 	}
+}
+
+// reading says whether the OCR job has yet to read f.
+func reading(f store.InvoiceFile) bool {
+	return f.OCRStatus == store.OCRPending || f.OCRStatus == store.OCRRunning
 }
 
 func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs pay.FieldErrors) error {
@@ -105,7 +103,8 @@ func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs pay.FieldEr
 		}
 		v.FileName = web.FileName(f.OriginalName)
 		v.FileHref, _ = h.DownloadURL(f.BuyerID, f.ID)
-		v.Reading = f.OCRStatus == "pending" || f.OCRStatus == "running"
+		v.Reading = reading(f)
+		v.Unread = f.OCRStatus == store.OCRFailed || f.OCRStatus == store.OCRUnavailable
 		v.ReadingHref = InvoiceStepPath
 	}
 	return web.Show(h.App, c, invoiceStepTitle, errs, v, pages.InvoiceStepPage)

@@ -163,17 +163,20 @@ func (h *Handler) ShowCancelPage(l List) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		if redirect != "" || !pay.RequestOpen(r.ExaminationStatus) {
+		if !pay.RequestOpen(r.ExaminationStatus) {
 			return c.Redirect(http.StatusSeeOther, listOf(r.ExaminationStatus).Path+"/"+idString(r.ID))
+		}
+		if redirect != "" {
+			return c.Redirect(http.StatusSeeOther, redirect)
 		}
 		return h.renderCancel(c, l, r, nil)
 	}
 }
 
 func (h *Handler) renderCancel(c *echo.Context, l List, r store.Request, errs pay.FieldErrors) error {
-	href := l.Path + "/" + idString(r.ID)
+	href := listOf(r.ExaminationStatus).Path + "/" + idString(r.ID)
 	v := pages.CancelView{Number: pay.InvoiceNumber(r.ID), Customer: r.CustomerName, Amount: pay.Yen(r.Amount),
-		Action: href + "/cancel", BackHref: href}
+		Action: l.Path + "/" + idString(r.ID) + "/cancel", BackHref: href, Refused: len(errs) > 0}
 	return web.Show(h.App, c, "カード払い依頼のキャンセル", errs, v, pages.CancelPage)
 }
 
