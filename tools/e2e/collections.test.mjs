@@ -1,5 +1,5 @@
-// Card-payment requests in a real Chromium (issue 14), JavaScript on (1280px) and off
-// (360px), by keyboard, axe on every page and state:
+// Card-payment requests in a real Chromium (issue 14), JavaScript on and off at 360 and
+// 1280px (the four combinations), by keyboard, axe on every page and state:
 //   - the demo corporation sends a request through the pages (by hand, its receiving
 //     account, the fee on the customer), with the invoice step's 422 state on the way;
 //   - the customer, who has no account, opens the mailed link: signs up and registers (a
@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import {
-  activate, andWait, assertNoProblems, BASE_URL, comboName, CORP, describeFocus, firstPage, lastMailId, launch, mailCode,
+  activate, andWait, assertNoProblems, BASE_URL, COMBOS, comboName, CORP, describeFocus, firstPage, lastMailId, launch, mailCode,
   mainText, OPERATORS, pageProblems, pagePath, screenshot, signIn, signInOperator, submitFrom, typeInto, url, waitForMail, watchErrors,
 } from "./lib.mjs";
 
@@ -21,7 +21,6 @@ const TIMEOUT = { timeout: 240_000 };
 const PASSWORD = "e2eCollections2026pw";
 const PSP_URL = (process.env.PSP_URL || "").replace(/\/$/, "");
 const API = `${BASE_URL}/api/v1`;
-const COMBOS = [{ js: true, width: 1280 }, { js: false, width: 360 }];
 
 async function api(method, p, tokens, body) {
   const h = { "Content-Type": "application/json" };
