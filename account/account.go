@@ -19,10 +19,14 @@ import (
 type Service struct {
 	Store *store.Store
 	// Mail sends from the mail job (DeliverMail); requests only enqueue their mails.
-	Mail        mail.Sender
-	Codes       auth.Codes
-	Sealer      auth.Sealer
-	Throttle    auth.Throttle
+	Mail     mail.Sender
+	Codes    auth.Codes
+	Sealer   auth.Sealer
+	Throttle auth.Throttle
+	// Limits are the rate limiter's rules (nil: DefaultLimits).
+	Limits Limits
+	// DeviceKey signs the device tokens (auth.DeriveKey of SECRET_KEY).
+	DeviceKey   []byte
 	ServiceName string
 	// BaseURL is the service's public origin, for the links in notification mails.
 	BaseURL string
@@ -41,6 +45,9 @@ func (s *Service) now() time.Time {
 type Refusal struct {
 	Field   string
 	Message string
+	// RetryAfter is set when the refusal is a throttle's (a lock, a wait): the answer is
+	// 429 with Retry-After.
+	RetryAfter time.Duration
 }
 
 func (r *Refusal) Error() string { return r.Message }
@@ -67,25 +74,49 @@ const (
 type SignInResult struct {
 	User         store.User
 	SecondFactor string
+	// DeviceToken is the device token to hand to the client once fully signed in (the
+	// one it presented, or a new one for an unknown device); DeviceID is its row.
+	DeviceToken string
+	DeviceID    int64
 }
 
-// SignIn checks the password under the throttle (auth.DefaultThrottle: a growing delay
-// after 3 failures, a 15-minute lock after 10). With two-factor on, it mails a code
-// (or expects an authenticator code) and the caller must call VerifySecondFactor.
-func (s *Service) SignIn(ctx context.Context, email, password, ip, userAgent string) (SignInResult, error) {
+// SignIn checks the password under the rate limiter and the throttle (auth.Throttle: a
+// growing delay after 3 failures, a 15-minute lock after 10), counted for the client's
+// known device, or for every unknown device of the address together. An unknown address
+// is counted, limited and answered exactly like a known one. With two-factor on, it
+// mails a code (or expects an authenticator code) and the caller must call
+// VerifySecondFactor.
+func (s *Service) SignIn(ctx context.Context, email, password string, cl Client) (SignInResult, error) {
 	u, err := s.Store.UserByEmail(ctx, email)
-	if errors.Is(err, store.ErrNotFound) {
+	found := err == nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return SignInResult{}, err
+	}
+	var deviceID int64
+	if found {
+		if deviceID, err = s.knownDevice(ctx, u.ID, cl.DeviceToken); err != nil {
+			return SignInResult{}, err
+		}
+	}
+	// The per-address limit is for unknown devices only: the owner's own browser is
+	// never kept out by what others send.
+	target := email
+	if deviceID != 0 {
+		target = ""
+	}
+	if err := s.Limit(ctx, ActSignIn, cl.IP, target); err != nil {
+		return SignInResult{}, err
+	}
+	key := throttleKey(email, deviceID)
+	if err := s.allowed(ctx, key); err != nil {
+		return SignInResult{}, err
+	}
+	if !found {
 		auth.CheckNothing(password)
-		return SignInResult{}, badCredentials
-	}
-	if err != nil {
-		return SignInResult{}, err
-	}
-	if err := s.allowed(u); err != nil {
-		return SignInResult{}, err
+		return SignInResult{}, s.failed(ctx, nil, key, cl, badCredentials)
 	}
 	if auth.CheckPassword(u.PasswordHash, password) != nil {
-		return SignInResult{}, s.failed(ctx, u, ip, userAgent, badCredentials)
+		return SignInResult{}, s.failed(ctx, &u, key, cl, badCredentials)
 	}
 	if u.TwoFactorMethod == SecondFactorEmail {
 		if err := s.SendSignInCode(ctx, u); err != nil {
@@ -93,88 +124,66 @@ func (s *Service) SignIn(ctx context.Context, email, password, ip, userAgent str
 		}
 	}
 	if u.TwoFactorMethod != SecondFactorNone {
-		return SignInResult{User: u, SecondFactor: u.TwoFactorMethod}, nil
+		return SignInResult{User: u, SecondFactor: u.TwoFactorMethod, DeviceID: deviceID}, nil
 	}
-	return SignInResult{User: u}, s.succeeded(ctx, u, ip, userAgent)
+	return s.succeeded(ctx, u, key, deviceID, cl)
 }
 
-func (s *Service) allowed(u store.User) error {
-	var last time.Time
-	if u.LastFailedAt != nil {
-		last = *u.LastFailedAt
+// succeeded clears key's failures, makes the device known and records the sign-in.
+func (s *Service) succeeded(ctx context.Context, u store.User, key string, deviceID int64, cl Client) (SignInResult, error) {
+	if err := s.Store.ClearSignInFailures(ctx, key); err != nil {
+		return SignInResult{}, err
 	}
-	d := s.Throttle.Decide(u.FailedSignIns, last, u.LockedUntil, s.now())
-	switch {
-	case d.Locked:
-		return &Refusal{Field: "email_address", Message: auth.LockedMessage(d.Until)}
-	case !d.Allowed:
-		return &Refusal{Field: "email_address", Message: auth.SlowDownMessage(d.RetryAfter)}
+	token, id, err := s.rememberDevice(ctx, u.ID, deviceID, cl.DeviceToken)
+	if err != nil {
+		return SignInResult{}, err
 	}
-	return nil
-}
-
-// failed counts a failure towards the throttle, records it, mails the owner when this
-// failure locked the account, and returns the refusal to show (the lock message if it
-// just locked).
-func (s *Service) failed(ctx context.Context, u store.User, ip, userAgent string, r *Refusal) error {
-	now := s.now()
-	n, lock := s.Throttle.AfterFailure(u.FailedSignIns, now)
-	var notices []store.NewJob
-	if lock != nil {
-		j, err := s.notice(mail.AccountLocked(u.EmailAddress, s.ServiceName, *lock))
-		if err != nil {
-			return err
-		}
-		notices = append(notices, j)
+	if err := s.Store.AddSignInEvent(ctx, u.ID, true, cl.IP, cl.UserAgent); err != nil {
+		return SignInResult{}, err
 	}
-	if err := s.Store.RecordSignInFailure(ctx, u.ID, n, now, lock, notices...); err != nil {
-		return err
-	}
-	if err := s.Store.AddSignInEvent(ctx, u.ID, false, ip, userAgent); err != nil {
-		return err
-	}
-	if lock != nil {
-		return &Refusal{Field: r.Field, Message: auth.LockedMessage(*lock)}
-	}
-	return r
-}
-
-func (s *Service) succeeded(ctx context.Context, u store.User, ip, userAgent string) error {
-	if err := s.Store.ResetSignInFailures(ctx, u.ID); err != nil {
-		return err
-	}
-	return s.Store.AddSignInEvent(ctx, u.ID, true, ip, userAgent)
+	return SignInResult{User: u, DeviceToken: token, DeviceID: id}, nil
 }
 
 // SendSignInCode mails a fresh sign-in code; the previous one stops working.
 func (s *Service) SendSignInCode(ctx context.Context, u store.User) error {
+	if err := s.limit(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
+		return err
+	}
 	return s.sendCode(ctx, store.PurposeSignIn, strconv.FormatInt(u.ID, 10), "", mailAlways, func(code string) mail.Message {
 		return mail.SignInCode(u.EmailAddress, s.ServiceName, code, auth.CodeTTL)
 	})
 }
 
 // VerifySecondFactor checks the mailed code, or the authenticator code (or one of the
-// recovery codes) for TOTP users. Wrong codes count towards the sign-in throttle too.
-func (s *Service) VerifySecondFactor(ctx context.Context, u store.User, input, ip, userAgent string) error {
-	if err := s.allowed(u); err != nil {
-		return err
+// recovery codes) for TOTP users, under the rate limiter. Wrong codes count towards the
+// sign-in throttle of the same device (or of the address's unknown devices).
+func (s *Service) VerifySecondFactor(ctx context.Context, u store.User, input string, cl Client) (SignInResult, error) {
+	if err := s.Limit(ctx, ActTwoFactor, cl.IP, strconv.FormatInt(u.ID, 10)); err != nil {
+		return SignInResult{}, err
 	}
-	var err error
+	deviceID, err := s.knownDevice(ctx, u.ID, cl.DeviceToken)
+	if err != nil {
+		return SignInResult{}, err
+	}
+	key := throttleKey(u.EmailAddress, deviceID)
+	if err := s.allowed(ctx, key); err != nil {
+		return SignInResult{}, err
+	}
 	switch u.TwoFactorMethod {
 	case SecondFactorEmail:
 		err = s.checkCode(ctx, store.PurposeSignIn, strconv.FormatInt(u.ID, 10), input, "code")
 	case SecondFactorTOTP:
 		err = s.checkTOTP(ctx, u, input)
 	default:
-		return errors.New("account: no second factor to verify")
+		return SignInResult{}, errors.New("account: no second factor to verify")
 	}
 	if r, ok := AsRefusal(err); ok {
-		return s.failed(ctx, u, ip, userAgent, r)
+		return SignInResult{}, s.failed(ctx, &u, key, cl, r)
 	}
 	if err != nil {
-		return err
+		return SignInResult{}, err
 	}
-	return s.succeeded(ctx, u, ip, userAgent)
+	return s.succeeded(ctx, u, key, deviceID, cl)
 }
 
 func (s *Service) checkTOTP(ctx context.Context, u store.User, input string) error {

@@ -18,19 +18,6 @@ const (
 	msgEmailSame               = "現在のメールアドレスと同じです。新しいメールアドレスを入力してください"
 )
 
-// checkCurrentPassword is the message for a wrong or missing current password, or "".
-// Changes to how the user signs in ask for it, so that a session left open on a shared
-// computer is not enough to take the account over.
-func checkCurrentPassword(u store.User, password string) string {
-	if password == "" {
-		return msgCurrentPasswordRequired
-	}
-	if auth.CheckPassword(u.PasswordHash, password) != nil {
-		return msgCurrentPasswordWrong
-	}
-	return ""
-}
-
 // StartEmailChange checks the new address and the current password and mails a code to
 // the new address: the change happens only once ConfirmEmailChange receives that code,
 // which proves the user reads mail there. When another account signs in with the new
@@ -45,8 +32,14 @@ func (s *Service) StartEmailChange(ctx context.Context, u store.User, newEmail, 
 	if msg == "" && strings.EqualFold(email, u.EmailAddress) {
 		errs.Add("email_address", msgEmailSame)
 	}
-	errs.Add("current_password", checkCurrentPassword(u, password))
-	if len(errs) > 0 {
+	if err := s.limit(ctx, ActEmailChange, strconv.FormatInt(u.ID, 10)); err != nil {
+		return nil, err
+	}
+	msg, err := s.checkCurrentPassword(ctx, u, password)
+	if err != nil {
+		return nil, err
+	}
+	if errs.Add("current_password", msg); len(errs) > 0 {
 		return errs, nil
 	}
 	return nil, s.sendCode(ctx, store.PurposeEmailChange, strconv.FormatInt(u.ID, 10), email, mailUnlessInUse, func(code string) mail.Message {
@@ -61,6 +54,9 @@ func (s *Service) StartEmailChange(ctx context.Context, u store.User, newEmail, 
 func (s *Service) ConfirmEmailChange(ctx context.Context, u store.User, input string) (string, error) {
 	if strings.TrimSpace(input) == "" {
 		return "", &Refusal{Field: "code", Message: "確認コードを入力してください"}
+	}
+	if err := s.limit(ctx, ActCode, "email_change:"+strconv.FormatInt(u.ID, 10)); err != nil {
+		return "", err
 	}
 	// The address is the payload of the very code that was accepted: a newer request
 	// made meanwhile retires this code rather than swapping the address behind it.
@@ -86,6 +82,9 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u store.User, input st
 		if taken, terr := s.Store.EmailTaken(ctx, email); terr == nil && taken {
 			return "", &Refusal{Field: "code", Message: "このメールアドレスは既に使用されています。もう一度メールアドレスの変更をお申し込みください"}
 		}
+		return "", err
+	}
+	if err := s.EndOtherSessions(ctx, u); err != nil {
 		return "", err
 	}
 	return email, nil

@@ -56,8 +56,8 @@ func TestMailingRequestsDoTheSameWorkForKnownAndUnknownAddresses(t *testing.T) {
 	assert.Equal(t, one, signupKnown, "sign-up, registered address")
 	assert.Equal(t, one, signupNew, "sign-up, new address")
 
-	resendOpen := writes(t, func() { require.NoError(t, s.SendSignupCode(ctx, openID)) })
-	resendNone := writes(t, func() { require.NoError(t, s.SendSignupCode(ctx, 0)) })
+	resendOpen := writes(t, func() { require.NoError(t, s.SendSignupCode(ctx, openID, "open@mailjob.example")) })
+	resendNone := writes(t, func() { require.NoError(t, s.SendSignupCode(ctx, 0, "none@mailjob.example")) })
 	assert.Equal(t, one, resendOpen, "code resend")
 	assert.Equal(t, resendOpen, resendNone, "code resend without a sign-up")
 

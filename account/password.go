@@ -22,6 +22,9 @@ func (s *Service) SendPasswordReset(ctx context.Context, email string) (pay.Fiel
 		errs.Add("email_address", msg)
 		return errs, nil
 	}
+	if err := s.limit(ctx, ActPasswordReset, email); err != nil {
+		return nil, err
+	}
 	u, err := s.Store.UserByEmail(ctx, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
@@ -47,6 +50,9 @@ func (s *Service) ResetPassword(ctx context.Context, email, code, password strin
 	errs.Add("password", pay.ValidatePassword(password, email))
 	if len(errs) > 0 {
 		return errs, nil
+	}
+	if err := s.limit(ctx, ActCode, "reset:"+email); err != nil {
+		return nil, err
 	}
 	u, err := s.Store.UserByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
@@ -74,6 +80,13 @@ func (s *Service) ResetPassword(ctx context.Context, email, code, password strin
 	if _, err := s.Store.SetPasswordAndEndSessions(ctx, u.BuyerID, u.ID, hash, notice); err != nil {
 		return nil, err
 	}
+	// The reset is the way back in for an owner kept out by a lock.
+	if err := s.Store.ClearSignInFailures(ctx, throttleKey(u.EmailAddress, 0)); err != nil {
+		return nil, err
+	}
+	if err := s.EndOtherSessions(ctx, u); err != nil {
+		return nil, err
+	}
 	return nil, nil
 }
 
@@ -82,9 +95,11 @@ func (s *Service) ResetPassword(ctx context.Context, email, code, password strin
 // caller's own session.
 func (s *Service) ChangePassword(ctx context.Context, u store.User, current, password string) (int, pay.FieldErrors, error) {
 	var errs pay.FieldErrors
-	if auth.CheckPassword(u.PasswordHash, current) != nil {
-		errs.Add("current_password", "現在のパスワードが正しくありません")
+	msg, err := s.checkCurrentPassword(ctx, u, current)
+	if err != nil {
+		return 0, nil, err
 	}
+	errs.Add("current_password", msg)
 	errs.Add("password", pay.ValidatePassword(password, u.EmailAddress))
 	if len(errs) > 0 {
 		return 0, errs, nil
@@ -101,5 +116,5 @@ func (s *Service) ChangePassword(ctx context.Context, u store.User, current, pas
 	if err != nil {
 		return 0, nil, err
 	}
-	return epoch, nil, nil
+	return epoch, nil, s.EndOtherSessions(ctx, u)
 }

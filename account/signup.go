@@ -30,6 +30,9 @@ func (s *Service) StartSignup(ctx context.Context, email, password string, conse
 	if len(errs) > 0 {
 		return 0, errs, nil
 	}
+	if err := s.limit(ctx, ActSignup, email); err != nil {
+		return 0, nil, err
+	}
 	hash, err := auth.HashPassword(password)
 	if err != nil {
 		return 0, nil, err
@@ -38,13 +41,21 @@ func (s *Service) StartSignup(ctx context.Context, email, password string, conse
 	if err != nil {
 		return 0, nil, err
 	}
-	return id, nil, s.SendSignupCode(ctx, id)
+	su, err := s.Store.Signup(ctx, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	return id, nil, s.sendSignupCode(ctx, su, true)
 }
 
 // SendSignupCode mails a (new) confirmation code for a sign-up; when the address has an
 // account meanwhile, its owner gets a mail saying so instead. A signupID of 0 (a
-// re-registration that found nothing) mails nobody, after the same work.
-func (s *Service) SendSignupCode(ctx context.Context, signupID int64) error {
+// re-registration that found nothing) mails nobody, after the same work. email is the
+// address the visitor typed, which the rate limiter counts.
+func (s *Service) SendSignupCode(ctx context.Context, signupID int64, email string) error {
+	if err := s.limit(ctx, ActSignup, email); err != nil {
+		return err
+	}
 	su, err := s.Store.Signup(ctx, signupID)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
@@ -67,6 +78,9 @@ func (s *Service) sendSignupCode(ctx context.Context, su store.Signup, found boo
 
 // VerifySignupCode confirms the address of a sign-up.
 func (s *Service) VerifySignupCode(ctx context.Context, signupID int64, input string) error {
+	if err := s.limit(ctx, ActCode, "signup:"+strconv.FormatInt(signupID, 10)); err != nil {
+		return err
+	}
 	if err := s.checkCode(ctx, store.PurposeSignup, strconv.FormatInt(signupID, 10), input, "code"); err != nil {
 		return err
 	}
@@ -144,6 +158,9 @@ func (s *Service) Resignup(ctx context.Context, email string) (int64, pay.FieldE
 		var errs pay.FieldErrors
 		errs.Add("email_address", msg)
 		return 0, errs, nil
+	}
+	if err := s.limit(ctx, ActReregistration, email); err != nil {
+		return 0, nil, err
 	}
 	su, err := s.Store.LatestOpenSignup(ctx, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {

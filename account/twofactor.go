@@ -41,9 +41,12 @@ func twoFactorCodeSubject(u store.User) string {
 // DisableTwoFactor turns two-factor authentication off after checking the current
 // password (field current_password), and drops the recovery codes.
 func (s *Service) DisableTwoFactor(ctx context.Context, u store.User, password string) (pay.FieldErrors, error) {
-	var errs pay.FieldErrors
-	if errs.Add("current_password", checkCurrentPassword(u, password)); len(errs) > 0 {
-		return errs, nil
+	msg, err := s.checkCurrentPassword(ctx, u, password)
+	if err != nil {
+		return nil, err
+	}
+	if msg != "" {
+		return pay.FieldErrors{{Field: "current_password", Message: msg}}, nil
 	}
 	notice, err := s.notice(twoFactorChangedMail(u.EmailAddress, s.ServiceName, SecondFactorNone, s.now()))
 	if err != nil {
@@ -55,16 +58,19 @@ func (s *Service) DisableTwoFactor(ctx context.Context, u store.User, password s
 	if err := s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorNone, "", notice); err != nil {
 		return nil, err
 	}
-	return nil, nil
+	return nil, s.EndOtherSessions(ctx, u)
 }
 
 // StartEmailTwoFactor checks the current password and mails a code to the user's
 // address; EnableEmailTwoFactor turns mail two-factor on with it, so that it is never on
 // for an address that does not receive the codes.
 func (s *Service) StartEmailTwoFactor(ctx context.Context, u store.User, password string) (pay.FieldErrors, error) {
-	var errs pay.FieldErrors
-	if errs.Add("current_password", checkCurrentPassword(u, password)); len(errs) > 0 {
-		return errs, nil
+	msg, err := s.checkCurrentPassword(ctx, u, password)
+	if err != nil {
+		return nil, err
+	}
+	if msg != "" {
+		return pay.FieldErrors{{Field: "current_password", Message: msg}}, nil
 	}
 	return nil, s.SendEmailTwoFactorCode(ctx, u)
 }
@@ -72,6 +78,9 @@ func (s *Service) StartEmailTwoFactor(ctx context.Context, u store.User, passwor
 // SendEmailTwoFactorCode mails a (new) code for turning mail two-factor on; the
 // previous one stops working.
 func (s *Service) SendEmailTwoFactorCode(ctx context.Context, u store.User) error {
+	if err := s.limit(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
+		return err
+	}
 	return s.sendCode(ctx, store.PurposeSignIn, twoFactorCodeSubject(u), "", mailAlways, func(code string) mail.Message {
 		return twoFactorCodeMail(u.EmailAddress, s.ServiceName, code, auth.CodeTTL)
 	})
@@ -83,6 +92,9 @@ func (s *Service) EnableEmailTwoFactor(ctx context.Context, u store.User, code s
 	if strings.TrimSpace(code) == "" {
 		return &Refusal{Field: "code", Message: "確認コードを入力してください"}
 	}
+	if err := s.limit(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
+		return err
+	}
 	if err := s.checkCode(ctx, store.PurposeSignIn, twoFactorCodeSubject(u), code, "code"); err != nil {
 		return err
 	}
@@ -93,7 +105,10 @@ func (s *Service) EnableEmailTwoFactor(ctx context.Context, u store.User, code s
 	if err := s.Store.ReplaceRecoveryCodes(ctx, u.BuyerID, u.ID, nil); err != nil {
 		return err
 	}
-	return s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorEmail, "", notice)
+	if err := s.Store.SetTwoFactor(ctx, u.BuyerID, u.ID, SecondFactorEmail, "", notice); err != nil {
+		return err
+	}
+	return s.EndOtherSessions(ctx, u)
 }
 
 // TOTPSetup is a new authenticator registration waiting for its first code.
@@ -110,9 +125,12 @@ type TOTPSetup struct {
 // StartTOTP checks the current password and makes a new authenticator secret; nothing
 // is stored until EnableTOTP receives a code the app computed from it.
 func (s *Service) StartTOTP(ctx context.Context, u store.User, password string) (TOTPSetup, pay.FieldErrors, error) {
-	var errs pay.FieldErrors
-	if errs.Add("current_password", checkCurrentPassword(u, password)); len(errs) > 0 {
-		return TOTPSetup{}, errs, nil
+	msg, err := s.checkCurrentPassword(ctx, u, password)
+	if err != nil {
+		return TOTPSetup{}, nil, err
+	}
+	if msg != "" {
+		return TOTPSetup{}, pay.FieldErrors{{Field: "current_password", Message: msg}}, nil
 	}
 	key, err := auth.NewTOTP(s.ServiceName, u.EmailAddress)
 	if err != nil {
@@ -151,6 +169,9 @@ func (s *Service) EnableTOTP(ctx context.Context, u store.User, sealed, code str
 	if strings.TrimSpace(code) == "" {
 		return nil, &Refusal{Field: "code", Message: "確認コードを入力してください"}
 	}
+	if err := s.limit(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
+		return nil, err
+	}
 	setup, err := s.OpenTOTPSetup(sealed)
 	if err != nil {
 		return nil, err
@@ -180,7 +201,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u store.User, sealed, code str
 	if err := s.Store.UseTOTPStep(ctx, u.ID, step); err != nil {
 		return nil, err
 	}
-	return codes, nil
+	return codes, s.EndOtherSessions(ctx, u)
 }
 
 // The two mails below belong with the templates in mail/templates; they are written

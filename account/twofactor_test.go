@@ -65,14 +65,16 @@ func TestTOTPEnableAndDisable(t *testing.T) {
 	assert.Contains(t, box.WaitFor(t, u.EmailAddress, 5*time.Second).Subject, "二段階認証の設定変更")
 
 	// The code that turned it on cannot sign in; the next one can.
-	err = s.VerifySecondFactor(ctx, got, code, "127.0.0.1", "test")
+	_, err = s.VerifySecondFactor(ctx, got, code, account.Client{IP: "127.0.0.1", UserAgent: "test"})
 	_, refused = account.AsRefusal(err)
 	assert.True(t, refused, "the enabling code is used up")
 	now = now.Add(30 * time.Second)
 	next, err := totp.GenerateCode(setup.Secret, now)
 	require.NoError(t, err)
-	require.NoError(t, s.VerifySecondFactor(ctx, reload(t, u), next, "127.0.0.1", "test"))
-	require.NoError(t, s.VerifySecondFactor(ctx, reload(t, u), codes[3], "127.0.0.1", "test"), "a recovery code signs in")
+	_, err = s.VerifySecondFactor(ctx, reload(t, u), next, account.Client{IP: "127.0.0.1", UserAgent: "test"})
+	require.NoError(t, err)
+	_, err = s.VerifySecondFactor(ctx, reload(t, u), codes[3], account.Client{IP: "127.0.0.1", UserAgent: "test"})
+	require.NoError(t, err, "a recovery code signs in")
 
 	errs, err = s.DisableTwoFactor(ctx, got, "")
 	require.NoError(t, err)

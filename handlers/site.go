@@ -5,6 +5,7 @@
 package handlers
 
 import (
+	"net"
 	"net/http"
 
 	"github.com/labstack/echo/v5"
@@ -37,6 +38,7 @@ func NewSite(d web.Deps) *Site {
 		// Groups must not add catch-all routes of their own: an unknown path is a 404
 		// page for everyone, not a sign-in redirect.
 		NoGroupAutoRegister404Routes: true,
+		IPExtractor:                  ipExtractor(d.TrustedProxies),
 	})
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 512}))
 	// Error pages render inside the gzip writer, and panics become errors before that.
@@ -60,4 +62,18 @@ func NewSite(d web.Deps) *Site {
 	mux.Handle(web.OpsPrefix, ops)
 	mux.Handle(web.OpsPrefix+"/", ops)
 	return &Site{App: a, Echo: e, Handler: a.SecurityHeaders(mux)}
+}
+
+// ipExtractor believes X-Forwarded-For only from the configured proxies (never from
+// private or loopback addresses by default): the rate limiter keys on the client IP,
+// and a header anyone can send must not choose it.
+func ipExtractor(proxies []*net.IPNet) echo.IPExtractor {
+	if len(proxies) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range proxies {
+		opts = append(opts, echo.TrustIPRange(p))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }

@@ -113,8 +113,9 @@ func EmailChanged(oldAddress, newAddress, serviceName string, at time.Time) Mess
 }
 
 // AccountLocked tells the user that sign-in is blocked until the given time.
-func AccountLocked(to, serviceName string, until time.Time) Message {
-	return render("account_locked.txt", to, templateData{ServiceName: serviceName, Until: pay.JapaneseDateTime(until)})
+// resetURL is the password reset page: the way back in at once.
+func AccountLocked(to, serviceName string, until time.Time, resetURL string) Message {
+	return render("account_locked.txt", to, templateData{ServiceName: serviceName, Until: pay.JapaneseDateTime(until), Link: resetURL})
 }
 
 // minutes rounds up, so that a mail never promises more time than the code has.

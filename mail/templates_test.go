@@ -50,9 +50,9 @@ func TestTemplates(t *testing.T) {
 		{"e-mail changed", mail.EmailChanged("old@example.jp", "new@example.jp", service, at), "old@example.jp",
 			"【請求書カード払い】メールアドレス変更のお知らせ", "",
 			[]string{"変更日時：2026年12月25日 09:05", "変更前：old@example.jp", "変更後：new@example.jp", "心当たりがない場合は、"}},
-		{"account locked", mail.AccountLocked("user@example.jp", service, at.Add(30*time.Minute)), "user@example.jp",
+		{"account locked", mail.AccountLocked("user@example.jp", service, at.Add(30*time.Minute), "https://cardpay.example/password/sendemail"), "user@example.jp",
 			"【請求書カード払い】アカウントの一時ロックのお知らせ", "",
-			[]string{"ロック解除日時：2026年12月25日 09:35", "心当たりがない場合は、"}},
+			[]string{"ロック解除日時：2026年12月25日 09:35", "いつもお使いの端末からは、引き続きログインできます", "https://cardpay.example/password/sendemail", "心当たりがない場合は、"}},
 		{"card-payment request", mail.CardPaymentRequest("keiri@customer.example", service, pay.RequestMailFacts{
 			RequesterName: "株式会社依頼元", RequesterCorporateNumber: "1180301018771", CustomerName: "株式会社お客さま",
 			CustomerContactName: "経理ご担当", Amount: 206000, Deadline: time.Date(2026, 12, 10, 0, 0, 0, 0, pay.Tokyo()),

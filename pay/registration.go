@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"cardpay/auth/commonpasswords"
 )
 
 // The sign-up form (e-mail and password) and the registration form (the
@@ -85,16 +87,19 @@ const (
 	// Long passphrases are welcome; the cap only stops megabyte "passwords"
 	// from keeping the hash function busy.
 	maxPasswordRunes = 128
-	// A shorter local part ("ab") would forbid too many innocent passwords.
-	minLocalPartToForbid = 4
+	// A shorter local part ("ab") would forbid too many innocent passwords;
+	// the whole address is forbidden whatever its length.
+	minLocalPartToForbid = 3
 )
 
 // ValidatePassword checks a new password for the account with the given
 // e-mail address and answers "" or what the person must change: 10 to 128
 // characters, at least one ASCII letter and one digit, not containing the
-// address's local part, not one of the most common passwords. Spaces and
-// any printable character are allowed, and nothing is trimmed, because the
-// password is hashed exactly as typed.
+// address or its local part, not on the list of common passwords
+// (auth/commonpasswords). Spaces and any printable character are allowed,
+// and nothing is trimmed, because the password is hashed exactly as typed;
+// the address and list checks compare NFKC-normalised, lower-cased forms, so
+// full-width letters typed with an IME do not slip past them.
 func ValidatePassword(pw, email string) string {
 	if pw == "" {
 		return msgPasswordRequired
@@ -111,38 +116,19 @@ func ValidatePassword(pw, email string) string {
 	if n < minPasswordRunes || !hasLetter || !hasDigit {
 		return msgPasswordRule
 	}
-	lower := strings.ToLower(pw)
-	if i := strings.LastIndexByte(email, '@'); i >= 0 {
-		local := strings.ToLower(strings.TrimSpace(email[:i]))
-		if utf8.RuneCountInString(local) >= minLocalPartToForbid && strings.Contains(lower, local) {
+	folded := commonpasswords.Fold(pw)
+	addr := commonpasswords.Fold(strings.TrimSpace(email))
+	if i := strings.LastIndexByte(addr, '@'); i > 0 {
+		local := addr[:i]
+		if strings.Contains(folded, addr) ||
+			(utf8.RuneCountInString(local) >= minLocalPartToForbid && strings.Contains(folded, local)) {
 			return msgPasswordEmail
 		}
 	}
-	if commonPasswords[lower] {
+	if commonpasswords.Contains(pw) {
 		return msgPasswordCommon
 	}
 	return ""
-}
-
-// commonPasswords are the passwords from the published most-common lists
-// (NordPass, SplashData, Have I Been Pwned's top entries) that would
-// otherwise pass the rules above: at least 10 characters with letters and
-// digits. Shorter ones fail the length rule anyway. Compared lower-cased.
-var commonPasswords = map[string]bool{
-	"password123": true, "password1234": true, "password12345": true, "password123456": true,
-	"passw0rd123": true, "p@ssw0rd123": true, "password1!": true, "password01": true,
-	"qwerty12345": true, "qwerty123456": true, "qwertyuiop1": true, "qwertyuiop123": true,
-	"qwerty1234567": true, "1qaz2wsx3edc": true, "1qazxsw23edc": true, "zaq12wsxcde": true,
-	"zaq1zaq1zaq1": true, "1q2w3e4r5t": true, "1q2w3e4r5t6y": true, "q1w2e3r4t5": true,
-	"q1w2e3r4t5y6": true, "1q2w3e4r5t6y7u": true, "abc1234567": true, "abcd123456": true,
-	"abcde12345": true, "abc123456789": true, "a123456789": true, "a1234567890": true,
-	"123456789a": true, "1234567890a": true, "1234567890q": true, "123456789q": true,
-	"iloveyou123": true, "iloveyou1234": true, "admin12345": true, "admin123456": true,
-	"administrator1": true, "welcome123": true, "welcome1234": true, "letmein123": true,
-	"asdf123456": true, "asdfghjkl1": true, "asdfghjkl123": true, "qazwsx123456": true,
-	"football123": true, "baseball123": true, "sunshine123": true, "princess123": true,
-	"monkey123456": true, "dragon123456": true, "changeme123": true, "test123456": true,
-	"testtest123": true, "sakura12345": true, "abcdefg123": true, "aaaaaa1111": true,
 }
 
 // Registration is the buyer's registration form (SPEC §3): the person

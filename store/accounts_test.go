@@ -102,15 +102,33 @@ func TestCredentialsAreScopedByBuyer(t *testing.T) {
 func TestSignInFailuresAndEvents(t *testing.T) {
 	ctx := context.Background()
 	u := newBuyer(t, "events@cred.example", pay.SoleProprietor)
-	until := time.Now().Add(15 * time.Minute)
-	require.NoError(t, db.Store.RecordSignInFailure(ctx, u.ID, 10, time.Now(), &until))
-	got, err := db.Store.User(ctx, u.BuyerID, u.ID)
+	now := time.Now()
+	key := "address:events"
+	for i := 1; i <= 10; i++ {
+		n, err := db.Store.AddSignInFailure(ctx, key, now)
+		require.NoError(t, err)
+		assert.Equal(t, i, n)
+	}
+	until := now.Add(15 * time.Minute)
+	job := store.NewJob{Kind: "test-lock-notice", Payload: map[string]string{}}
+	locked, err := db.Store.LockSignIns(ctx, key, until, now, job)
 	require.NoError(t, err)
-	assert.Equal(t, 10, got.FailedSignIns)
+	assert.True(t, locked)
+	locked, err = db.Store.LockSignIns(ctx, key, until.Add(time.Minute), now, job)
+	require.NoError(t, err)
+	assert.False(t, locked, "a running lock is not set again, nor mailed again")
+	got, err := db.Store.SignInThrottle(ctx, key)
+	require.NoError(t, err)
+	assert.Equal(t, 10, got.Failures)
 	require.NotNil(t, got.LockedUntil)
-	require.NoError(t, db.Store.ResetSignInFailures(ctx, u.ID))
-	got, _ = db.Store.User(ctx, u.BuyerID, u.ID)
-	assert.Zero(t, got.FailedSignIns)
+	assert.WithinDuration(t, until, *got.LockedUntil, time.Millisecond)
+	var notices int
+	require.NoError(t, db.Store.DB.GetContext(ctx, &notices, `SELECT count(*) FROM jobs WHERE kind = 'test-lock-notice'`))
+	assert.Equal(t, 1, notices, "one notice per lock")
+	require.NoError(t, db.Store.ClearSignInFailures(ctx, key))
+	got, err = db.Store.SignInThrottle(ctx, key)
+	require.NoError(t, err)
+	assert.Zero(t, got.Failures)
 	assert.Nil(t, got.LockedUntil)
 
 	require.NoError(t, db.Store.AddSignInEvent(ctx, u.ID, false, "127.0.0.1", "short"))

@@ -38,6 +38,10 @@ type APITokenFamily struct {
 	SessionEpoch int        `db:"session_epoch"`
 	CreatedAt    time.Time  `db:"created_at"`
 	RevokedAt    *time.Time `db:"revoked_at"`
+	// SessionID and DeviceID are the sign-in's user_sessions row and its device (read
+	// with an access token only).
+	SessionID int64 `db:"session_id"`
+	DeviceID  int64 `db:"device_id"`
 }
 
 // APIAccess is a presented access token with its family.
@@ -93,8 +97,10 @@ func (s *Store) APIAccessByHash(ctx context.Context, hash string) (APIAccess, er
 		APITokenFamily
 	}
 	err := s.DB.GetContext(ctx, &row, `SELECT t.id AS token_id, t.expires_at, t.revoked_at AS token_revoked_at,
-			f.id, f.user_id, f.buyer_id, f.session_epoch, f.created_at, f.revoked_at
+			f.id, f.user_id, f.buyer_id, f.session_epoch, f.created_at, f.revoked_at,
+			COALESCE(f.user_session_id, 0) AS session_id, COALESCE(us.device_id, 0) AS device_id
 		FROM api_tokens t JOIN api_token_families f ON f.id = t.family_id
+		LEFT JOIN user_sessions us ON us.id = f.user_session_id
 		WHERE t.token_hash = $1 AND t.kind = 'access'`, hash)
 	if notFound(err) {
 		return APIAccess{}, ErrNotFound

@@ -41,8 +41,7 @@ func (s *Store) EmailTaken(ctx context.Context, email string) (bool, error) {
 func (s *Store) SetPasswordAndEndSessions(ctx context.Context, buyerID, userID int64, hash string, jobs ...NewJob) (int, error) {
 	var epoch int
 	err := s.withJobs(ctx, jobs, func(q sqlx.ExtContext) error {
-		err := sqlx.GetContext(ctx, q, &epoch, `UPDATE users SET password_hash = $3, session_epoch = session_epoch + 1,
-			failed_sign_ins = 0, locked_until = NULL WHERE buyer_id = $1 AND id = $2 RETURNING session_epoch`, buyerID, userID, hash)
+		err := sqlx.GetContext(ctx, q, &epoch, `UPDATE users SET password_hash = $3, session_epoch = session_epoch + 1 WHERE buyer_id = $1 AND id = $2 RETURNING session_epoch`, buyerID, userID, hash)
 		if notFound(err) {
 			return ErrNotFound
 		}
@@ -55,28 +54,6 @@ func (s *Store) SetPasswordAndEndSessions(ctx context.Context, buyerID, userID i
 		return 0, err
 	}
 	return epoch, nil
-}
-
-// RecordSignInFailure stores the throttle's new count and lock after a failed attempt,
-// and enqueues jobs (the lock notice) in the same transaction.
-func (s *Store) RecordSignInFailure(ctx context.Context, userID int64, failures int, at time.Time, lockedUntil *time.Time, jobs ...NewJob) error {
-	return s.withJobs(ctx, jobs, func(q sqlx.ExtContext) error {
-		_, err := q.ExecContext(ctx, `UPDATE users SET failed_sign_ins = $2, last_failed_at = $3, locked_until = $4 WHERE id = $1`,
-			userID, failures, at, lockedUntil)
-		if err != nil {
-			return fmt.Errorf("store: sign-in failure of user %d: %w", userID, err)
-		}
-		return nil
-	})
-}
-
-// ResetSignInFailures clears the throttle after a successful sign-in.
-func (s *Store) ResetSignInFailures(ctx context.Context, userID int64) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE users SET failed_sign_ins = 0, last_failed_at = NULL, locked_until = NULL WHERE id = $1`, userID)
-	if err != nil {
-		return fmt.Errorf("store: reset sign-in failures of user %d: %w", userID, err)
-	}
-	return nil
 }
 
 // SetTwoFactor turns two-factor authentication on ("email" or "totp", with its sealed
@@ -114,13 +91,18 @@ type SignInEvent struct {
 // MaxUserAgentLen is SPEC.md §9's cap on a stored user-agent string.
 const MaxUserAgentLen = 500
 
+// cutUserAgent keeps the first MaxUserAgentLen characters, as valid UTF-8.
+func cutUserAgent(ua string) string {
+	if r := []rune(ua); len(r) > MaxUserAgentLen {
+		ua = string(r[:MaxUserAgentLen])
+	}
+	return strings.ToValidUTF8(ua, "?")
+}
+
 // AddSignInEvent records an attempt; the user agent is cut to 500 characters.
 func (s *Store) AddSignInEvent(ctx context.Context, userID int64, succeeded bool, ip, userAgent string) error {
-	if r := []rune(userAgent); len(r) > MaxUserAgentLen {
-		userAgent = string(r[:MaxUserAgentLen])
-	}
 	_, err := s.DB.ExecContext(ctx, `INSERT INTO sign_in_events (user_id, succeeded, ip_address, user_agent) VALUES ($1, $2, $3, $4)`,
-		userID, succeeded, ip, strings.ToValidUTF8(userAgent, "?"))
+		userID, succeeded, ip, cutUserAgent(userAgent))
 	if err != nil {
 		return fmt.Errorf("store: sign-in event of user %d: %w", userID, err)
 	}

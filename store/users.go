@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -26,14 +25,11 @@ type User struct {
 	CorporateNumber string           `db:"corporate_number"`
 	BusinessName    string           `db:"business_name"`
 
-	TwoFactorMethod  string     `db:"two_factor_method"` // "", "email" or "totp"
-	TOTPSecretSealed string     `db:"totp_secret_sealed"`
-	TOTPLastStep     int64      `db:"totp_last_step"`
-	FailedSignIns    int        `db:"failed_sign_ins"`
-	LastFailedAt     *time.Time `db:"last_failed_at"`
-	LockedUntil      *time.Time `db:"locked_until"`
-	SessionEpoch     int        `db:"session_epoch"`
-	TermsVersion     int        `db:"terms_version"`
+	TwoFactorMethod  string `db:"two_factor_method"` // "", "email" or "totp"
+	TOTPSecretSealed string `db:"totp_secret_sealed"`
+	TOTPLastStep     int64  `db:"totp_last_step"`
+	SessionEpoch     int    `db:"session_epoch"`
+	TermsVersion     int    `db:"terms_version"`
 }
 
 // DisplayName is the business name shown in the header: the corporate name for a
@@ -48,7 +44,7 @@ func (u User) DisplayName() string {
 const userColumns = `u.id, u.buyer_id, u.email_address, u.password_hash, u.user_last_name,
 	u.user_first_name, u.phone_number, b.business_form, b.corporate_name,
 	b.corporate_number, b.business_name, u.two_factor_method, u.totp_secret_sealed,
-	u.totp_last_step, u.failed_sign_ins, u.last_failed_at, u.locked_until, u.session_epoch,
+	u.totp_last_step, u.session_epoch,
 	u.terms_version`
 
 // UserByEmail finds the user who signs in with email (case-insensitive). It is the one

@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"cardpay/account"
 	"cardpay/banks"
 	"cardpay/files"
 	"cardpay/gateway/stripe"
@@ -80,6 +82,13 @@ type Config struct {
 	// ISSUER_REGISTRATION_NUMBER (T + 13 digits, checked). Required in production.
 	IssuerName               string
 	IssuerRegistrationNumber string
+	// RateLimits are account.DefaultLimits changed by RATE_LIMITS
+	// ("signin.ip=100/15m,signup.target=5/1h"; "*.ip=…" sets every action's IP rule).
+	RateLimits account.Limits
+	// TrustedProxies (TRUSTED_PROXIES: comma-separated IPs or CIDRs) are the reverse
+	// proxies whose X-Forwarded-For names the client; with none, the client is the
+	// connection's peer and the header is ignored.
+	TrustedProxies []*net.IPNet
 }
 
 const (
@@ -207,6 +216,29 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			errs = append(errs, fmt.Errorf("API_ACCESS_TOKEN_TTL must be a positive duration such as 3s, got %q", v))
 		}
 		c.APIAccessTokenTTL = d
+	}
+	limits, err := account.ParseLimits(getenv("RATE_LIMITS"), account.DefaultLimits)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	c.RateLimits = limits
+	for _, p := range strings.Split(getenv("TRUSTED_PROXIES"), ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if !strings.Contains(p, "/") {
+			if ip := net.ParseIP(p); ip != nil && ip.To4() != nil {
+				p += "/32"
+			} else {
+				p += "/128"
+			}
+		}
+		_, n, err := net.ParseCIDR(p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %q is not an IP address or CIDR", p))
+			continue
+		}
+		c.TrustedProxies = append(c.TrustedProxies, n)
 	}
 	c.CollectionExclusions = map[string]bool{}
 	for _, n := range strings.Split(getenv("COLLECTION_EXCLUDED_CORPORATE_NUMBERS"), ",") {

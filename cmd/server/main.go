@@ -116,6 +116,8 @@ func run(logger *slog.Logger) error {
 		Codes:       auth.NewCodes(cfg.SecretKey),
 		Sealer:      auth.NewSealer(cfg.SecretKey),
 		Throttle:    auth.DefaultThrottle,
+		Limits:      cfg.RateLimits,
+		DeviceKey:   auth.DeriveKey(cfg.SecretKey, account.DeviceKeyInfo),
 		ServiceName: cfg.ServiceName,
 		BaseURL:     cfg.BaseURL,
 	}
@@ -126,6 +128,10 @@ func run(logger *slog.Logger) error {
 	runner := &jobs.Runner{Store: st, Workers: cfg.JobWorkers, Logger: logger}
 	runner.Register(account.MailJobKind, acct.DeliverMail)
 	runner.Register(store.NotificationMailJobKind, acct.DeliverNotification)
+	runner.Register(account.CleanupJobKind, acct.RunCleanupJob)
+	if err := acct.ScheduleCleanup(ctx, time.Now()); err != nil {
+		return err
+	}
 	// A PSP webhook is stored by its request and acted on by this job, which needs only
 	// the database (the gateway is built below).
 	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger,
@@ -147,6 +153,7 @@ func run(logger *slog.Logger) error {
 		DevMailbox:               devBox,
 		SecretKey:                cfg.SecretKey,
 		APIAccessTokenTTL:        cfg.APIAccessTokenTTL,
+		TrustedProxies:           cfg.TrustedProxies,
 		Sessions:                 sessions,
 		Logger:                   logger,
 		ServiceName:              cfg.ServiceName,

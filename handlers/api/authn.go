@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/auth"
 	"cardpay/handlers/web"
 	"cardpay/store"
@@ -107,6 +108,9 @@ func (s *server) authenticate(c *echo.Context, allowExpired bool) (*principal, e
 	if !allowExpired && (!now.Before(acc.ExpiresAt) || now.Unix() >= claims.Expires) {
 		return nil, errExpiredAccess
 	}
+	// The account rules see this sign-in as the caller: a wrong current password counts
+	// against its device, a credential change keeps it and ends the others.
+	web.SetCaller(c, account.Caller{SessionID: f.SessionID, DeviceID: f.DeviceID, Client: web.ClientOf(c)})
 	return &principal{User: u, Mode: tokenMode, FamilyID: f.ID}, nil
 }
 

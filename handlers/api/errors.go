@@ -3,9 +3,12 @@ package api
 import (
 	"errors"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -18,6 +21,8 @@ type apiError struct {
 	Errors  pay.FieldErrors `json:"errors,omitempty"`
 	// ResultCode is the gateway result code of a declined card (card_declined).
 	ResultCode string `json:"result_code,omitempty"`
+	// retryAfter is the Retry-After header of a 429, in seconds.
+	retryAfter int
 }
 
 func (e *apiError) Error() string { return e.Status + ": " + e.Message }
@@ -63,8 +68,12 @@ func fieldError(field, message string) *apiError {
 	return validationError(errs)
 }
 
-func tooManyAttempts(message string) *apiError {
-	return newError(http.StatusTooManyRequests, "too_many_attempts", message)
+// tooManyAttempts is the 429 of the rate limiter and of the sign-in throttle: the same
+// status, words and header whether or not the address has an account.
+func tooManyAttempts(message string, retryAfter time.Duration) *apiError {
+	e := newError(http.StatusTooManyRequests, "too_many_attempts", message)
+	e.retryAfter = max(int((retryAfter+time.Second-1)/time.Second), 1)
+	return e
 }
 
 // jsonErrors turns whatever a handler returns, or a panic, into a JSON answer, inside
@@ -96,8 +105,14 @@ func (s *server) writeError(c *echo.Context, err error) error {
 	var ae *apiError
 	var sc echo.HTTPStatusCoder
 	var tooLarge *http.MaxBytesError
+	var limited *account.Limited
+	var refusal *account.Refusal
 	switch {
 	case errors.As(err, &ae):
+	case errors.As(err, &limited):
+		ae = tooManyAttempts(limited.Message(), limited.RetryAfter)
+	case errors.As(err, &refusal) && refusal.RetryAfter > 0:
+		ae = tooManyAttempts(refusal.Message, refusal.RetryAfter)
 	case errors.Is(err, store.ErrNotFound):
 		ae = errNotFound
 	case errors.As(err, &tooLarge):
@@ -113,6 +128,9 @@ func (s *server) writeError(c *echo.Context, err error) error {
 	default:
 		s.Logger.Error("api: unexpected error", "method", c.Request().Method, "path", c.Request().URL.Path, "error", err)
 		ae = errInternal
+	}
+	if ae.retryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(ae.retryAfter))
 	}
 	return c.JSON(ae.code, ae)
 }

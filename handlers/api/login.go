@@ -9,6 +9,7 @@ import (
 
 	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -16,6 +17,9 @@ import (
 type loginRequest struct {
 	EmailAddress string `json:"email_address"`
 	Password     string `json:"password"`
+	// DeviceToken is the device_token an earlier login of this client answered: with it
+	// this client is a known device, which others' failed attempts never lock out.
+	DeviceToken string `json:"device_token"`
 }
 
 func (r *loginRequest) check() (errs pay.FieldErrors) {
@@ -37,12 +41,18 @@ type twoFactorChallenge struct {
 	Message      string `json:"message"`
 }
 
-// throttlePrefix starts both of auth's throttle messages (LockedMessage and
-// SlowDownMessage); a test keeps this true. account.SignIn returns them as refusals
-// like a wrong password, and the API answers them with 429 instead of 401.
-const throttlePrefix = "ログインの失敗が続"
+// headerDeviceToken may carry the device token instead of the body's device_token.
+const headerDeviceToken = "X-Device-Token"
 
-func throttled(r *account.Refusal) bool { return strings.HasPrefix(r.Message, throttlePrefix) }
+// apiClient is web.ClientOf with the API's device token.
+func apiClient(c *echo.Context, bodyToken string) account.Client {
+	cl := web.ClientOf(c)
+	cl.DeviceToken = bodyToken
+	if cl.DeviceToken == "" {
+		cl.DeviceToken = c.Request().Header.Get(headerDeviceToken)
+	}
+	return cl
+}
 
 // login is POST /api/v1/login. The throttle and the lock are account.SignIn's; an
 // unknown address and a wrong password get the same 401.
@@ -52,11 +62,8 @@ func (s *server) login(c *echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	res, err := s.Account.SignIn(ctx, strings.TrimSpace(req.EmailAddress), req.Password, c.RealIP(), c.Request().UserAgent())
-	if r, ok := account.AsRefusal(err); ok {
-		if throttled(r) {
-			return tooManyAttempts(r.Message)
-		}
+	res, err := s.Account.SignIn(ctx, strings.TrimSpace(req.EmailAddress), req.Password, apiClient(c, req.DeviceToken))
+	if r, ok := account.AsRefusal(err); ok && r.RetryAfter == 0 {
 		return errBadCredentials
 	}
 	if err != nil {
@@ -79,7 +86,7 @@ func (s *server) login(c *echo.Context) error {
 			ExpiresIn: int(auth.CodeTTL.Seconds()), Message: msg,
 		})
 	}
-	ts, err := s.signIn(ctx, res.User)
+	ts, err := s.signIn(c, res)
 	if err != nil {
 		return err
 	}
@@ -89,6 +96,7 @@ func (s *server) login(c *echo.Context) error {
 type secondFactorRequest struct {
 	SessionToken string `json:"session_token"`
 	Code         string `json:"code"`
+	DeviceToken  string `json:"device_token"`
 }
 
 func (r *secondFactorRequest) check() pay.FieldErrors {
@@ -126,11 +134,8 @@ func (s *server) loginSecondFactor(c *echo.Context) error {
 		// Two-factor was switched off meanwhile: start again with the password.
 		return errBadSessionToken
 	}
-	err = s.Account.VerifySecondFactor(ctx, u, code, c.RealIP(), c.Request().UserAgent())
-	if r, ok := account.AsRefusal(err); ok {
-		if throttled(r) {
-			return tooManyAttempts(r.Message)
-		}
+	res, err := s.Account.VerifySecondFactor(ctx, u, code, apiClient(c, req.DeviceToken))
+	if r, ok := account.AsRefusal(err); ok && r.RetryAfter == 0 {
 		return fieldError("code", r.Message)
 	}
 	if err != nil {
@@ -141,7 +146,7 @@ func (s *server) loginSecondFactor(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	ts, err := s.signIn(ctx, u)
+	ts, err := s.signIn(c, res)
 	if err != nil {
 		return err
 	}
@@ -171,6 +176,11 @@ func (s *server) refreshTokens(c *echo.Context) error {
 		return errBadRefreshToken
 	}
 	ctx := c.Request().Context()
+	// Counted per client IP: the account is known only once the token has been rotated,
+	// and refusing then would leave the client with a used-up token.
+	if err := s.Account.Limit(ctx, account.ActToken, c.RealIP(), ""); err != nil {
+		return err
+	}
 	access, refresh, na, nr, err := s.newTokens()
 	if err != nil {
 		return err

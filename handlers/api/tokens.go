@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -11,7 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
+	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/handlers/web"
 	"cardpay/store"
 )
 
@@ -34,6 +37,9 @@ type tokenSet struct {
 	TokenType        string `json:"token_type"`
 	ExpiresIn        int    `json:"expires_in"`
 	RefreshExpiresIn int    `json:"refresh_expires_in"`
+	// DeviceToken makes this client a known device at its next login (send it back as
+	// device_token); only login answers it.
+	DeviceToken string `json:"device_token,omitempty"`
 }
 
 const idTokenIssuer = "cardpay"
@@ -132,9 +138,12 @@ func (s *server) tokenSetFor(u store.User, f store.APITokenFamily, access, refre
 	}
 }
 
-// signIn starts a new sign-in (family) for u and returns its first tokens. Tokens of
+// signIn starts a new sign-in (family) for the user of res, recorded as a session of the
+// security page, and returns its first tokens with the client's device token. Tokens of
 // the user's earlier sign-ins that ended long ago are cleared on the way.
-func (s *server) signIn(ctx context.Context, u store.User) (tokenSet, error) {
+func (s *server) signIn(c *echo.Context, res account.SignInResult) (tokenSet, error) {
+	ctx := c.Request().Context()
+	u := res.User
 	if err := s.Store.PruneAPITokens(ctx, u.BuyerID, u.ID, s.Now().Add(-24*time.Hour)); err != nil {
 		return tokenSet{}, err
 	}
@@ -146,5 +155,14 @@ func (s *server) signIn(ctx context.Context, u store.User) (tokenSet, error) {
 	if err != nil {
 		return tokenSet{}, err
 	}
-	return s.tokenSetFor(u, f, access, refresh, na.ExpiresAt), nil
+	sid, err := s.Account.StartSession(ctx, u, store.SessionAPI, res.DeviceID, web.ClientOf(c))
+	if err != nil {
+		return tokenSet{}, err
+	}
+	if err := s.Store.SetFamilySession(ctx, f.ID, sid); err != nil {
+		return tokenSet{}, err
+	}
+	ts := s.tokenSetFor(u, f, access, refresh, na.ExpiresAt)
+	ts.DeviceToken = res.DeviceToken
+	return ts, nil
 }

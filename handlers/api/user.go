@@ -269,7 +269,7 @@ func (s *server) changePassword(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := s.StartSession(c, u); err != nil {
+		if err := s.RenewSession(c, u); err != nil {
 			return err
 		}
 	}

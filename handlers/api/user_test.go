@@ -172,6 +172,13 @@ func TestChangePasswordEndsOtherSignInsOnly(t *testing.T) {
 	assert.Len(t, r.fieldErrors(), 2)
 	r = c.put("/users/password", map[string]any{"current_password": webtest.Password, "password": "short"})
 	assert.Contains(t, r.fieldErrors(), "password")
+	r = c.put("/users/password", map[string]any{"current_password": webtest.Password, "password": "Ｑwerty123456789"})
+	require.Equal(t, http.StatusUnprocessableEntity, r.Status)
+	assert.Equal(t, map[string]string{"password": "このパスワードはよく使われていて推測されやすいため、別のパスワードを入力してください"}, r.fieldErrors())
+	r = c.put("/users/password", map[string]any{"current_password": webtest.Password, "password": "my " + u.EmailAddress + " 1"})
+	require.Equal(t, http.StatusUnprocessableEntity, r.Status)
+	assert.Equal(t, map[string]string{"password": "パスワードにメールアドレスの一部を含めないでください"}, r.fieldErrors())
+	assert.Equal(t, u.PasswordHash, webtest.ReloadUser(t, u).PasswordHash, "refused changes store nothing")
 
 	r = c.put("/users/password", map[string]any{"current_password": webtest.Password, "password": "newpassword2026"})
 	require.Equal(t, http.StatusOK, r.Status, r.String())

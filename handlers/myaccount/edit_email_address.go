@@ -32,7 +32,7 @@ func (h *Handler) StartEmailChange(c *echo.Context) error {
 	ctx := c.Request().Context()
 	input := c.FormValue("email_address")
 	errs, err := h.Account.StartEmailChange(ctx, *web.CurrentUser(c), input, c.FormValue("current_password"))
-	if err != nil {
+	if err != nil && !web.Refused(c, &errs, "email_address", err) {
 		return err
 	}
 	if len(errs) > 0 {

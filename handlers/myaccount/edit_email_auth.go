@@ -5,7 +5,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/views"
@@ -35,9 +34,7 @@ func (h *Handler) ConfirmEmailChange(c *echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, EditEmailAddressPage.Path)
 	}
 	_, err := h.Account.ConfirmEmailChange(ctx, *web.CurrentUser(c), c.FormValue("code"))
-	if r, ok := account.AsRefusal(err); ok {
-		var errs pay.FieldErrors
-		errs.Add("code", r.Message)
+	if errs := (pay.FieldErrors{}); web.Refused(c, &errs, "code", err) {
 		return h.renderEditEmailAuth(c, pending, errs)
 	}
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/views"
@@ -31,9 +30,7 @@ func (h *Handler) EnableEmailTwoFactor(c *echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, SecurityPage.Path)
 	}
 	err := h.Account.EnableEmailTwoFactor(ctx, *web.CurrentUser(c), c.FormValue("code"))
-	if r, ok := account.AsRefusal(err); ok {
-		var errs pay.FieldErrors
-		errs.Add("code", r.Message)
+	if errs := (pay.FieldErrors{}); web.Refused(c, &errs, "code", err) {
 		return h.renderEmailTwoFactor(c, errs)
 	}
 	if err != nil {
@@ -49,7 +46,11 @@ func (h *Handler) ResendEmailTwoFactorCode(c *echo.Context) error {
 	if !h.Sessions.GetBool(ctx, sessionPendingMail2FA) {
 		return c.Redirect(http.StatusSeeOther, SecurityPage.Path)
 	}
-	if err := h.Account.SendEmailTwoFactorCode(ctx, *web.CurrentUser(c)); err != nil {
+	err := h.Account.SendEmailTwoFactorCode(ctx, *web.CurrentUser(c))
+	if errs := (pay.FieldErrors{}); web.Refused(c, &errs, "code", err) {
+		return h.renderEmailTwoFactor(c, errs)
+	}
+	if err != nil {
 		return err
 	}
 	h.SetFlash(c, views.Flash{Color: "info", Title: "確認コードを再送信しました"})

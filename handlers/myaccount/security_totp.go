@@ -66,9 +66,7 @@ func (h *Handler) EnableTOTP(c *echo.Context) error {
 		return err
 	}
 	codes, err := h.Account.EnableTOTP(ctx, *web.CurrentUser(c), setup.Sealed, c.FormValue("code"))
-	if r, ok := account.AsRefusal(err); ok {
-		var errs pay.FieldErrors
-		errs.Add("code", r.Message)
+	if errs := (pay.FieldErrors{}); web.Refused(c, &errs, "code", err) {
 		return h.renderTOTPSetup(c, setup, errs)
 	}
 	if err != nil {

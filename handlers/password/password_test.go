@@ -98,6 +98,9 @@ func TestPasswordResetJourney(t *testing.T) {
 		{"no code", form(u.EmailAddress, "", next, next), "code", "確認コードを入力してください"},
 		{"weak password", form(u.EmailAddress, code, "weakpass", "weakpass"), "password", "パスワードは10文字以上で、英字と数字を組み合わせて入力してください"},
 		{"password with the address", form(u.EmailAddress, code, strings.Split(u.EmailAddress, "@")[0]+"1", strings.Split(u.EmailAddress, "@")[0]+"1"), "password", "パスワードにメールアドレスの一部を含めないでください"},
+		{"password with the whole address", form(u.EmailAddress, code, u.EmailAddress+"1", u.EmailAddress+"1"), "password", "パスワードにメールアドレスの一部を含めないでください"},
+		{"common password", form(u.EmailAddress, code, "qwerty123456789", "qwerty123456789"), "password", "このパスワードはよく使われていて推測されやすいため、別のパスワードを入力してください"},
+		{"common password, in capitals and full width", form(u.EmailAddress, code, "ILOVEｙｏｕ143", "ILOVEｙｏｕ143"), "password", "このパスワードはよく使われていて推測されやすいため、別のパスワードを入力してください"},
 		{"invalid UTF-8 password", form(u.EmailAddress, code, "abcd\xff123456", "abcd\xff123456"), "password", "パスワードに使用できない文字が含まれています"},
 		// With the right code: a typo in the confirmation must not use the code up.
 		{"mismatched confirmation", form(u.EmailAddress, code, next, "saisettei2026pas"), "password_confirmation", "新しいパスワード（確認用）が一致しません。同じパスワードを入力してください"},

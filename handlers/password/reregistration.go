@@ -28,7 +28,7 @@ func (h *Handler) renderReregistration(c *echo.Context, v pages.ReregistrationVi
 func (h *Handler) Reregister(c *echo.Context) error {
 	email := c.FormValue("email_address")
 	id, errs, err := h.Account.Resignup(c.Request().Context(), email)
-	if err != nil {
+	if err != nil && !web.Refused(c, &errs, "email_address", err) {
 		return err
 	}
 	shown, _ := pay.ValidateEmail(email)

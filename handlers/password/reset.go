@@ -45,7 +45,7 @@ func (h *Handler) ResetPassword(c *echo.Context) error {
 	errs.Add("password_confirmation", pay.CheckPasswordConfirmation(password, c.FormValue("password_confirmation")))
 	if len(errs) == 0 {
 		var err error
-		if errs, err = h.Account.ResetPassword(ctx, email, code, password); err != nil {
+		if errs, err = h.Account.ResetPassword(ctx, email, code, password); err != nil && !web.Refused(c, &errs, "code", err) {
 			return err
 		}
 	}

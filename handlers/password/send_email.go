@@ -31,7 +31,7 @@ func (h *Handler) SendResetEmail(c *echo.Context) error {
 	ctx := c.Request().Context()
 	input := c.FormValue("email_address")
 	errs, err := h.Account.SendPasswordReset(ctx, input)
-	if err != nil {
+	if err != nil && !web.Refused(c, &errs, "email_address", err) {
 		return err
 	}
 	if len(errs) > 0 {

@@ -84,9 +84,12 @@ func (h *Handler) VerifyOnetimePassword(c *echo.Context) error {
 		errs.Add("code", "確認コードを入力してください")
 		return h.renderOnetimePassword(c, u, errs)
 	}
-	err = h.Account.VerifySecondFactor(ctx, u, code, c.RealIP(), c.Request().UserAgent())
-	if r, ok := account.AsRefusal(err); ok {
-		errs.Add("code", r.Message)
+	res, err := h.Account.VerifySecondFactor(ctx, u, code, web.ClientOf(c))
+	if web.Refused(c, &errs, "code", err) {
+		// The throttle's refusals name the sign-in form's field; here it is the code's.
+		for i := range errs {
+			errs[i].Field = "code"
+		}
 		return h.renderOnetimePassword(c, u, errs)
 	}
 	if err != nil {
@@ -99,7 +102,7 @@ func (h *Handler) VerifyOnetimePassword(c *echo.Context) error {
 	for _, k := range []string{sessionPendingUserID, sessionPendingBuyerID, sessionPendingRedirect} {
 		h.Sessions.Remove(ctx, k)
 	}
-	if err := h.StartSession(c, u); err != nil {
+	if err := h.StartSession(c, res); err != nil {
 		return err
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "ログインしました", Text: u.DisplayName() + " さま、ようこそ。"})
@@ -116,7 +119,12 @@ func (h *Handler) ResendOnetimePassword(c *echo.Context) error {
 		return err
 	}
 	if u.TwoFactorMethod == account.SecondFactorEmail {
-		if err := h.Account.SendSignInCode(c.Request().Context(), u); err != nil {
+		err := h.Account.SendSignInCode(c.Request().Context(), u)
+		var errs pay.FieldErrors
+		if web.Refused(c, &errs, "code", err) {
+			return h.renderOnetimePassword(c, u, errs)
+		}
+		if err != nil {
 			return err
 		}
 		h.SetFlash(c, views.Flash{Color: "info", Title: "確認コードを再送信しました"})

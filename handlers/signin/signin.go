@@ -66,10 +66,9 @@ func (h *Handler) SignIn(c *echo.Context) error {
 		errs.Add("password", "パスワードを入力してください")
 	}
 	if len(errs) == 0 {
-		req := c.Request()
-		res, err := h.Account.SignIn(ctx, email, password, c.RealIP(), req.UserAgent())
-		if r, ok := account.AsRefusal(err); ok {
-			errs.Add(r.Field, r.Message)
+		res, err := h.Account.SignIn(ctx, email, password, web.ClientOf(c))
+		if web.Refused(c, &errs, "email_address", err) {
+			// shown again below, with the address typed and never the password
 		} else if err != nil {
 			return err
 		} else {
@@ -79,7 +78,7 @@ func (h *Handler) SignIn(c *echo.Context) error {
 			if res.SecondFactor != account.SecondFactorNone {
 				return h.startSecondFactor(c, res.User, redirect)
 			}
-			if err := h.StartSession(c, res.User); err != nil {
+			if err := h.StartSession(c, res); err != nil {
 				return err
 			}
 			h.SetFlash(c, views.Flash{Color: "success", Title: "ログインしました", Text: res.User.DisplayName() + " さま、ようこそ。"})

@@ -37,7 +37,7 @@ func (h *Handler) SignUp(c *echo.Context) error {
 	email := c.FormValue("email_address")
 	consent := c.FormValue("consent") != ""
 	id, errs, err := h.Account.StartSignup(c.Request().Context(), email, c.FormValue("password"), consent)
-	if err != nil {
+	if err != nil && !web.Refused(c, &errs, "email_address", err) {
 		return err
 	}
 	shown, _ := pay.ValidateEmail(email)

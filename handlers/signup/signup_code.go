@@ -79,13 +79,22 @@ func (h *Handler) checkSignupCode(c *echo.Context, s web.SignupInSession, code s
 		switch {
 		case err == nil:
 			err := h.Account.VerifySignupCode(ctx, s.ID, code)
-			if r, ok := account.AsRefusal(err); ok {
-				return codeMessage(r.Message), nil
+			var errs pay.FieldErrors
+			if web.Refused(c, &errs, "code", err) {
+				return codeMessage(errs[0].Message), nil
 			}
 			return "", err
 		case !errors.Is(err, store.ErrNotFound):
 			return "", err
 		}
+	}
+	// No sign-up behind the page: the same limit as a real one, on the typed address.
+	err := h.Account.Limit(ctx, account.ActCode, c.RealIP(), "signup:0:"+s.Email)
+	var errs pay.FieldErrors
+	if web.Refused(c, &errs, "code", err) {
+		return codeMessage(errs[0].Message), nil
+	} else if err != nil {
+		return "", err
 	}
 	sent := time.Unix(h.Sessions.GetInt64(ctx, web.SessionSignupSentAt), 0)
 	attempts := h.Sessions.GetInt(ctx, web.SessionSignupAttempts)
@@ -116,7 +125,12 @@ func (h *Handler) ResendSignupCode(c *echo.Context) error {
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, SignupPage.Path)
 	}
-	if err := h.Account.SendSignupCode(c.Request().Context(), s.ID); err != nil {
+	err := h.Account.SendSignupCode(c.Request().Context(), s.ID, s.Email)
+	var errs pay.FieldErrors
+	if web.Refused(c, &errs, "code", err) {
+		return web.Show(h.App, c, "認証コードの入力", errs, pages.SignupCodeView{EmailAddress: s.Email, Resignup: s.Resignup}, pages.SignupCodePage)
+	}
+	if err != nil {
 		return err
 	}
 	h.SignupCodeSent(c)

@@ -65,6 +65,9 @@ func TestSignupRejectsBadInput(t *testing.T) {
 		{"invalid UTF-8 e-mail", url.Values{"email_address": {"\xff\xfe@example.jp"}, "password": {webtest.SignupPassword}, "consent": {"1"}}, "email_address", "メールアドレスを正しい形式で入力してください"},
 		{"weak password", url.Values{"email_address": {email}, "password": {"password"}, "consent": {"1"}}, "password", "パスワードは10文字以上で、英字と数字を組み合わせて入力してください"},
 		{"common password", url.Values{"email_address": {email}, "password": {"password123"}, "consent": {"1"}}, "password", "よく使われていて推測されやすい"},
+		{"common password, part in full width", url.Values{"email_address": {email}, "password": {"iloveｙｏｕ143"}, "consent": {"1"}}, "password", "このパスワードはよく使われていて推測されやすいため、別のパスワードを入力してください"},
+		{"password with the typed address", url.Values{"email_address": {email}, "password": {"x" + email + "1"}, "consent": {"1"}}, "password", "パスワードにメールアドレスの一部を含めないでください"},
+		{"password with the local part", url.Values{"email_address": {email}, "password": {strings.Split(email, "@")[0] + "1"}, "consent": {"1"}}, "password", "パスワードにメールアドレスの一部を含めないでください"},
 		{"no consent", url.Values{"email_address": {email}, "password": {webtest.SignupPassword}}, "consent", "利用規約とプライバシーポリシーに同意してください"},
 	}
 	for _, tt := range tests {

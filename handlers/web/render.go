@@ -18,6 +18,9 @@ func Render(c *echo.Context, status int, page templ.Component) error {
 	if err := page.Render(c.Request().Context(), &buf); err != nil {
 		return err
 	}
+	if limited, ok := c.Get(contextLimited).(bool); ok && limited {
+		status = http.StatusTooManyRequests
+	}
 	return c.HTMLBlob(status, buf.Bytes())
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
@@ -25,30 +26,58 @@ const (
 	sessionSignedIn = "signed_in_at"
 	sessionSeen     = "seen_at"
 	sessionFlash    = "flash"
+	// sessionRow is the user_sessions row of this sign-in (the security page's list);
+	// sessionDevice the device it signed in from.
+	sessionRow    = "session_id"
+	sessionDevice = "device_id"
 )
+
+// DeviceCookie carries the device token (account.Client.DeviceToken) between sign-ins.
+const DeviceCookie = "cardpay_device"
 
 // Session limits (issue 3): signed out after 30 minutes without a request, and 12 hours
 // after signing in whatever happens. The last-seen time is written at most once a minute
 // so that reading pages does not write to the database on every request.
 const (
-	IdleTimeout       = 30 * time.Minute
-	AbsoluteTimeout   = 12 * time.Hour
+	IdleTimeout       = account.IdleTimeout
+	AbsoluteTimeout   = account.AbsoluteTimeout
 	seenWriteInterval = time.Minute
 )
 
 const contextUser = "user"
 
-// LoadUser puts the signed-in user, if any, on the context. A session is ended when its
-// user no longer exists, when the user's session epoch moved on (a password reset or
-// change elsewhere), after IdleTimeout without a request, or AbsoluteTimeout after sign-in.
+// ClientOf is who sends c's request: the client IP (the proxy header only from trusted
+// proxies, Deps.TrustedProxies), its user agent and its device cookie.
+func ClientOf(c *echo.Context) account.Client {
+	cl := account.Client{IP: c.RealIP(), UserAgent: c.Request().UserAgent()}
+	if ck, err := c.Cookie(DeviceCookie); err == nil {
+		cl.DeviceToken = ck.Value
+	}
+	return cl
+}
+
+// SetCaller puts the caller on the request's context for the account rules.
+func SetCaller(c *echo.Context, caller account.Caller) {
+	r := c.Request()
+	c.SetRequest(r.WithContext(account.WithCaller(r.Context(), caller)))
+}
+
+// LoadUser puts the signed-in user, if any, on the context, and the caller (client,
+// session row and device) on the request's context for the account rules. A session is
+// ended when its user no longer exists, when its row was ended (from the security page
+// of another session, or by a credential change), when the user's session epoch moved
+// on (a password reset or change elsewhere), after IdleTimeout without a request, or
+// AbsoluteTimeout after sign-in.
 func (a *App) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
+		SetCaller(c, account.Caller{Client: ClientOf(c)})
 		if IsOpsPath(c.Request().URL.Path) {
 			return next(c) // the console reads the operator's session only (LoadOperator)
 		}
 		ctx := c.Request().Context()
 		uid := a.Sessions.GetInt64(ctx, sessionUserID)
 		bid := a.Sessions.GetInt64(ctx, sessionBuyerID)
+		sid := a.Sessions.GetInt64(ctx, sessionRow)
 		if uid == 0 || bid == 0 {
 			return next(c)
 		}
@@ -58,10 +87,10 @@ func (a *App) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if now.Sub(seen) > IdleTimeout || now.Sub(signedIn) > AbsoluteTimeout {
 			return a.endSession(c, next, "一定時間操作がなかったため、ログアウトしました。もう一度ログインしてください。")
 		}
-		u, err := a.Store.User(ctx, bid, uid)
+		u, err := a.Store.SessionUser(ctx, bid, uid, sid)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			return a.endSession(c, next, "")
+			return a.endSession(c, next, "このセッションは終了しました。もう一度ログインしてください。")
 		case err != nil:
 			return err
 		case u.SessionEpoch != a.Sessions.GetInt(ctx, sessionEpoch):
@@ -69,8 +98,12 @@ func (a *App) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if now.Sub(seen) > seenWriteInterval {
 			a.Sessions.Put(ctx, sessionSeen, now.Unix())
+			if err := a.Store.SeeUserSession(ctx, sid, now); err != nil {
+				return err
+			}
 		}
 		c.Set(contextUser, &u)
+		SetCaller(c, account.Caller{SessionID: sid, DeviceID: a.Sessions.GetInt64(ctx, sessionDevice), Client: ClientOf(c)})
 		return next(c)
 	}
 }
@@ -90,11 +123,18 @@ func (a *App) endSession(c *echo.Context, next echo.HandlerFunc, why string) err
 	return next(c)
 }
 
-// StartSession signs u in on a fresh session token (so a token planted before sign-in
-// is useless after it). It is also called on every privilege change.
-func (a *App) StartSession(c *echo.Context, u store.User) error {
+// StartSession signs in the user of res (account.SignIn, VerifySecondFactor) on a fresh
+// session token (so a token planted before sign-in is useless after it): a new
+// user_sessions row for the security page, and the device cookie, so that this browser
+// is a known device from now on.
+func (a *App) StartSession(c *echo.Context, res account.SignInResult) error {
 	ctx := c.Request().Context()
 	if err := a.Sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	u := res.User
+	sid, err := a.Account.StartSession(ctx, u, store.SessionBrowser, res.DeviceID, ClientOf(c))
+	if err != nil {
 		return err
 	}
 	now := a.Now().Unix()
@@ -103,6 +143,16 @@ func (a *App) StartSession(c *echo.Context, u store.User) error {
 	a.Sessions.Put(ctx, sessionEpoch, u.SessionEpoch)
 	a.Sessions.Put(ctx, sessionSignedIn, now)
 	a.Sessions.Put(ctx, sessionSeen, now)
+	a.Sessions.Put(ctx, sessionRow, sid)
+	a.Sessions.Put(ctx, sessionDevice, res.DeviceID)
+	SetCaller(c, account.Caller{SessionID: sid, DeviceID: res.DeviceID, Client: ClientOf(c)})
+	if res.DeviceToken != "" {
+		c.SetCookie(&http.Cookie{
+			Name: DeviceCookie, Value: res.DeviceToken, Path: "/", HttpOnly: true,
+			Secure: strings.HasPrefix(a.BaseURL, "https://"), SameSite: http.SameSiteLaxMode,
+			MaxAge: int(account.DeviceLifetime / time.Second),
+		})
+	}
 	return nil
 }
 
@@ -176,18 +226,15 @@ func popFlash(sm *scs.SessionManager, c *echo.Context) *views.Flash {
 	return &f
 }
 
-// RenewSession starts the session again for u after a change to how u signs in
-// (password, e-mail address, second factor): a new token, and the user's current
-// session epoch. The sign-in time is kept, so such changes never stretch the absolute
-// session limit.
+// RenewSession renews the session token after a change to how u signs in (password,
+// e-mail address, second factor) and takes the user's current session epoch; the
+// session's row, device and sign-in time stay, so such changes never stretch the
+// absolute session limit.
 func (a *App) RenewSession(c *echo.Context, u store.User) error {
 	ctx := c.Request().Context()
-	signedIn := a.Sessions.GetInt64(ctx, sessionSignedIn)
-	if err := a.StartSession(c, u); err != nil {
+	if err := a.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	if signedIn != 0 {
-		a.Sessions.Put(ctx, sessionSignedIn, signedIn)
-	}
+	a.Sessions.Put(ctx, sessionEpoch, u.SessionEpoch)
 	return nil
 }

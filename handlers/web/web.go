@@ -7,6 +7,7 @@ package web
 
 import (
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -47,6 +48,9 @@ type Deps struct {
 	// APIAccessTokenTTL shortens the API's access tokens in development and e2e runs
 	// (API_ACCESS_TOKEN_TTL); 0 means 15 minutes.
 	APIAccessTokenTTL time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed
+	// (TRUSTED_PROXIES); with none, the client IP is the connection's peer.
+	TrustedProxies []*net.IPNet
 	// Clock is the time; tests move it to check the session timeouts. nil is time.Now.
 	Clock func() time.Time
 	// Gateway is the card PSP (the sandbox in development and tests, Stripe in

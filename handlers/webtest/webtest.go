@@ -50,6 +50,9 @@ var db *storetest.DB
 // package's tests, dropped at the end.
 func Main(m *testing.M) { storetest.Run(m, &db) }
 
+// MainThen is Main with after called once the tests have run.
+func MainThen(m *testing.M, after func()) { storetest.RunThen(m, &db, after) }
+
 // Store is the test package's database.
 func Store() *store.Store { return db.Store }
 
@@ -138,6 +141,10 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		Account: &account.Service{
 			Store: db.Store, Mail: sender, Codes: auth.NewCodes(SecretKey), Sealer: auth.NewSealer(SecretKey),
 			Throttle: auth.DefaultThrottle, ServiceName: "請求書カード払い",
+			// Every test of a package comes from 127.0.0.1: the limiter's own tests
+			// set their limits (account.DefaultLimits or tighter) through mutate.
+			Limits:    account.Limits{},
+			DeviceKey: auth.DeriveKey(SecretKey, account.DeviceKeyInfo),
 		},
 		Logger: logger, ServiceName: "請求書カード払い", BaseURL: "http://localhost",
 		Links: info.DefaultLinks, SecretKey: SecretKey,
@@ -261,6 +268,18 @@ func (e *Env) Client(t *testing.T) *Client {
 			return http.ErrUseLastResponse
 		},
 		Timeout: 30 * time.Second,
+	}}
+}
+
+// NewClientLike is another browser on the same site as c, with an empty cookie jar: a
+// device that never signed in.
+func NewClientLike(c *Client) *Client {
+	jar, err := cookiejar.New(nil)
+	require.NoError(c.t, err)
+	return &Client{t: c.t, Base: c.Base, HTTP: &http.Client{
+		Jar:           jar,
+		CheckRedirect: c.HTTP.CheckRedirect,
+		Timeout:       c.HTTP.Timeout,
 	}}
 }
 

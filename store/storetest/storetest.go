@@ -30,7 +30,11 @@ type DB struct {
 // Run is for TestMain: it creates and migrates a database, runs the tests, checks that
 // no card number was stored anywhere in it (store.CardNumbers), then drops the database.
 // It exits the process with the tests' code, or 1 when a card number was found.
-func Run(m *testing.M, db **DB) {
+func Run(m *testing.M, db **DB) { RunThen(m, db, nil) }
+
+// RunThen is Run with after called once the tests have run, before the database is
+// dropped (the security suite prints its table there).
+func RunThen(m *testing.M, db **DB, after func()) {
 	d, err := New(context.Background())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "storetest:", err)
@@ -38,6 +42,9 @@ func Run(m *testing.M, db **DB) {
 	}
 	*db = d
 	code := m.Run()
+	if after != nil {
+		after()
+	}
 	if found, err := d.Store.CardNumbers(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "storetest: card data scan:", err)
 		code = 1

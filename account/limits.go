@@ -1,0 +1,194 @@
+package account
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"cardpay/pay"
+)
+
+// The rate limiter: one for the pages and the API, its counters in PostgreSQL
+// (rate_limit_hits), so that every server instance counts the same requests. Each
+// action has two rules: per client IP ("<action>.ip") and per target ("<action>.target":
+// the typed address, the account, the sign-up). An address without an account is
+// counted exactly like one with an account, so a 429 tells nothing about who exists.
+
+// Limited actions.
+const (
+	ActSignIn         = "signin"         // the sign-in page and the API's login (target: the address, unknown devices only)
+	ActSignup         = "signup"         // sign-up and its code resend (target: the address)
+	ActCode           = "code"           // a mailed one-time code entered (target: what the code is for)
+	ActPasswordReset  = "password_reset" // the reset mail and the reset itself (target: the address)
+	ActReregistration = "reregistration" // re-registration (target: the address)
+	ActEmailChange    = "email_change"   // the e-mail change mail (target: the account)
+	ActTwoFactor      = "twofactor"      // two-factor and recovery codes (target: the account)
+	ActToken          = "token"          // the API's token refresh (target: the token family)
+	ActRequestKey     = "request_key"    // a card-payment request's key (target: the account)
+)
+
+// Limit allows N requests per Window (fixed windows).
+type Limit struct {
+	N      int
+	Window time.Duration
+}
+
+// Limits maps "<action>.ip" and "<action>.target" to their limits; a rule missing from
+// the map does not limit.
+type Limits map[string]Limit
+
+// DefaultLimits are generous for a person and tight for a script: a person signs in a
+// few times a day; mail-sending actions allow a handful of mails per address an hour.
+var DefaultLimits = Limits{
+	ActSignIn + ".ip":             {N: 100, Window: 15 * time.Minute},
+	ActSignIn + ".target":         {N: 30, Window: 15 * time.Minute},
+	ActSignup + ".ip":             {N: 30, Window: time.Hour},
+	ActSignup + ".target":         {N: 5, Window: time.Hour},
+	ActCode + ".ip":               {N: 100, Window: 15 * time.Minute},
+	ActCode + ".target":           {N: 15, Window: 15 * time.Minute},
+	ActPasswordReset + ".ip":      {N: 30, Window: time.Hour},
+	ActPasswordReset + ".target":  {N: 5, Window: time.Hour},
+	ActReregistration + ".ip":     {N: 30, Window: time.Hour},
+	ActReregistration + ".target": {N: 5, Window: time.Hour},
+	ActEmailChange + ".ip":        {N: 30, Window: time.Hour},
+	ActEmailChange + ".target":    {N: 5, Window: time.Hour},
+	ActTwoFactor + ".ip":          {N: 100, Window: 15 * time.Minute},
+	ActTwoFactor + ".target":      {N: 15, Window: 15 * time.Minute},
+	ActToken + ".ip":              {N: 600, Window: 15 * time.Minute},
+	ActToken + ".target":          {N: 60, Window: 15 * time.Minute},
+	ActRequestKey + ".ip":         {N: 60, Window: time.Hour},
+	ActRequestKey + ".target":     {N: 30, Window: time.Hour},
+}
+
+// ParseLimits reads RATE_LIMITS over base: comma-separated "rule=N/window" such as
+// "signin.ip=100/15m,signup.target=5/1h"; "*.ip" and "*.target" set every action's rule
+// of that kind; N = 0 turns a rule off.
+func ParseLimits(s string, base Limits) (Limits, error) {
+	out := Limits{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		rule, spec, ok := strings.Cut(part, "=")
+		n, window, ok2 := strings.Cut(spec, "/")
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("RATE_LIMITS: %q is not rule=N/window", part)
+		}
+		count, err := strconv.Atoi(strings.TrimSpace(n))
+		if err != nil || count < 0 {
+			return nil, fmt.Errorf("RATE_LIMITS: %q: N must be a whole number", part)
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(window))
+		if err != nil || d < time.Second {
+			return nil, fmt.Errorf("RATE_LIMITS: %q: window must be a duration of at least 1s", part)
+		}
+		rule = strings.TrimSpace(rule)
+		action, scope, _ := strings.Cut(rule, ".")
+		if scope != "ip" && scope != "target" {
+			return nil, fmt.Errorf("RATE_LIMITS: %q: a rule ends in .ip or .target", part)
+		}
+		if action == "*" {
+			for _, a := range limitedActions {
+				out[a+"."+scope] = Limit{N: count, Window: d}
+			}
+			continue
+		}
+		if !isLimitedAction(action) {
+			return nil, fmt.Errorf("RATE_LIMITS: %q: unknown action %q", part, action)
+		}
+		out[rule] = Limit{N: count, Window: d}
+	}
+	return out, nil
+}
+
+var limitedActions = []string{ActSignIn, ActSignup, ActCode, ActPasswordReset, ActReregistration,
+	ActEmailChange, ActTwoFactor, ActToken, ActRequestKey}
+
+func isLimitedAction(a string) bool {
+	for _, x := range limitedActions {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Limited is the answer over a limit: try again at Until (429, Retry-After).
+type Limited struct {
+	Until      time.Time
+	RetryAfter time.Duration
+}
+
+func (l *Limited) Error() string { return l.Message() }
+
+// Message says in Japanese when to try again (Japan time, the minute rounded up so that
+// trying at the time shown works).
+func (l *Limited) Message() string {
+	t := l.Until.In(pay.Tokyo())
+	if r := t.Truncate(time.Minute); !r.Equal(t) {
+		t = r.Add(time.Minute)
+	}
+	return "短時間に操作が繰り返されたため、受け付けを一時的に停止しています。" + t.Format("1月2日 15:04") + " 以降にもう一度お試しください。"
+}
+
+// RetryAfterSeconds is the Retry-After header's value: whole seconds, rounded up, ≥ 1.
+func (l *Limited) RetryAfterSeconds() int {
+	return max(int((l.RetryAfter+time.Second-1)/time.Second), 1)
+}
+
+// AsLimited unwraps a Limited.
+func AsLimited(err error) (*Limited, bool) {
+	var l *Limited
+	ok := errors.As(err, &l)
+	return l, ok
+}
+
+// Limit counts one request of action from ip for target ("" counts the IP only) and
+// returns a *Limited when either rule's window is full. The IP is counted first; a
+// request refused for its IP does not use up the target's allowance.
+func (s *Service) Limit(ctx context.Context, action, ip, target string) error {
+	if err := s.hit(ctx, action+".ip", ip); err != nil {
+		return err
+	}
+	if target == "" {
+		return nil
+	}
+	return s.hit(ctx, action+".target", strings.ToLower(strings.TrimSpace(target)))
+}
+
+// limit is Limit for the caller on ctx (account.WithCaller).
+func (s *Service) limit(ctx context.Context, action, target string) error {
+	return s.Limit(ctx, action, CallerOf(ctx).Client.IP, target)
+}
+
+func (s *Service) hit(ctx context.Context, rule, key string) error {
+	limits := s.Limits
+	if limits == nil {
+		limits = DefaultLimits
+	}
+	l, ok := limits[rule]
+	if !ok || l.N == 0 {
+		return nil
+	}
+	now := s.now()
+	start := now.Truncate(l.Window)
+	end := start.Add(l.Window)
+	sum := sha256.Sum256([]byte(rule + "\x00" + key))
+	n, err := s.Store.HitRateLimit(ctx, rule, hex.EncodeToString(sum[:]), start, end)
+	if err != nil {
+		return err
+	}
+	if n > l.N {
+		return &Limited{Until: end, RetryAfter: end.Sub(now)}
+	}
+	return nil
+}

@@ -1,0 +1,39 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/account"
+	"cardpay/pay"
+)
+
+const contextLimited = "limited"
+
+// tooMany makes this request's page answer 429 with Retry-After (Render reads the mark).
+func tooMany(c *echo.Context, retryAfterSeconds int) {
+	c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
+	c.Set(contextLimited, true)
+}
+
+// Refused shows err on the form when the person should read it: an account.Refusal next
+// to its field, and a rate limit (account.Limited) next to field. Over a limit, or
+// throttled by failed sign-ins, the page answers 429 with Retry-After; the page is shown
+// again with what was typed (the handler never passes a password back). It says whether
+// err was one of those; any other error is the handler's to return.
+func Refused(c *echo.Context, errs *pay.FieldErrors, field string, err error) bool {
+	if l, ok := account.AsLimited(err); ok {
+		tooMany(c, l.RetryAfterSeconds())
+		errs.Add(field, l.Message())
+		return true
+	}
+	if r, ok := account.AsRefusal(err); ok {
+		if r.RetryAfter > 0 {
+			tooMany(c, max(int((r.RetryAfter+999_999_999)/1_000_000_000), 1))
+		}
+		errs.Add(r.Field, r.Message)
+		return true
+	}
+	return false
+}
