@@ -104,6 +104,8 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.POST("/myaccount/security/email", myaccountArea.EnableEmailTwoFactor)
 	signed.POST("/myaccount/security/email/resend", myaccountArea.ResendEmailTwoFactorCode)
 	signed.GET("/myaccount/security/recovery-codes", myaccountArea.ShowRecoveryCodesPage)
+	signed.POST("/myaccount/security/sessions/:id/end", myaccountArea.EndSession)
+	signed.POST("/myaccount/security/sessions/end-others", myaccountArea.EndOtherSessions)
 	// Saved cards (お支払い方法). The PSP sends the buyer back to the two return pages
 	// (cards.HostedReturnPath, cards.VerifyReturnPath) with a top-level GET.
 	signed.GET(myaccount.CreditCardsPage.Path, myaccountArea.ShowCreditCardsPage)

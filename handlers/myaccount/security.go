@@ -2,12 +2,14 @@ package myaccount
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
+	"cardpay/store"
 	"cardpay/views"
 	pages "cardpay/views/myaccount"
 )
@@ -15,11 +17,13 @@ import (
 // The method radio's value for "off": an empty value would look like no choice.
 const twoFactorOff = "none"
 
-// SecurityPage is セキュリティ設定: the second factor and the sign-in history.
+// SecurityPage is セキュリティ設定: the second factor, the live sessions and the
+// sign-in history.
 var SecurityPage = web.Page{Path: "/myaccount/security", Title: "セキュリティ設定", Access: web.SignedIn}
 
-// ShowSecurityPage shows the second factor in force, the form to change it, and the
-// recent sign-ins.
+// ShowSecurityPage shows the second factor in force, the form to change it, the
+// sessions signed in now (each other one with a button that ends it), and the recent
+// sign-ins.
 func (h *Handler) ShowSecurityPage(c *echo.Context) error {
 	return h.renderSecurity(c, "", nil)
 }
@@ -27,8 +31,13 @@ func (h *Handler) ShowSecurityPage(c *echo.Context) error {
 // renderSecurity shows セキュリティ設定; choice is the radio to keep checked after a
 // failed submit ("" checks the method in force).
 func (h *Handler) renderSecurity(c *echo.Context, choice string, errs pay.FieldErrors) error {
+	ctx := c.Request().Context()
 	u := web.CurrentUser(c)
-	events, err := h.Store.SignInEvents(c.Request().Context(), u.BuyerID, u.ID, pages.SignInHistoryLimit)
+	events, err := h.Store.SignInEvents(ctx, u.BuyerID, u.ID, pages.SignInHistoryLimit)
+	if err != nil {
+		return err
+	}
+	sessions, err := h.Account.Sessions(ctx, *u)
 	if err != nil {
 		return err
 	}
@@ -48,6 +57,20 @@ func (h *Handler) renderSecurity(c *echo.Context, choice string, errs pay.FieldE
 			{Value: account.SecondFactorTOTP, Label: account.TwoFactorLabel(account.SecondFactorTOTP), Hint: totpHint},
 		},
 	}
+	// This browser's session first, then the others newest first.
+	current := account.CallerOf(ctx).SessionID
+	for _, s := range sessions {
+		row := pages.SessionRow{
+			ID: strconv.FormatInt(s.ID, 10), Device: sessionDevice(s), IPAddress: s.IPAddress,
+			SignedInAt: pay.JapaneseDateTime(s.SignedInAt), LastSeenAt: pay.JapaneseDateTime(s.LastSeenAt),
+			Current: s.ID == current,
+		}
+		if row.Current {
+			v.Sessions = append([]pages.SessionRow{row}, v.Sessions...)
+		} else {
+			v.Sessions = append(v.Sessions, row)
+		}
+	}
 	for _, e := range events {
 		ua := e.UserAgent
 		if ua == "" {
@@ -58,6 +81,15 @@ func (h *Handler) renderSecurity(c *echo.Context, choice string, errs pay.FieldE
 		})
 	}
 	return web.Show(h.App, c, SecurityPage.Title, errs, v, pages.SecurityPage)
+}
+
+// sessionDevice names a session's client in the list and in notices: the browser and
+// system read from its user agent, or APIクライアント for a sign-in through the API.
+func sessionDevice(s store.UserSession) string {
+	if s.Kind == store.SessionAPI {
+		return "APIクライアント"
+	}
+	return pay.DeviceLabel(s.UserAgent)
 }
 
 func formTwoFactorValue(method string) string {
@@ -98,7 +130,7 @@ func (h *Handler) ChooseTwoFactor(c *echo.Context) error {
 	switch method {
 	case account.SecondFactorNone:
 		errs, err := h.Account.DisableTwoFactor(ctx, *u, password)
-		if err != nil {
+		if err != nil && !web.Refused(c, &errs, "current_password", err) {
 			return err
 		}
 		if len(errs) > 0 {
@@ -107,7 +139,7 @@ func (h *Handler) ChooseTwoFactor(c *echo.Context) error {
 		return h.twoFactorChanged(c, "二段階認証を無効にしました", SecurityPage.Path)
 	case account.SecondFactorEmail:
 		errs, err := h.Account.StartEmailTwoFactor(ctx, *u, password)
-		if err != nil {
+		if err != nil && !web.Refused(c, &errs, "current_password", err) {
 			return err
 		}
 		if len(errs) > 0 {
@@ -118,7 +150,7 @@ func (h *Handler) ChooseTwoFactor(c *echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, "/myaccount/security/email")
 	default:
 		setup, errs, err := h.Account.StartTOTP(ctx, *u, password)
-		if err != nil {
+		if err != nil && !web.Refused(c, &errs, "current_password", err) {
 			return err
 		}
 		if len(errs) > 0 {

@@ -5,13 +5,22 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
+	"cardpay/handlers/web"
 	"cardpay/views"
 )
 
 // SignOut destroys the server session, so the old cookie no longer signs anyone in,
-// and confirms on the sign-in page.
+// ends its row (the security page lists it no more), and confirms on the sign-in page.
 func (h *Handler) SignOut(c *echo.Context) error {
 	ctx := c.Request().Context()
+	if u := web.CurrentUser(c); u != nil {
+		if sid := account.CallerOf(ctx).SessionID; sid != 0 {
+			if err := h.Account.EndSession(ctx, *u, sid); err != nil {
+				return err
+			}
+		}
+	}
 	if err := h.Sessions.Destroy(ctx); err != nil {
 		return err
 	}

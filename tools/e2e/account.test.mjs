@@ -280,11 +280,48 @@ for (const combo of COMBOS) {
       }
     });
 
+    /**
+     * ログイン中の端末: an API sign-in of SOLE is listed beside this browser, and
+     * 他のすべての端末からログアウト (Tab to it, Enter) ends it and keeps this browser.
+     */
+    async function endOtherSessionsByKeyboard(t) {
+      const login = await fetch(url("/api/v1/login"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email_address: SOLE, password: DEMO_PASSWORD }),
+      });
+      const tokens = await login.json();
+      assert.equal(login.status, 200, `POST /api/v1/login as ${SOLE}: ${JSON.stringify(tokens)}`);
+
+      let res = await page.goto(url("/myaccount/security"));
+      await check(t, res, "/myaccount/security with other sessions");
+      const sessions = page.locator("table:has(caption#sessions-caption)");
+      assert.equal(await sessions.count(), 1, "the sessions table has a caption");
+      assert.equal(await sessions.locator("tbody tr:has(.status-badge)").count(), 1, "one row is この端末");
+      assert.ok((await sessions.locator("td", { hasText: "APIクライアント" }).count()) >= 1, "the API sign-in is listed");
+
+      await tabTo(page, "#end-other-sessions button[type='submit']", { max: 200 });
+      res = await pressEnterAndWait(page);
+      assert.equal(path(page), "/myaccount/security");
+      assert.match(await noticeText(page), /他のすべての端末からログアウトしました/);
+      await check(t, res, "/myaccount/security after ending the other sessions");
+      assert.equal(await sessions.locator("tbody tr").count(), 1, "only this browser is left");
+      assert.equal(await page.locator("#end-other-sessions").count(), 0, "nothing else to end");
+
+      const refreshed = await fetch(url("/api/v1/users/token"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ refresh_token: tokens.refresh_token }),
+      });
+      assert.equal(refreshed.status, 401, "the ended API sign-in cannot refresh");
+    }
+
     async function authenticatorJourney(t, state) {
       await signIn(page, SOLE);
       let res = await page.goto(url("/myaccount/security"));
       await check(t, res, "/myaccount/security");
-      assert.ok((await page.locator("table caption").count()) === 1, "the sign-in history has a caption");
+      assert.equal(await page.locator("table caption#signin-history-caption").count(), 1, "the sign-in history has a caption");
+      await endOtherSessionsByKeyboard(t);
 
       // Keyboard: the checked radio (使用しない), arrows to 認証アプリを使う.
       await tabTo(page, "input[name='two_factor_method']:checked", { max: 80 });
