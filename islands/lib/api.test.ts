@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import {
   ApiClient,
@@ -7,8 +7,19 @@ import {
   MAX_RETRIES,
   memoryTokenStore,
   storageTokenStore,
+  type FetchLike,
+  type LockManagerLike,
+  type TokenChannel,
+  type TokenMessage,
   type Tokens,
+  type TokenStore,
 } from "./api";
+
+// jsdom has no BroadcastChannel, but Node's shows through and would carry messages between
+// the clients of different tests. Tests that want one bring the fake below.
+beforeEach(() => {
+  vi.stubGlobal("BroadcastChannel", undefined);
+});
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -24,6 +35,8 @@ interface Call {
 /**
  * A fake API: tokens named by a generation number; only the current generation's access
  * token is valid unless `expireAll` is set. users/token hands out the next generation.
+ * With `revokeOnReuse`, like the real server, a used refresh token ends the sign-in: it and
+ * every later call answer 401.
  */
 function fakeServer() {
   const state = {
@@ -32,6 +45,8 @@ function fakeServer() {
     expireAll: false,
     refreshStatus: 200,
     refreshGate: null as Promise<void> | null,
+    revokeOnReuse: false,
+    revoked: false,
     calls: [] as Call[],
   };
   const tokensOf = (g: number): Tokens => ({ accessToken: `a${g}`, idToken: `i${g}`, refreshToken: `r${g}` });
@@ -50,6 +65,8 @@ function fakeServer() {
     if (call.path === "/users/token") {
       if (state.refreshGate) await state.refreshGate;
       const presented = (call.body as { refresh_token: string }).refresh_token;
+      if (state.revokeOnReuse && /^r\d+$/.test(presented) && Number(presented.slice(1)) < state.generation) state.revoked = true;
+      if (state.revoked) return json(401, { status: "invalid_refresh_token", message: "期限切れ" });
       if (state.refreshStatus !== 200 || presented !== `r${state.generation}`) {
         return json(state.refreshStatus === 200 ? 401 : state.refreshStatus, { status: "invalid_refresh_token", message: "期限切れ" });
       }
@@ -68,6 +85,7 @@ function fakeServer() {
     if (call.path === "/logout") return json(200, { status: "logged_out" });
     if (call.path === "/users/validation") return json(422, { status: "validation_error", message: "誤り", errors: [{ field: "corporate_number", message: "法人番号が正しくありません" }] });
     if (call.path === "/unauthorized") return json(401, { status: "unauthorized", message: "ログインしてください" });
+    if (state.revoked) return json(401, { status: "unauthorized", message: "ログインしてください" });
     const access = headers["X-Access-Token"];
     const id = headers.Authorization;
     if (!access || id !== `Bearer i${access.slice(1)}`) return json(401, { status: "unauthorized", message: "ログインしてください" });
@@ -301,5 +319,254 @@ describe("storageTokenStore", () => {
     const s = storageTokenStore(broken);
     expect(s.get()).toBeNull();
     expect(() => s.clear()).not.toThrow();
+  });
+});
+
+/** A Storage stand-in that several tabs share, as they share localStorage. */
+function sharedStorage() {
+  const data = new Map<string, string>();
+  return {
+    data,
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, String(v)),
+    removeItem: (k: string) => void data.delete(k),
+  };
+}
+
+/** navigator.locks for tabs of one browser: callbacks of one name run one at a time. */
+function fakeLocks() {
+  const state = { requests: [] as string[], held: 0, maxHeld: 0 };
+  const tails = new Map<string, Promise<unknown>>();
+  const locks: LockManagerLike = {
+    request(name, callback) {
+      state.requests.push(name);
+      const run = (tails.get(name) ?? Promise.resolve()).then(async () => {
+        state.maxHeld = Math.max(state.maxHeld, ++state.held);
+        try {
+          return await callback();
+        } finally {
+          state.held--;
+        }
+      });
+      tails.set(name, run.catch(() => undefined));
+      return run;
+    },
+  };
+  return { locks, state };
+}
+
+/** BroadcastChannel for tabs of one browser: a copy of each message, later, to the others. */
+function fakeBus() {
+  const members = new Set<FakeChannel>();
+  const sent: { name: string; data: unknown }[] = [];
+  class FakeChannel implements TokenChannel {
+    onmessage: ((ev: MessageEvent) => void) | null = null;
+    closed = false;
+    constructor(readonly name: string) {
+      members.add(this);
+    }
+    postMessage(data: unknown) {
+      if (this.closed) throw new DOMException("closed", "InvalidStateError");
+      sent.push({ name: this.name, data });
+      for (const m of members) {
+        if (m === this || m.name !== this.name) continue;
+        const copy = structuredClone(data);
+        setTimeout(() => m.onmessage?.(new MessageEvent("message", { data: copy })), 0);
+      }
+    }
+    close() {
+      this.closed = true;
+      members.delete(this);
+    }
+  }
+  return { Channel: FakeChannel, members, sent };
+}
+
+const CHANNEL = `${DEFAULT_KEY_PREFIX}tokens`;
+
+/** One browser tab: its own client (and fetch log), the browser's storage, locks and channel. */
+function tab(
+  server: ReturnType<typeof fakeServer>,
+  o: { store: TokenStore; locks?: LockManagerLike | null; bus?: ReturnType<typeof fakeBus> | null; hold?: Promise<void> },
+) {
+  const navigate = vi.fn();
+  const paths: string[] = [];
+  const fetch: FetchLike = async (input, init) => {
+    const path = new URL(input, "http://app.test").pathname.replace(/^\/api\/v1/, "");
+    paths.push(`${init?.method} ${path} ${(init?.headers as Record<string, string>)["X-Access-Token"] ?? "-"}`);
+    const res = await server.fetch(input, init);
+    if (o.hold) await o.hold;
+    return res;
+  };
+  const client = new ApiClient({
+    mode: "token",
+    fetch,
+    tokens: o.store,
+    navigate,
+    locks: o.locks ?? null,
+    channel: o.bus ? new o.bus.Channel(CHANNEL) : null,
+  });
+  return { client, navigate, store: o.store, paths };
+}
+
+describe("tabs of one browser", () => {
+  it("refresh once when they meet an expiry together, and both go on signed in", async () => {
+    const server = fakeServer();
+    server.state.revokeOnReuse = true;
+    const storage = sharedStorage();
+    const { locks, state: lock } = fakeLocks();
+    const bus = fakeBus();
+    const a = tab(server, { store: storageTokenStore(storage), locks, bus });
+    const b = tab(server, { store: storageTokenStore(storage), locks, bus });
+    a.store.set(server.tokensOf(1));
+    server.state.expired = true;
+    let open!: () => void;
+    server.state.refreshGate = new Promise<void>((r) => (open = r));
+
+    const fromA = a.client.get<{ token: string }>("/users/information");
+    const fromB = b.client.get<{ token: string }>("/users/stats");
+    // Both tabs have met the expiry with r1 and asked for the lock before any refresh ended.
+    await vi.waitFor(() => expect(lock.requests).toEqual([`${DEFAULT_KEY_PREFIX}refresh`, `${DEFAULT_KEY_PREFIX}refresh`]));
+    open();
+
+    await expect(fromA).resolves.toMatchObject({ token: "a2" });
+    await expect(fromB).resolves.toMatchObject({ token: "a2" });
+    expect(count(server, "/users/token")).toBe(1);
+    expect(lock.maxHeld).toBe(1);
+    expect(server.state.revoked).toBe(false);
+    expect(a.paths).toEqual(["GET /users/information a1", "POST /users/token -", "GET /users/information a2"]);
+    // B waited for A's refresh, then took the tokens A stored instead of presenting r1.
+    expect(b.paths).toEqual(["GET /users/stats a1", "GET /users/stats a2"]);
+    expect(b.client.tokens).toEqual(server.tokensOf(2));
+    expect(a.navigate).not.toHaveBeenCalled();
+    expect(b.navigate).not.toHaveBeenCalled();
+    await expect(b.client.get("/users/notifications")).resolves.toMatchObject({ token: "a2" });
+  });
+
+  it("without Web Locks or BroadcastChannel refresh each on their own, reading the stored tokens first, as before", async () => {
+    const server = fakeServer();
+    server.state.revokeOnReuse = true;
+    const storage = sharedStorage();
+    const fetch = server.fetch;
+    // Defaults, as in jsdom and old browsers: no navigator.locks, no BroadcastChannel.
+    expect((navigator as { locks?: unknown }).locks).toBeUndefined();
+    const a = new ApiClient({ mode: "token", fetch, tokens: storageTokenStore(storage), navigate: vi.fn() });
+    let releaseB!: () => void;
+    const b = tab(server, { store: storageTokenStore(storage), hold: new Promise<void>((r) => (releaseB = r)) });
+    storageTokenStore(storage).set(server.tokensOf(1));
+    server.state.expired = true;
+
+    // B's call meets the expiry, but its answer comes back after A has refreshed.
+    const fromB = b.client.get<{ token: string }>("/users/stats");
+    await vi.waitFor(() => expect(b.paths).toEqual(["GET /users/stats a1"]));
+    await expect(a.get("/users/information")).resolves.toMatchObject({ token: "a2" });
+    releaseB();
+    await expect(fromB).resolves.toMatchObject({ token: "a2" });
+    expect(count(server, "/users/token")).toBe(1);
+    expect(b.navigate).not.toHaveBeenCalled();
+    expect(server.state.revoked).toBe(false);
+
+    // What the lock is for: two tabs that refresh at the same moment without it present one
+    // refresh token twice, and the server ends the sign-in.
+    server.state.expired = true;
+    server.state.refreshGate = new Promise<void>((r) => setTimeout(r, 20));
+    const both = [a.get("/users/information"), b.client.get("/users/stats")];
+    for (const c of both) await expect(c).rejects.toMatchObject({ status: 401 });
+    expect(count(server, "/users/token")).toBe(3);
+    expect(server.state.revoked).toBe(true);
+    expect(storage.data.size).toBe(0);
+  });
+
+  it("hear of a sign-out in another tab and go to /signin", async () => {
+    const server = fakeServer();
+    const storage = sharedStorage();
+    const { locks } = fakeLocks();
+    const bus = fakeBus();
+    const a = tab(server, { store: storageTokenStore(storage), locks, bus });
+    const b = tab(server, { store: storageTokenStore(storage), locks, bus });
+    // A tab that keeps its tokens in memory only.
+    const c = tab(server, { store: memoryTokenStore(server.tokensOf(1)), locks, bus });
+    a.store.set(server.tokensOf(1));
+
+    await a.client.logout();
+    expect(bus.sent.at(-1)).toEqual({ name: CHANNEL, data: { kind: "signed_out", refreshToken: "r1" } satisfies TokenMessage });
+    await vi.waitFor(() => expect(b.navigate).toHaveBeenCalledWith("/signin"));
+    await vi.waitFor(() => expect(c.navigate).toHaveBeenCalledWith("/signin"));
+    expect(b.client.tokens).toBeNull();
+    expect(c.client.tokens).toBeNull();
+    expect(a.navigate).not.toHaveBeenCalled(); // logout's caller decides where to go
+    expect(count(server, "/logout")).toBe(1);
+  });
+
+  it("all go to /signin when the refresh is refused", async () => {
+    const server = fakeServer();
+    const storage = sharedStorage();
+    const { locks } = fakeLocks();
+    const bus = fakeBus();
+    const a = tab(server, { store: storageTokenStore(storage), locks, bus });
+    const b = tab(server, { store: storageTokenStore(storage), locks, bus });
+    a.store.set(server.tokensOf(1));
+    server.state.expired = true;
+    server.state.refreshStatus = 401;
+    await expect(a.client.get("/users/information")).rejects.toMatchObject({ status: 401 });
+    expect(a.navigate).toHaveBeenCalledWith("/signin");
+    await vi.waitFor(() => expect(b.navigate).toHaveBeenCalledWith("/signin"));
+    expect(b.navigate).toHaveBeenCalledTimes(1);
+  });
+
+  it("pass new tokens to a tab that keeps them in memory, and ignore news about other tokens", async () => {
+    const server = fakeServer();
+    server.state.revokeOnReuse = true;
+    const { locks } = fakeLocks();
+    const bus = fakeBus();
+    const a = tab(server, { store: memoryTokenStore(server.tokensOf(1)), locks, bus });
+    const b = tab(server, { store: memoryTokenStore(server.tokensOf(1)), locks, bus });
+    server.state.expired = true;
+    await expect(a.client.get("/users/information")).resolves.toMatchObject({ token: "a2" });
+    await vi.waitFor(() => expect(b.client.tokens).toEqual(server.tokensOf(2)));
+    await expect(b.client.get("/users/stats")).resolves.toMatchObject({ token: "a2" });
+    expect(count(server, "/users/token")).toBe(1);
+
+    // Late or foreign messages: tokens that replaced r1 (B holds r2 now), a sign-out of r1,
+    // and things that are not ours at all change nothing.
+    const other = new bus.Channel(CHANNEL);
+    const stale: TokenMessage[] = [
+      { kind: "tokens", replaced: "r1", tokens: server.tokensOf(9) },
+      { kind: "signed_out", refreshToken: "r1" },
+    ];
+    for (const m of [...stale, null, "signed_out", { kind: "tokens", replaced: "r2" }, { kind: "signed_out" }]) other.postMessage(m);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(b.client.tokens).toEqual(server.tokensOf(2));
+    expect(b.navigate).not.toHaveBeenCalled();
+    expect(server.state.revoked).toBe(false);
+  });
+
+  it("use navigator.locks and a BroadcastChannel named after the key prefix when the browser has them", async () => {
+    const server = fakeServer();
+    const { locks, state: lock } = fakeLocks();
+    const bus = fakeBus();
+    vi.stubGlobal("BroadcastChannel", bus.Channel);
+    Object.defineProperty(navigator, "locks", { value: locks, configurable: true });
+    try {
+      const fetch = server.fetch;
+      const cookie = new ApiClient({ mode: "cookie", fetch, navigate: vi.fn() });
+      expect(bus.members.size).toBe(0);
+      cookie.close();
+
+      const storage = sharedStorage();
+      const client = new ApiClient({ mode: "token", fetch, tokens: storageTokenStore(storage, "x:"), keyPrefix: "x:", navigate: vi.fn() });
+      expect([...bus.members].map((m) => m.name)).toEqual(["x:tokens"]);
+      client.setTokens(server.tokensOf(1));
+      expect(storage.data.get("x:refresh_token")).toBe("r1");
+      server.state.expired = true;
+      await expect(client.get("/users/information")).resolves.toMatchObject({ token: "a2" });
+      expect(lock.requests).toEqual(["x:refresh"]);
+      expect(bus.sent.map((m) => m.name)).toEqual(["x:tokens", "x:tokens"]);
+      expect(bus.sent[1].data).toEqual({ kind: "tokens", replaced: "r1", tokens: server.tokensOf(2) });
+      client.close();
+      expect(bus.members.size).toBe(0);
+    } finally {
+      delete (navigator as { locks?: unknown }).locks;
+    }
   });
 });

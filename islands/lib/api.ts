@@ -11,6 +11,14 @@
 //     calls that fail or start meanwhile wait for that one refresh — and replays them
 //     with the new tokens, at most 3 times per call. A failed refresh, any other 401, or
 //     a 4th expiry clears the tokens and goes to /signin.
+//
+// Tabs of one browser share the tokens (localStorage), and the server rotates the refresh
+// token and takes a second use of one for theft, revoking the whole sign-in. So a refresh
+// runs under a Web Lock (navigator.locks) shared by the tabs, and re-reads the stored tokens
+// first: a tab that waited behind another tab's refresh takes the new tokens instead of
+// presenting the used one. New tokens and sign-outs are posted on a BroadcastChannel, so a
+// tab that keeps tokens in memory follows, and every tab goes to /signin when one signs out.
+// Without Web Locks (old browsers, plain http) each tab refreshes on its own as before.
 
 export type ApiMode = "token" | "cookie";
 
@@ -41,6 +49,23 @@ export const NO_REFRESH_PATHS: readonly string[] = ["/login", "/login_2auth", "/
 export const SIGNIN_PATH = "/signin";
 
 type KeyValueStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+
+/** The part of the Web Locks API (navigator.locks) token mode uses. */
+export interface LockManagerLike {
+  request(name: string, callback: () => Promise<boolean>): Promise<boolean>;
+}
+
+/** The part of a BroadcastChannel token mode uses. */
+export interface TokenChannel {
+  postMessage(message: unknown): void;
+  onmessage: ((ev: MessageEvent) => void) | null;
+  close(): void;
+}
+
+/** What a tab tells the others, naming by refresh token the tokens it is about. */
+export type TokenMessage =
+  | { kind: "tokens"; replaced: string | null; tokens: Tokens }
+  | { kind: "signed_out"; refreshToken: string };
 
 /** Tokens in a Web Storage (localStorage in the browser) under prefixed keys. */
 export function storageTokenStore(storage: KeyValueStorage | null, prefix = DEFAULT_KEY_PREFIX): TokenStore {
@@ -124,8 +149,14 @@ export interface ApiClientOptions {
   /** Defaults to "/api/v1" (same origin). */
   baseUrl?: string;
   fetch?: FetchLike;
-  /** Token mode only; defaults to localStorage with DEFAULT_KEY_PREFIX. */
+  /** Token mode only; defaults to localStorage under keyPrefix. */
   tokens?: TokenStore;
+  /** Token mode only: prefix of the default store's keys, the Web Lock's and the channel's names. */
+  keyPrefix?: string;
+  /** Token mode only; defaults to navigator.locks when present. null: refresh without a lock. */
+  locks?: LockManagerLike | null;
+  /** Token mode only; defaults to a BroadcastChannel named <keyPrefix>tokens when present. */
+  channel?: TokenChannel | null;
   /** Defaults to location.assign; injectable because tests cannot navigate. */
   navigate?: (url: string) => void;
   /** The page to come back to after signing in (cookie mode); defaults to location. */
@@ -159,6 +190,9 @@ export class ApiClient {
   private readonly navigate: (url: string) => void;
   private readonly currentPath: () => string;
   private readonly maxRetries: number;
+  private readonly locks: LockManagerLike | null;
+  private readonly lockName: string;
+  private readonly channel: TokenChannel | null;
   /** The one refresh in flight; every call that meets an expiry meanwhile waits for it. */
   private refreshing: Promise<boolean> | null = null;
   private leaving = false;
@@ -167,10 +201,24 @@ export class ApiClient {
     this.mode = o.mode;
     this.baseUrl = (o.baseUrl ?? "/api/v1").replace(/\/$/, "");
     this.fetchFn = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.store = o.tokens ?? storageTokenStore(localStorageOrNull());
+    const prefix = o.keyPrefix ?? DEFAULT_KEY_PREFIX;
+    this.store = o.tokens ?? storageTokenStore(localStorageOrNull(), prefix);
     this.navigate = o.navigate ?? ((url) => window.location.assign(url));
     this.currentPath = o.currentPath ?? (() => window.location.pathname + window.location.search);
     this.maxRetries = o.maxRetries ?? MAX_RETRIES;
+    // Cookie mode has nothing to share: the browser keeps the one session cookie.
+    const token = this.mode === "token";
+    this.locks = token ? (o.locks === undefined ? browserLocks() : o.locks) : null;
+    this.lockName = prefix + "refresh";
+    this.channel = token ? (o.channel === undefined ? browserChannel(prefix + "tokens") : o.channel) : null;
+    if (this.channel) this.channel.onmessage = (ev) => this.hear(ev.data);
+  }
+
+  /** Stops listening to the other tabs (an island that goes away). */
+  close(): void {
+    if (!this.channel) return;
+    this.channel.onmessage = null;
+    this.channel.close();
   }
 
   get tokens(): Tokens | null {
@@ -178,8 +226,10 @@ export class ApiClient {
   }
 
   setTokens(t: Tokens): void {
+    const replaced = this.store.get()?.refreshToken ?? null;
     this.store.set(t);
     this.leaving = false;
+    this.tell({ kind: "tokens", replaced, tokens: t });
   }
 
   get<T>(path: string, o?: Omit<RequestOptions, "body">): Promise<T> {
@@ -248,7 +298,7 @@ export class ApiClient {
     } catch {
       // Offline: the tokens are forgotten anyway and expire on their own.
     } finally {
-      this.store.clear();
+      this.forget();
     }
   }
 
@@ -265,19 +315,24 @@ export class ApiClient {
     const current = this.store.get();
     if (current && used && current.accessToken !== used.accessToken) return Promise.resolve(true);
     if (!this.refreshing) {
-      this.refreshing = this.refresh().finally(() => {
+      // One tab at a time: the other tabs hold the same refresh token, and a second use of
+      // it would end the sign-in for all of them.
+      const run = () => this.refresh(used);
+      this.refreshing = (this.locks ? this.locks.request(this.lockName, run) : run()).finally(() => {
         this.refreshing = null;
       });
     }
     return this.refreshing;
   }
 
-  private async refresh(): Promise<boolean> {
+  private async refresh(used: Tokens | null): Promise<boolean> {
+    // Read again: another tab may have refreshed, or signed out, while this one waited.
     const t = this.store.get();
     if (!t) {
       this.signOut();
       return false;
     }
+    if (used && t.refreshToken !== used.refreshToken) return true; // its tokens are ours
     // users/token is sent without the auth headers (SPEC.md §7).
     const res = await this.send("POST", "/users/token", { body: { refresh_token: t.refreshToken } }, null);
     if (!res.ok) {
@@ -289,6 +344,38 @@ export class ApiClient {
   }
 
   private signOut(): void {
+    this.forget();
+    this.leave(SIGNIN_PATH);
+  }
+
+  /** Clears the tokens here and in the tabs that keep the same ones. */
+  private forget(): void {
+    const refreshToken = this.store.get()?.refreshToken;
+    this.store.clear();
+    if (refreshToken) this.tell({ kind: "signed_out", refreshToken });
+  }
+
+  private tell(m: TokenMessage): void {
+    try {
+      this.channel?.postMessage(m);
+    } catch {
+      // Closed channel: the other tabs still find the stored tokens when they next call.
+    }
+  }
+
+  /**
+   * Another tab's news. It is applied only to the tokens it names: a message that crossed a
+   * newer sign-in or refresh here must not bring back used tokens or end the new sign-in.
+   * With a shared store the sender has written it already, so only sign-outs do anything.
+   */
+  private hear(data: unknown): void {
+    if (!isTokenMessage(data)) return;
+    const held = this.store.get()?.refreshToken ?? null;
+    if (data.kind === "tokens") {
+      if (held === data.replaced && held !== data.tokens.refreshToken) this.store.set(data.tokens);
+      return;
+    }
+    if (held !== null && held !== data.refreshToken) return;
     this.store.clear();
     this.leave(SIGNIN_PATH);
   }
@@ -346,6 +433,32 @@ async function readBody(res: Response): Promise<ApiErrorBody | null> {
     return b && typeof b === "object" ? b : null;
   } catch {
     return null;
+  }
+}
+
+function isTokenMessage(d: unknown): d is TokenMessage {
+  if (!d || typeof d !== "object") return false;
+  const m = d as Partial<Record<string, unknown>>;
+  if (m.kind === "signed_out") return typeof m.refreshToken === "string";
+  if (m.kind !== "tokens" || !(m.replaced === null || typeof m.replaced === "string")) return false;
+  const t = m.tokens as Partial<Tokens> | null | undefined;
+  return !!t && typeof t.accessToken === "string" && typeof t.idToken === "string" && typeof t.refreshToken === "string";
+}
+
+/** navigator.locks, which browsers offer only to secure contexts (https, localhost). */
+function browserLocks(): LockManagerLike | null {
+  try {
+    return (typeof navigator !== "undefined" && navigator.locks) || null;
+  } catch {
+    return null;
+  }
+}
+
+function browserChannel(name: string): TokenChannel | null {
+  try {
+    return typeof BroadcastChannel === "function" ? new BroadcastChannel(name) : null;
+  } catch {
+    return null; // an opaque origin (sandboxed frame)
   }
 }
 
