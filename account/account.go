@@ -146,7 +146,7 @@ func (s *Service) succeeded(ctx context.Context, u store.User, key string, devic
 
 // SendSignInCode mails a fresh sign-in code; the previous one stops working.
 func (s *Service) SendSignInCode(ctx context.Context, u store.User) error {
-	if err := s.limit(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
+	if err := s.LimitCaller(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
 		return err
 	}
 	return s.sendCode(ctx, store.PurposeSignIn, strconv.FormatInt(u.ID, 10), "", mailAlways, func(code string) mail.Message {

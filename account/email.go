@@ -32,7 +32,7 @@ func (s *Service) StartEmailChange(ctx context.Context, u store.User, newEmail, 
 	if msg == "" && strings.EqualFold(email, u.EmailAddress) {
 		errs.Add("email_address", msgEmailSame)
 	}
-	if err := s.limit(ctx, ActEmailChange, strconv.FormatInt(u.ID, 10)); err != nil {
+	if err := s.LimitCaller(ctx, ActEmailChange, strconv.FormatInt(u.ID, 10)); err != nil {
 		return nil, err
 	}
 	msg, err := s.checkCurrentPassword(ctx, u, password)
@@ -55,7 +55,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u store.User, input st
 	if strings.TrimSpace(input) == "" {
 		return "", &Refusal{Field: "code", Message: "確認コードを入力してください"}
 	}
-	if err := s.limit(ctx, ActCode, "email_change:"+strconv.FormatInt(u.ID, 10)); err != nil {
+	if err := s.LimitCaller(ctx, ActCode, "email_change:"+strconv.FormatInt(u.ID, 10)); err != nil {
 		return "", err
 	}
 	// The address is the payload of the very code that was accepted: a newer request

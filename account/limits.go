@@ -29,7 +29,8 @@ const (
 	ActEmailChange    = "email_change"   // the e-mail change mail (target: the account)
 	ActTwoFactor      = "twofactor"      // two-factor and recovery codes (target: the account)
 	ActToken          = "token"          // the API's token refresh (target: the token family)
-	ActRequestKey     = "request_key"    // a card-payment request's key (target: the account)
+	ActRequestKey     = "request_key"    // a card-payment request's key checked or linked (target: the account)
+	ActRequestMail    = "request_mail"   // a card-payment request sent, which mails its customer (target: the account)
 )
 
 // Limit allows N requests per Window (fixed windows).
@@ -63,6 +64,10 @@ var DefaultLimits = Limits{
 	ActToken + ".target":          {N: 60, Window: 15 * time.Minute},
 	ActRequestKey + ".ip":         {N: 60, Window: time.Hour},
 	ActRequestKey + ".target":     {N: 30, Window: time.Hour},
+	// A business may send a request for each of its invoices at month end; a script
+	// mailing strangers through us is stopped within the hour.
+	ActRequestMail + ".ip":     {N: 300, Window: time.Hour},
+	ActRequestMail + ".target": {N: 100, Window: time.Hour},
 }
 
 // ParseLimits reads RATE_LIMITS over base: comma-separated "rule=N/window" such as
@@ -111,7 +116,7 @@ func ParseLimits(s string, base Limits) (Limits, error) {
 }
 
 var limitedActions = []string{ActSignIn, ActSignup, ActCode, ActPasswordReset, ActReregistration,
-	ActEmailChange, ActTwoFactor, ActToken, ActRequestKey}
+	ActEmailChange, ActTwoFactor, ActToken, ActRequestKey, ActRequestMail}
 
 func isLimitedAction(a string) bool {
 	for _, x := range limitedActions {
@@ -165,8 +170,10 @@ func (s *Service) Limit(ctx context.Context, action, ip, target string) error {
 	return s.hit(ctx, action+".target", strings.ToLower(strings.TrimSpace(target)))
 }
 
-// limit is Limit for the caller on ctx (account.WithCaller).
-func (s *Service) limit(ctx context.Context, action, target string) error {
+// LimitCaller is Limit for the caller on ctx (account.WithCaller): the pages' and the
+// API's way to limit an action that is not the account rules' own (request keys and
+// request mails).
+func (s *Service) LimitCaller(ctx context.Context, action, target string) error {
 	return s.Limit(ctx, action, CallerOf(ctx).Client.IP, target)
 }
 

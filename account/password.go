@@ -22,7 +22,7 @@ func (s *Service) SendPasswordReset(ctx context.Context, email string) (pay.Fiel
 		errs.Add("email_address", msg)
 		return errs, nil
 	}
-	if err := s.limit(ctx, ActPasswordReset, email); err != nil {
+	if err := s.LimitCaller(ctx, ActPasswordReset, email); err != nil {
 		return nil, err
 	}
 	u, err := s.Store.UserByEmail(ctx, email)
@@ -51,7 +51,7 @@ func (s *Service) ResetPassword(ctx context.Context, email, code, password strin
 	if len(errs) > 0 {
 		return errs, nil
 	}
-	if err := s.limit(ctx, ActCode, "reset:"+email); err != nil {
+	if err := s.LimitCaller(ctx, ActCode, "reset:"+email); err != nil {
 		return nil, err
 	}
 	u, err := s.Store.UserByEmail(ctx, email)

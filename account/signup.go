@@ -30,7 +30,7 @@ func (s *Service) StartSignup(ctx context.Context, email, password string, conse
 	if len(errs) > 0 {
 		return 0, errs, nil
 	}
-	if err := s.limit(ctx, ActSignup, email); err != nil {
+	if err := s.LimitCaller(ctx, ActSignup, email); err != nil {
 		return 0, nil, err
 	}
 	hash, err := auth.HashPassword(password)
@@ -53,7 +53,7 @@ func (s *Service) StartSignup(ctx context.Context, email, password string, conse
 // re-registration that found nothing) mails nobody, after the same work. email is the
 // address the visitor typed, which the rate limiter counts.
 func (s *Service) SendSignupCode(ctx context.Context, signupID int64, email string) error {
-	if err := s.limit(ctx, ActSignup, email); err != nil {
+	if err := s.LimitCaller(ctx, ActSignup, email); err != nil {
 		return err
 	}
 	su, err := s.Store.Signup(ctx, signupID)
@@ -78,7 +78,7 @@ func (s *Service) sendSignupCode(ctx context.Context, su store.Signup, found boo
 
 // VerifySignupCode confirms the address of a sign-up.
 func (s *Service) VerifySignupCode(ctx context.Context, signupID int64, input string) error {
-	if err := s.limit(ctx, ActCode, "signup:"+strconv.FormatInt(signupID, 10)); err != nil {
+	if err := s.LimitCaller(ctx, ActCode, "signup:"+strconv.FormatInt(signupID, 10)); err != nil {
 		return err
 	}
 	if err := s.checkCode(ctx, store.PurposeSignup, strconv.FormatInt(signupID, 10), input, "code"); err != nil {
@@ -159,7 +159,7 @@ func (s *Service) Resignup(ctx context.Context, email string) (int64, pay.FieldE
 		errs.Add("email_address", msg)
 		return 0, errs, nil
 	}
-	if err := s.limit(ctx, ActReregistration, email); err != nil {
+	if err := s.LimitCaller(ctx, ActReregistration, email); err != nil {
 		return 0, nil, err
 	}
 	su, err := s.Store.LatestOpenSignup(ctx, email)

@@ -78,7 +78,7 @@ func (s *Service) StartEmailTwoFactor(ctx context.Context, u store.User, passwor
 // SendEmailTwoFactorCode mails a (new) code for turning mail two-factor on; the
 // previous one stops working.
 func (s *Service) SendEmailTwoFactorCode(ctx context.Context, u store.User) error {
-	if err := s.limit(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
+	if err := s.LimitCaller(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
 		return err
 	}
 	return s.sendCode(ctx, store.PurposeSignIn, twoFactorCodeSubject(u), "", mailAlways, func(code string) mail.Message {
@@ -92,7 +92,7 @@ func (s *Service) EnableEmailTwoFactor(ctx context.Context, u store.User, code s
 	if strings.TrimSpace(code) == "" {
 		return &Refusal{Field: "code", Message: "確認コードを入力してください"}
 	}
-	if err := s.limit(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
+	if err := s.LimitCaller(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
 		return err
 	}
 	if err := s.checkCode(ctx, store.PurposeSignIn, twoFactorCodeSubject(u), code, "code"); err != nil {
@@ -169,7 +169,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u store.User, sealed, code str
 	if strings.TrimSpace(code) == "" {
 		return nil, &Refusal{Field: "code", Message: "確認コードを入力してください"}
 	}
-	if err := s.limit(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
+	if err := s.LimitCaller(ctx, ActTwoFactor, strconv.FormatInt(u.ID, 10)); err != nil {
 		return nil, err
 	}
 	setup, err := s.OpenTOTPSetup(sealed)

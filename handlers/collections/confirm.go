@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
@@ -122,6 +123,15 @@ func (h *Handler) Send(c *echo.Context) error {
 	}
 	u := web.CurrentUser(c)
 	ctx := c.Request().Context()
+	err := h.Account.LimitCaller(ctx, account.ActRequestMail, web.BuyerLimitTarget(u.BuyerID))
+	if errs := (pay.FieldErrors{}); web.Refused(c, &errs, "request-section", err) {
+		if err := h.save(c, j); err != nil {
+			return err
+		}
+		return h.renderConfirm(c, j, errs)
+	} else if err != nil {
+		return err
+	}
 	r, err := h.Invoices.SendRequest(ctx, u.BuyerID, j.Submission(u.ID))
 	var fe pay.FieldErrors
 	switch {

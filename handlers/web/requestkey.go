@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/invoices"
 	"cardpay/views"
 )
@@ -55,6 +57,15 @@ func (a *App) LinkPendingRequest(next echo.HandlerFunc) echo.HandlerFunc {
 		if key == "" {
 			return next(c)
 		}
+		// Every key checked is counted (account.ActRequestKey): a scanner of keys meets
+		// the limit before the keys' own miss rule matters.
+		if err := a.Account.LimitCaller(ctx, account.ActRequestKey, BuyerLimitTarget(u.BuyerID)); err != nil {
+			if l, ok := account.AsLimited(err); ok {
+				tooMany(c, l.RetryAfterSeconds())
+				return a.renderRequestKeyFailed(c, l.Message())
+			}
+			return err
+		}
 		b, err := a.Store.Buyer(ctx, u.BuyerID)
 		if err != nil {
 			return err
@@ -74,6 +85,11 @@ func (a *App) LinkPendingRequest(next echo.HandlerFunc) echo.HandlerFunc {
 		return c.Redirect(http.StatusSeeOther, RequestCreditCardPath(id))
 	}
 }
+
+// BuyerLimitTarget is whose request-key and request-mail allowance an action of
+// buyerID uses (account.ActRequestKey, account.ActRequestMail): the account's, pages
+// and API together.
+func BuyerLimitTarget(buyerID int64) string { return "buyer:" + strconv.FormatInt(buyerID, 10) }
 
 // renderRequestKeyFailed is the refusal as a dialog over the signed-in layout: an open
 // <dialog> reads the same with or without JavaScript.
