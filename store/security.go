@@ -254,18 +254,18 @@ func (s *Store) PruneSecurity(ctx context.Context, now, signupsBefore, sessionsB
 		args     []any
 	}{
 		{"rate_limit_hits", `DELETE FROM rate_limit_hits WHERE expires_at <= $1`, nil},
-		{"sign_in_throttles", `DELETE FROM sign_in_throttles WHERE last_failed_at < $1 - interval '1 day' AND (locked_until IS NULL OR locked_until <= $1)`, nil},
-		{"one_time_codes", `DELETE FROM one_time_codes WHERE expires_at <= $1 - interval '1 day'`, nil},
+		{"sign_in_throttles", `DELETE FROM sign_in_throttles WHERE last_failed_at < $1::timestamptz - interval '1 day' AND (locked_until IS NULL OR locked_until <= $1)`, nil},
+		{"one_time_codes", `DELETE FROM one_time_codes WHERE expires_at <= $1::timestamptz - interval '1 day'`, nil},
 		{"api_login_challenges", `DELETE FROM api_login_challenges WHERE expires_at <= $1`, nil},
 		{"api_signup_tokens", `DELETE FROM api_signup_tokens WHERE expires_at <= $1`, nil},
 		{"api_tokens", `DELETE FROM api_tokens WHERE expires_at <= $1`, nil},
 		{"api_token_families", `DELETE FROM api_token_families f WHERE NOT EXISTS (SELECT 1 FROM api_tokens t WHERE t.family_id = f.id)
-			AND f.created_at < $1 - interval '1 day'`, nil},
+			AND f.created_at < $1::timestamptz - interval '1 day'`, nil},
 		{"user_sessions", `DELETE FROM user_sessions WHERE COALESCE(ended_at, last_seen_at) < $1
 			AND NOT EXISTS (SELECT 1 FROM api_token_families f WHERE f.user_session_id = user_sessions.id)`, []any{sessionsBefore}},
 		{"devices", `DELETE FROM devices WHERE expires_at <= $1`, nil},
 		{"signups", `DELETE FROM signups WHERE completed_at IS NULL AND created_at < $1`, []any{signupsBefore}},
-		{"request_key_misses", `DELETE FROM request_key_misses WHERE at < $1 - interval '1 day'`, nil},
+		{"request_key_misses", `DELETE FROM request_key_misses WHERE at < $1::timestamptz - interval '1 day'`, nil},
 	}
 	out := Pruned{}
 	for _, st := range stmts {

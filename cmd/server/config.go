@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -226,14 +227,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		if p = strings.TrimSpace(p); p == "" {
 			continue
 		}
-		if !strings.Contains(p, "/") {
-			if ip := net.ParseIP(p); ip != nil && ip.To4() != nil {
-				p += "/32"
-			} else {
-				p += "/128"
-			}
-		}
-		_, n, err := net.ParseCIDR(p)
+		n, err := trustedProxy(p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %q is not an IP address or CIDR", p))
 			continue
@@ -414,4 +408,20 @@ func (c *Config) loadTransfers(getenv func(string) string) []error {
 		errs = append(errs, errors.New("ISSUER_REGISTRATION_NUMBER must be T and 13 digits with a valid check digit"))
 	}
 	return errs
+}
+
+// trustedProxy reads one TRUSTED_PROXIES entry: a CIDR, or one address (a /32 or /128).
+// An IPv4-mapped IPv6 address ("::ffff:10.0.0.1") is the IPv4 address it maps, which is
+// how the peer of an IPv4 connection is seen.
+func trustedProxy(p string) (*net.IPNet, error) {
+	if strings.Contains(p, "/") {
+		_, n, err := net.ParseCIDR(p)
+		return n, err
+	}
+	a, err := netip.ParseAddr(p)
+	if err != nil || a.Zone() != "" {
+		return nil, fmt.Errorf("not an address: %q", p)
+	}
+	a = a.Unmap()
+	return &net.IPNet{IP: net.IP(a.AsSlice()), Mask: net.CIDRMask(a.BitLen(), a.BitLen())}, nil
 }
