@@ -155,28 +155,36 @@ func (s *Service) failed(ctx context.Context, u *store.User, key string, cl Clie
 	return &Refusal{Field: r.Field, Message: auth.LockedMessage(*lock), RetryAfter: lock.Sub(now)}
 }
 
-// CheckCurrentPassword is the message for a wrong or missing current password, or "".
+// checkCurrentPassword is the message for a wrong or missing current password, or "".
 // Changes to how the user signs in ask for it, so that a session left open on a shared
 // computer is not enough to take the account over; a wrong one counts like a failed
 // sign-in of the session's device, so a stolen session cannot guess the password
-// either. While that device is locked every answer is the lock's message.
+// either. While that device must wait or is locked, the answer is the throttle's
+// *Refusal on the field (429 with Retry-After), whatever was typed.
 func (s *Service) checkCurrentPassword(ctx context.Context, u store.User, password string) (string, error) {
 	if password == "" {
 		return msgCurrentPasswordRequired, nil
 	}
 	key := throttleKey(u.EmailAddress, CallerOf(ctx).DeviceID)
 	if err := s.allowed(ctx, key); err != nil {
-		if r, ok := AsRefusal(err); ok {
-			return r.Message, nil
-		}
-		return "", err
+		return "", onCurrentPassword(err)
 	}
 	if auth.CheckPassword(u.PasswordHash, password) != nil {
 		err := s.failed(ctx, &u, key, CallerOf(ctx).Client, &Refusal{Field: "current_password", Message: msgCurrentPasswordWrong})
-		if r, ok := AsRefusal(err); ok {
+		if r, ok := AsRefusal(err); ok && r.RetryAfter == 0 {
 			return r.Message, nil
 		}
-		return "", err
+		return "", onCurrentPassword(err)
 	}
 	return "", nil
+}
+
+// onCurrentPassword puts a throttle's refusal on the current-password field.
+func onCurrentPassword(err error) error {
+	if r, ok := AsRefusal(err); ok {
+		moved := *r
+		moved.Field = "current_password"
+		return &moved
+	}
+	return err
 }

@@ -102,6 +102,15 @@ var badOperatorCredentials = &Refusal{Field: "email_address", Message: "メー�
 // SignInOperator checks the address, the password and the authenticator code under
 // the throttle; a code is used once.
 func (s *Service) SignInOperator(ctx context.Context, email, password, code string) (store.Operator, error) {
+	if err := s.LimitCaller(ctx, ActSignIn, "ops:"+email); err != nil {
+		return store.Operator{}, err
+	}
+	// An address that is no text (invalid UTF-8, NUL) belongs to nobody; PostgreSQL would
+	// refuse to compare it.
+	if !utf8.ValidString(email) || strings.ContainsRune(email, 0) {
+		auth.CheckNothing(password)
+		return store.Operator{}, badOperatorCredentials
+	}
 	o, err := s.Store.OperatorByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		auth.CheckNothing(password)

@@ -12,6 +12,7 @@ import (
 
 	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/pay"
 	"cardpay/store"
 )
 
@@ -33,6 +34,14 @@ func signedIn(t *testing.T, s *account.Service, u store.User, ip string) (contex
 	return account.WithCaller(ctx, c), c
 }
 
+// onTheField checks that a throttle's refusal is on the current-password field and
+// carries its wait (the pages and the API answer 429 with Retry-After).
+func onTheField(t *testing.T, r *account.Refusal) {
+	t.Helper()
+	assert.Equal(t, "current_password", r.Field)
+	assert.Positive(t, r.RetryAfter)
+}
+
 func TestWrongCurrentPasswordsLockTheCallersDevice(t *testing.T) {
 	s, _, clk := deviceService(t)
 	u := newUser(t, "change@sessions.example")
@@ -50,14 +59,12 @@ func TestWrongCurrentPasswordsLockTheCallersDevice(t *testing.T) {
 	}
 	clk.Add(attemptGap)
 	until := clk.Now().Add(15 * time.Minute)
-	_, errs, err := s.ChangePassword(ctx, u, "wrong current 10", "brandnew2030pass")
-	require.NoError(t, err)
-	assert.Equal(t, auth.LockedMessage(until), errs.For("current_password"), "the tenth locks")
+	_, _, err := s.ChangePassword(ctx, u, "wrong current 10", "brandnew2030pass")
+	onTheField(t, refusal(t, err, auth.LockedMessage(until), "the tenth locks"))
 
 	clk.Add(attemptGap)
-	_, errs, err = s.ChangePassword(ctx, u, accountPassword, "brandnew2030pass")
-	require.NoError(t, err)
-	assert.Equal(t, auth.LockedMessage(until), errs.For("current_password"), "the 11th answer is the lock, even with the right password")
+	_, _, err = s.ChangePassword(ctx, u, accountPassword, "brandnew2030pass")
+	onTheField(t, refusal(t, err, auth.LockedMessage(until), "the 11th answer is the lock, even with the right password"))
 	assert.Equal(t, u.PasswordHash, reload(t, u).PasswordHash, "the password was not changed")
 
 	// The lock is the device's: it cannot sign in either, while the address's unknown
@@ -72,7 +79,7 @@ func TestWrongCurrentPasswordsLockTheCallersDevice(t *testing.T) {
 
 	// Once the lock ends the right password changes it.
 	clk.Set(until.Add(time.Second))
-	_, errs, err = s.ChangePassword(ctx, u, accountPassword, "brandnew2030pass")
+	_, errs, err := s.ChangePassword(ctx, u, accountPassword, "brandnew2030pass")
 	require.NoError(t, err)
 	require.Empty(t, errs)
 	assert.NotEqual(t, u.PasswordHash, reload(t, u).PasswordHash)
@@ -84,21 +91,27 @@ func TestCurrentPasswordFormsShareOneCount(t *testing.T) {
 	u := newUser(t, "forms@sessions.example")
 	ctx, caller := signedIn(t, s, u, "192.0.2.82")
 
+	// answer is the message on the current-password field: a field error, or the
+	// throttle's refusal (429 with Retry-After) while the device waits or is locked.
+	answer := func(errs pay.FieldErrors, err error) string {
+		if err != nil {
+			r, ok := account.AsRefusal(err)
+			require.True(t, ok, "want a *Refusal, got %v", err)
+			onTheField(t, r)
+			return r.Message
+		}
+		return errs.For("current_password")
+	}
 	forms := []func(password string) string{
 		func(p string) string {
 			_, errs, err := s.ChangePassword(ctx, u, p, "brandnew2030pass")
-			require.NoError(t, err)
-			return errs.For("current_password")
+			return answer(errs, err)
 		},
 		func(p string) string {
-			errs, err := s.StartEmailChange(ctx, u, "new-forms@sessions.example", p)
-			require.NoError(t, err)
-			return errs.For("current_password")
+			return answer(s.StartEmailChange(ctx, u, "new-forms@sessions.example", p))
 		},
 		func(p string) string {
-			errs, err := s.DisableTwoFactor(ctx, u, p)
-			require.NoError(t, err)
-			return errs.For("current_password")
+			return answer(s.DisableTwoFactor(ctx, u, p))
 		},
 	}
 	var until time.Time

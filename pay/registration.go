@@ -455,7 +455,10 @@ func (rule fieldRule) check(v string, now time.Time) string {
 	}
 	switch rule.kind {
 	case kindName:
-		return checkLength(label, v, maxNameRunes)
+		if msg := checkLength(label, v, maxNameRunes); msg != "" {
+			return msg
+		}
+		return CheckNoMarkup(label, v)
 	case kindKana:
 		if msg := checkLength(label, v, maxNameRunes); msg != "" {
 			return msg
@@ -660,4 +663,14 @@ func oneLineAddress(postal, state, city, street, building string) string {
 		parts = append(parts, building)
 	}
 	return strings.Join(parts, " ")
+}
+
+// CheckNoMarkup refuses "<" and ">" in a name: no person's or business's name needs
+// them, and a name that carries markup is an attack on whoever shows it without
+// escaping (a mail client, a spreadsheet of an export), even though our pages escape it.
+func CheckNoMarkup(label, v string) string {
+	if strings.ContainsAny(v, "<>＜＞") {
+		return label + "に記号「<」「>」は使用できません"
+	}
+	return ""
 }

@@ -330,6 +330,8 @@ func TestRegistrationValidateFields(t *testing.T) {
 		{"name of 51 characters", corp(func(r *pay.Registration) { r.CorporateName = strings.Repeat("株", 51) }), "corporate_name", "法人名は50文字以内で入力してください"},
 		{"representative name too long", corp(func(r *pay.Registration) { r.RepresentativeFirstName = strings.Repeat("a", 51) }), "representative_first_name", "代表者の名は50文字以内で入力してください"},
 		{"user name too long", corp(func(r *pay.Registration) { r.UserLastName = strings.Repeat("佐", 51) }), "user_last_name", "担当者の姓は50文字以内で入力してください"},
+		{"user name with markup", corp(func(r *pay.Registration) { r.UserLastName = "<script>alert(1)</script>" }), "user_last_name", "担当者の姓に記号「<」「>」は使用できません"},
+		{"corporate name with a full-width bracket", corp(func(r *pay.Registration) { r.CorporateName = "＜株＞テスト" }), "corporate_name", "法人名に記号「<」「>」は使用できません"},
 		{"address part of 100 characters", corp(func(r *pay.Registration) { r.AddressStreet = strings.Repeat("丁", 100) }), "address_street", ""},
 		{"address part of 101 characters", corp(func(r *pay.Registration) { r.AddressStreet = strings.Repeat("丁", 101) }), "address_street", "所在地の町名・番地は100文字以内で入力してください"},
 		{"building name too long", sole(func(r *pay.Registration) { r.HomeAddressBuildingName = strings.Repeat("棟", 101) }), "home_address_building_name", "自宅の建物名・部屋番号は100文字以内で入力してください"},

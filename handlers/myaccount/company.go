@@ -107,7 +107,7 @@ func checkCompanyName(label, v string) string {
 	case utf8.RuneCountInString(v) > maxCompanyNameRunes:
 		return fmt.Sprintf("%sは%d文字以内で入力してください", label, maxCompanyNameRunes)
 	}
-	return ""
+	return pay.CheckNoMarkup(label, v)
 }
 
 // ChangeUserName changes the signed-in user's own name (PUT users/user_name).

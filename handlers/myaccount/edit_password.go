@@ -42,7 +42,7 @@ func (h *Handler) ChangePassword(c *echo.Context) error {
 		return h.renderEditPassword(c, errs)
 	}
 	epoch, errs, err := h.Account.ChangePassword(ctx, *u, current, password)
-	if err != nil {
+	if err != nil && !web.Refused(c, &errs, "current_password", err) {
 		return err
 	}
 	if len(errs) > 0 {

@@ -289,6 +289,8 @@ func TestCompanyPage(t *testing.T) {
 		{long, "太郎", "user_last_name", "担当者の姓は50文字以内で入力してください"},
 		{"山\xff田", "太郎", "user_last_name", "担当者の姓に読み取れない文字が含まれています。入力し直してください"},
 		{"山田", "太\u202e郎", "user_first_name", "担当者の名に使用できない文字が含まれています"},
+		{"<script>alert(1)</script>", "太郎", "user_last_name", "担当者の姓に記号「<」「>」は使用できません"},
+		{"山田", `"><img src=x onerror=alert(1)>`, "user_first_name", "担当者の名に記号「<」「>」は使用できません"},
 	}
 	for _, tc := range badNames {
 		res := ca.Post("/myaccount/company/user-name", url.Values{"user_last_name": {tc.last}, "user_first_name": {tc.first}})

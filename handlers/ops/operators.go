@@ -46,10 +46,9 @@ func (h *Handler) renderOperators(c *echo.Context, v pages.OperatorsView, errs p
 // CreateOperator adds an operator and shows the password and the authenticator's
 // secret once, on this answer only.
 func (h *Handler) CreateOperator(c *echo.Context) error {
-	form, err := c.FormValues()
-	if err != nil {
-		return err
-	}
+	// A body that does not parse (a broken multipart, a bad escape) is read as far as
+	// it goes: the fields it lacks are then reported missing (422), never a 500.
+	form, _ := c.FormValues()
 	v := pages.OperatorsView{Email: strings.TrimSpace(c.FormValue("email_address")), Name: strings.TrimSpace(c.FormValue("name")),
 		Roles: map[string]bool{}}
 	var roles []string

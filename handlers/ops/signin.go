@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
@@ -40,8 +39,8 @@ func (h *Handler) SignIn(c *echo.Context) error {
 	}
 	if len(errs) == 0 {
 		o, err := h.Account.SignInOperator(c.Request().Context(), email, password, code)
-		if r, ok := account.AsRefusal(err); ok {
-			errs.Add(r.Field, r.Message)
+		if web.Refused(c, &errs, "email_address", err) {
+			// shown again below, with the address typed and never the password
 		} else if err != nil {
 			return err
 		} else {
