@@ -456,7 +456,12 @@ function browserLocks(): LockManagerLike | null {
 
 function browserChannel(name: string): TokenChannel | null {
   try {
-    return typeof BroadcastChannel === "function" ? new BroadcastChannel(name) : null;
+    if (typeof BroadcastChannel !== "function") return null;
+    const ch = new BroadcastChannel(name);
+    // Node (the browser tests' API client) keeps a process alive while a channel is
+    // open; the client must never be what keeps it running. Browsers have no unref.
+    (ch as { unref?: () => void }).unref?.();
+    return ch;
   } catch {
     return null; // an opaque origin (sandboxed frame)
   }
