@@ -127,14 +127,13 @@ func (s *Service) allowed(ctx context.Context, key string) error {
 // the password; an address without an account does the same work with a mail to nobody.
 func (s *Service) failed(ctx context.Context, u *store.User, key string, cl Client, r *Refusal) error {
 	now := s.now()
-	n, err := s.Store.AddSignInFailure(ctx, key, now)
+	var attempt store.FailedSignIn
+	if u != nil {
+		attempt = store.FailedSignIn{UserID: u.ID, IP: cl.IP, UserAgent: cl.UserAgent}
+	}
+	n, err := s.Store.AddSignInFailure(ctx, key, now, attempt)
 	if err != nil {
 		return err
-	}
-	if u != nil {
-		if err := s.Store.AddSignInEvent(ctx, u.ID, false, cl.IP, cl.UserAgent); err != nil {
-			return err
-		}
 	}
 	_, lock := s.Throttle.AfterFailure(n-1, now)
 	if lock == nil {

@@ -142,6 +142,19 @@ func TestSignInFailuresAndEvents(t *testing.T) {
 	ev, err = db.Store.SignInEvents(ctx, other.BuyerID, u.ID, 10)
 	require.NoError(t, err)
 	assert.Empty(t, ev, "another buyer sees none")
+
+	// A failure of an account's address records the attempt in the same statement; one
+	// of an address without an account records only the count.
+	n, err := db.Store.AddSignInFailure(ctx, "address:with-account", now, store.FailedSignIn{UserID: u.ID, IP: "192.0.2.7", UserAgent: "attempt"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	n, err = db.Store.AddSignInFailure(ctx, "address:without-account", now, store.FailedSignIn{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	ev, err = db.Store.SignInEvents(ctx, u.BuyerID, u.ID, 10)
+	require.NoError(t, err)
+	require.Len(t, ev, 3)
+	assert.Equal(t, []any{false, "192.0.2.7", "attempt"}, []any{ev[0].Succeeded, ev[0].IPAddress, ev[0].UserAgent})
 }
 
 func TestRecoveryCodes(t *testing.T) {
