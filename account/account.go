@@ -108,7 +108,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, cl Client)
 		return SignInResult{}, err
 	}
 	key := throttleKey(email, deviceID)
-	if err := s.allowed(ctx, key); err != nil {
+	if err := s.allowed(ctx, key, "email_address"); err != nil {
 		return SignInResult{}, err
 	}
 	if !found {
@@ -166,7 +166,7 @@ func (s *Service) VerifySecondFactor(ctx context.Context, u store.User, input st
 		return SignInResult{}, err
 	}
 	key := throttleKey(u.EmailAddress, deviceID)
-	if err := s.allowed(ctx, key); err != nil {
+	if err := s.allowed(ctx, key, "code"); err != nil {
 		return SignInResult{}, err
 	}
 	switch u.TwoFactorMethod {

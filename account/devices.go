@@ -104,8 +104,9 @@ func throttleKey(email string, deviceID int64) string {
 	return "address:" + hex.EncodeToString(sum[:])
 }
 
-// allowed refuses an attempt while key is locked or must wait (auth.Throttle).
-func (s *Service) allowed(ctx context.Context, key string) error {
+// allowed refuses an attempt while key is locked or must wait (auth.Throttle), on field:
+// the form's field the refusal is shown by.
+func (s *Service) allowed(ctx context.Context, key, field string) error {
 	t, err := s.Store.SignInThrottle(ctx, key)
 	if err != nil {
 		return err
@@ -114,9 +115,9 @@ func (s *Service) allowed(ctx context.Context, key string) error {
 	d := s.Throttle.Decide(t.Failures, t.LastFailedAt, t.LockedUntil, now)
 	switch {
 	case d.Locked:
-		return &Refusal{Field: "email_address", Message: auth.LockedMessage(d.Until), RetryAfter: d.Until.Sub(now)}
+		return &Refusal{Field: field, Message: auth.LockedMessage(d.Until), RetryAfter: d.Until.Sub(now)}
 	case !d.Allowed:
-		return &Refusal{Field: "email_address", Message: auth.SlowDownMessage(d.RetryAfter), RetryAfter: d.RetryAfter}
+		return &Refusal{Field: field, Message: auth.SlowDownMessage(d.RetryAfter), RetryAfter: d.RetryAfter}
 	}
 	return nil
 }
@@ -165,25 +166,15 @@ func (s *Service) checkCurrentPassword(ctx context.Context, u store.User, passwo
 		return msgCurrentPasswordRequired, nil
 	}
 	key := throttleKey(u.EmailAddress, CallerOf(ctx).DeviceID)
-	if err := s.allowed(ctx, key); err != nil {
-		return "", onCurrentPassword(err)
+	if err := s.allowed(ctx, key, "current_password"); err != nil {
+		return "", err
 	}
 	if auth.CheckPassword(u.PasswordHash, password) != nil {
 		err := s.failed(ctx, &u, key, CallerOf(ctx).Client, &Refusal{Field: "current_password", Message: msgCurrentPasswordWrong})
 		if r, ok := AsRefusal(err); ok && r.RetryAfter == 0 {
 			return r.Message, nil
 		}
-		return "", onCurrentPassword(err)
+		return "", err // the lock this failure set, on the same field
 	}
 	return "", nil
-}
-
-// onCurrentPassword puts a throttle's refusal on the current-password field.
-func onCurrentPassword(err error) error {
-	if r, ok := AsRefusal(err); ok {
-		moved := *r
-		moved.Field = "current_password"
-		return &moved
-	}
-	return err
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"cardpay/auth"
 	"cardpay/pay"
 )
 
@@ -147,7 +148,7 @@ func (l *Limited) Message() string {
 
 // RetryAfterSeconds is the Retry-After header's value: whole seconds, rounded up, ≥ 1.
 func (l *Limited) RetryAfterSeconds() int {
-	return max(int((l.RetryAfter+time.Second-1)/time.Second), 1)
+	return auth.WaitSeconds(l.RetryAfter)
 }
 
 // AsLimited unwraps a Limited.
@@ -175,6 +176,12 @@ func (s *Service) Limit(ctx context.Context, action, ip, target string) error {
 // request mails).
 func (s *Service) LimitCaller(ctx context.Context, action, target string) error {
 	return s.Limit(ctx, action, CallerOf(ctx).Client.IP, target)
+}
+
+// LimitBuyer is LimitCaller with the buyer's account as the target (request keys and
+// request mails: pages and API share one allowance).
+func (s *Service) LimitBuyer(ctx context.Context, action string, buyerID int64) error {
+	return s.LimitCaller(ctx, action, "buyer:"+strconv.FormatInt(buyerID, 10))
 }
 
 func (s *Service) hit(ctx context.Context, rule, key string) error {

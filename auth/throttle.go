@@ -115,6 +115,11 @@ func LockedMessage(until time.Time) string {
 
 // SlowDownMessage asks the user to wait d, in whole seconds rounded up (at least 1).
 func SlowDownMessage(d time.Duration) string {
-	secs := max(int64((d+time.Second-1)/time.Second), 1)
-	return fmt.Sprintf("ログインの失敗が続いています。%d秒ほど待ってからもう一度お試しください。", secs)
+	return fmt.Sprintf("ログインの失敗が続いています。%d秒ほど待ってからもう一度お試しください。", WaitSeconds(d))
+}
+
+// WaitSeconds is a wait in whole seconds, rounded up and at least 1: what Retry-After
+// and the messages say, so that trying again then always works.
+func WaitSeconds(d time.Duration) int {
+	return max(int((d+time.Second-1)/time.Second), 1)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
-	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
@@ -161,7 +160,7 @@ func (s *server) sendRequest(c *echo.Context) error {
 	}
 	u := caller(c).User
 	f.SubmitKey = "api-" + key
-	if err := s.Account.LimitCaller(c.Request().Context(), account.ActRequestMail, web.BuyerLimitTarget(u.BuyerID)); err != nil {
+	if err := s.Account.LimitBuyer(c.Request().Context(), account.ActRequestMail, u.BuyerID); err != nil {
 		return err
 	}
 	r, err := s.Invoices.SendRequest(c.Request().Context(), u.BuyerID, f.Submission(u.ID))
@@ -247,7 +246,7 @@ func keyRefused(err error) error {
 // 2 expired, 3 invalid), whether it was used, and the caller's invoice when they used it.
 func (s *server) requestKey(c *echo.Context) error {
 	key := c.Param("key")
-	if err := s.Account.LimitCaller(c.Request().Context(), account.ActRequestKey, web.BuyerLimitTarget(caller(c).User.BuyerID)); err != nil {
+	if err := s.Account.LimitBuyer(c.Request().Context(), account.ActRequestKey, caller(c).User.BuyerID); err != nil {
 		return err
 	}
 	info, err := s.Invoices.RequestKey(c.Request().Context(), caller(c).User.BuyerID, key)
@@ -286,7 +285,7 @@ func (s *server) linkRequestKey(c *echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := s.Account.LimitCaller(ctx, account.ActRequestKey, web.BuyerLimitTarget(caller(c).User.BuyerID)); err != nil {
+	if err := s.Account.LimitBuyer(ctx, account.ActRequestKey, caller(c).User.BuyerID); err != nil {
 		return err
 	}
 	b, err := s.Store.Buyer(ctx, caller(c).User.BuyerID)

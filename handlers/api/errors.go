@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/auth"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -72,7 +73,7 @@ func fieldError(field, message string) *apiError {
 // status, words and header whether or not the address has an account.
 func tooManyAttempts(message string, retryAfter time.Duration) *apiError {
 	e := newError(http.StatusTooManyRequests, "too_many_attempts", message)
-	e.retryAfter = max(int((retryAfter+time.Second-1)/time.Second), 1)
+	e.retryAfter = auth.WaitSeconds(retryAfter)
 	return e
 }
 

@@ -178,7 +178,7 @@ func (s *server) refreshTokens(c *echo.Context) error {
 	ctx := c.Request().Context()
 	// Counted per client IP: the account is known only once the token has been rotated,
 	// and refusing then would leave the client with a used-up token.
-	if err := s.Account.Limit(ctx, account.ActToken, c.RealIP(), ""); err != nil {
+	if err := s.Account.LimitCaller(ctx, account.ActToken, ""); err != nil {
 		return err
 	}
 	access, refresh, na, nr, err := s.newTokens()

@@ -123,7 +123,7 @@ func (h *Handler) Send(c *echo.Context) error {
 	}
 	u := web.CurrentUser(c)
 	ctx := c.Request().Context()
-	err := h.Account.LimitCaller(ctx, account.ActRequestMail, web.BuyerLimitTarget(u.BuyerID))
+	err := h.Account.LimitBuyer(ctx, account.ActRequestMail, u.BuyerID)
 	if errs := (pay.FieldErrors{}); web.Refused(c, &errs, "request-section", err) {
 		if err := h.save(c, j); err != nil {
 			return err

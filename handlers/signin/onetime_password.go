@@ -86,10 +86,6 @@ func (h *Handler) VerifyOnetimePassword(c *echo.Context) error {
 	}
 	res, err := h.Account.VerifySecondFactor(ctx, u, code, web.ClientOf(c))
 	if web.Refused(c, &errs, "code", err) {
-		// The throttle's refusals name the sign-in form's field; here it is the code's.
-		for i := range errs {
-			errs[i].Field = "code"
-		}
 		return h.renderOnetimePassword(c, u, errs)
 	}
 	if err != nil {

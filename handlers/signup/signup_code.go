@@ -89,7 +89,7 @@ func (h *Handler) checkSignupCode(c *echo.Context, s web.SignupInSession, code s
 		}
 	}
 	// No sign-up behind the page: the same limit as a real one, on the typed address.
-	err := h.Account.Limit(ctx, account.ActCode, c.RealIP(), "signup:0:"+s.Email)
+	err := h.Account.LimitCaller(ctx, account.ActCode, "signup:0:"+s.Email)
 	var errs pay.FieldErrors
 	if web.Refused(c, &errs, "code", err) {
 		return codeMessage(errs[0].Message), nil

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/auth"
 	"cardpay/pay"
 )
 
@@ -30,7 +31,7 @@ func Refused(c *echo.Context, errs *pay.FieldErrors, field string, err error) bo
 	}
 	if r, ok := account.AsRefusal(err); ok {
 		if r.RetryAfter > 0 {
-			tooMany(c, max(int((r.RetryAfter+999_999_999)/1_000_000_000), 1))
+			tooMany(c, auth.WaitSeconds(r.RetryAfter))
 		}
 		errs.Add(r.Field, r.Message)
 		return true

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v5"
 
@@ -59,7 +58,7 @@ func (a *App) LinkPendingRequest(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		// Every key checked is counted (account.ActRequestKey): a scanner of keys meets
 		// the limit before the keys' own miss rule matters.
-		if err := a.Account.LimitCaller(ctx, account.ActRequestKey, BuyerLimitTarget(u.BuyerID)); err != nil {
+		if err := a.Account.LimitBuyer(ctx, account.ActRequestKey, u.BuyerID); err != nil {
 			if l, ok := account.AsLimited(err); ok {
 				tooMany(c, l.RetryAfterSeconds())
 				return a.renderRequestKeyFailed(c, l.Message())
@@ -85,11 +84,6 @@ func (a *App) LinkPendingRequest(next echo.HandlerFunc) echo.HandlerFunc {
 		return c.Redirect(http.StatusSeeOther, RequestCreditCardPath(id))
 	}
 }
-
-// BuyerLimitTarget is whose request-key and request-mail allowance an action of
-// buyerID uses (account.ActRequestKey, account.ActRequestMail): the account's, pages
-// and API together.
-func BuyerLimitTarget(buyerID int64) string { return "buyer:" + strconv.FormatInt(buyerID, 10) }
 
 // renderRequestKeyFailed is the refusal as a dialog over the signed-in layout: an open
 // <dialog> reads the same with or without JavaScript.
