@@ -90,7 +90,14 @@ func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error
 		// one), or a late one of a submission already declined (it stays declined).
 		return nil
 	}
-	return s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, st, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	err = s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, st, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	if errors.Is(err, pay.ErrCardTransition) {
+		// The row already moved past what the PSP answered (a void recorded while the PSP
+		// reports a capture cannot be): the reconciliation lists it; retrying would not help.
+		s.logger().Error("invoices: card job found the payment elsewhere", "payment", j.Ref, "err", err)
+		return nil
+	}
+	return err
 }
 
 // RunSettleJob is the SettleJobKind job, the reconciler of one submission: if nobody

@@ -174,8 +174,13 @@ func TestARequestGoesFromSentToPaidAndTransferred(t *testing.T) {
 	}{
 		{pay.ActCheck, pay.CollectionInProgress},
 		{pay.ActComplete, pay.CollectionReviewCompleted},
+		{pay.ActFile, pay.CollectionReviewCompleted},
+		{pay.ActSend, pay.CollectionReviewCompleted},
 		{pay.ActTransfer, pay.CollectionDepositCompleted},
 	} {
+		if step.a == pay.ActFile {
+			require.NoError(t, db.Store.SetPaymentCard(ctx, nil, customer.buyer.ID, paymentID, pay.CardCaptured, "A001", now))
+		}
 		_, err := db.Store.Transition(ctx, customer.buyer.ID, paymentID, step.a, "operator:1", "", now, nil)
 		require.NoError(t, err)
 		r, err = db.Store.Request(ctx, requester.buyer.ID, r.ID)

@@ -305,7 +305,8 @@ func (s *Service) Submit(ctx context.Context, buyerID int64, sub Submission) (Su
 	n := store.NewPayment{
 		SubmitKey: sub.SubmitKey, CreatedBy: sub.UserID, SupplierID: sub.SupplierID, AccountID: sub.AccountID,
 		CardID: chk.Card.ID, Invoice: chk.Invoice, Fee: chk.Commission.Fee, FeeBasisPoints: chk.Commission.FeeBasisPoints,
-		FileID: sub.FileID, Acknowledged: sub.Acknowledged, SettleAfter: s.settleAfter(),
+		FeeFullBasisPoints: s.limits().FeeBasisPoints,
+		FileID:             sub.FileID, Acknowledged: sub.Acknowledged, SettleAfter: s.settleAfter(),
 	}
 	if chk.Promotion != nil {
 		n.PromotionCode = chk.Promotion.Code

@@ -185,7 +185,13 @@ func (s *Service) RunCaptureJob(ctx context.Context, payload json.RawMessage) er
 		}
 		return err
 	}
-	return s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, pay.CardCaptured, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	err = s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, pay.CardCaptured, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	if errors.Is(err, pay.ErrCardTransition) {
+		// Cancelled and refunded while the capture was under way: a capture answered after
+		// the refund never turns the payment back into a charge.
+		return nil
+	}
+	return err
 }
 
 // Refusals of a supplier's review.

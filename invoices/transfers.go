@@ -156,8 +156,10 @@ func (s *Service) RetryTransfer(ctx context.Context, op store.Operator, id int64
 	return err
 }
 
-// CancelFailedTransfer cancels a payment whose transfer failed: the card's capture is
-// refunded by the card job, and the buyer told.
+// CancelFailedTransfer gives up a payment whose transfer failed (組戻し): the payment ends
+// as キャンセル with the transfer stage returned, the card's capture is refunded by the card
+// job (its refund posting then empties the payable), and the buyer is told. Only a failed
+// transfer can be given up: a transfer the bank has or paid cannot.
 func (s *Service) CancelFailedTransfer(ctx context.Context, op store.Operator, id int64, reason string) (store.Payment, error) {
 	if err := transfersRole(op, "reason"); err != nil {
 		return store.Payment{}, err
@@ -170,16 +172,16 @@ func (s *Service) CancelFailedTransfer(ctx context.Context, op store.Operator, i
 	if err != nil {
 		return store.Payment{}, err
 	}
-	p, err := s.cancel(ctx, buyerID, ActorOf(op), id, reason, func(tx *sqlx.Tx, p store.Payment) error {
-		state, err := s.Store.TransferState(ctx, tx, buyerID, id)
-		if err != nil {
+	p, err := s.Store.Transition(ctx, buyerID, id, pay.ActReturn, ActorOf(op), reason, s.now(), func(tx *sqlx.Tx, p store.Payment) error {
+		if _, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.PaymentCardJobKind,
+			Payload: store.PaymentJob{BuyerID: buyerID, ID: id, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef}); err != nil {
 			return err
 		}
-		if state != "failed" {
-			return pay.FieldErrors{{Field: "reason", Message: MsgTransferMoved}}
-		}
 		return s.Store.AddAudit(ctx, tx, store.NewAudit{OperatorID: op.ID, ObjectType: store.AuditPayment, ObjectID: id,
-			Action: string(pay.ActCancel), Before: stateOf(p.Prior), After: stateOf(p.State()), Reason: reason}, s.now())
+			Action: string(pay.ActReturn), Before: stateOf(p.Prior), After: stateOf(p.State()), Reason: reason}, s.now())
 	})
+	if errors.Is(err, pay.ErrTransition) || errors.Is(err, store.ErrStateChanged) {
+		return store.Payment{}, pay.FieldErrors{{Field: "reason", Message: MsgTransferMoved}}
+	}
 	return p, err
 }

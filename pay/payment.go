@@ -7,11 +7,13 @@ import (
 
 // A payment's life (DESIGN.md §4): submitted as 審査中 (InProgress) once the card is
 // authorised; an operator checks it (確認済), completes the screening (審査完了, the card is
-// captured) and transfers the money (振込完了). Before the transfer it can be cancelled
-// (voided, or refunded once captured) or expire; screening can send it back to the buyer
-// (action required) on any of the three screening states, and the buyer's correction
-// puts it back to 審査中. Every change goes through NextPayment, so the store only ever
-// writes a transition this table allows.
+// captured) and transfers the money (振込完了). Before it enters a transfer file it can be
+// cancelled (voided, or refunded once captured) or expire; screening can send it back to
+// the buyer (action required) on any of the three screening states, and the buyer's
+// correction puts it back to 審査中. Once it is in a transfer file the bank is paying it:
+// only the bank's result moves it (done, failed), and a failed transfer is retried or
+// returned to the card (組戻し) by the operators. Every change goes through NextPayment, so
+// the store only ever writes a transition this table allows.
 
 // PaymentAction is something that happens to a payment.
 type PaymentAction string
@@ -38,6 +40,18 @@ const (
 	ActRequest PaymentAction = "request"
 	// ActLink: the customer opened the request's key signed in; it waits for their card.
 	ActLink PaymentAction = "link"
+	// ActFile: the payment was put into a 総合振込 file (the transfer stage filed).
+	ActFile PaymentAction = "transfer_file"
+	// ActSend: the file holding it was given to the bank (sent).
+	ActSend PaymentAction = "transfer_send"
+	// ActTransferFail: the bank could not pay the supplier (failed); the money is ours
+	// again, owed to the supplier.
+	ActTransferFail PaymentAction = "transfer_fail"
+	// ActRetry: a failed transfer goes back to wait for a later day's file.
+	ActRetry PaymentAction = "transfer_retry"
+	// ActReturn: a failed transfer is given up and the card refunded (組戻し): the payment
+	// ends as キャンセル with the transfer stage returned.
+	ActReturn PaymentAction = "transfer_return"
 )
 
 var paymentActionLabels = map[PaymentAction]string{
@@ -51,16 +65,65 @@ var paymentActionLabels = map[PaymentAction]string{
 	ActExpire:   "期限切れ",
 	ActRequest:  "カード払い依頼",
 	ActLink:     "依頼の受け取り",
+	// The transfer's own steps, as the operators' timeline shows them.
+	ActFile:         "振込ファイル作成",
+	ActSend:         "振込ファイル送信",
+	ActTransferFail: "振込不能",
+	ActRetry:        "再振込の手配",
+	ActReturn:       "振込不能による返金",
 }
 
 // Label is the action as the payment's timeline shows it.
 func (a PaymentAction) Label() string { return labelOf(paymentActionLabels, a) }
 
-// PaymentState is where a payment stands: its examination status and whether the buyer
-// must act (a send-back).
+// ForBuyer says whether the buyer hears of the action (a notification, a line on the
+// payment's timeline): the transfer file's steps are the operators' work, and only their
+// outcome (振込完了, a refund) is the buyer's news.
+func (a PaymentAction) ForBuyer() bool {
+	switch a {
+	case ActFile, ActSend, ActTransferFail, ActRetry:
+		return false
+	}
+	return true
+}
+
+// TransferStage is where a payment's bank transfer stands. It is part of the payment's
+// state: once filed, no buyer or screening action may change the payment.
+type TransferStage string
+
+const (
+	TransferNone     TransferStage = ""         // not in a transfer file
+	TransferFiled    TransferStage = "filed"    // in a file not yet given to the bank
+	TransferSent     TransferStage = "sent"     // in a file the bank has
+	TransferDone     TransferStage = "done"     // the bank paid the supplier
+	TransferFailed   TransferStage = "failed"   // the bank could not pay; retry or return
+	TransferReturned TransferStage = "returned" // given up: the card is refunded
+)
+
+var transferStageLabels = map[TransferStage]string{
+	TransferNone:     "振込前",
+	TransferFiled:    "振込ファイル作成済み",
+	TransferSent:     "銀行へ送信済み",
+	TransferDone:     "振込完了",
+	TransferFailed:   "振込不能",
+	TransferReturned: "返金（組戻し）",
+}
+
+// Label is the stage as the console shows it.
+func (t TransferStage) Label() string { return labelOf(transferStageLabels, t) }
+
+// InBank says whether the bank has or had the transfer in hand: the payment can no longer
+// be cancelled, sent back, corrected or expired.
+func (t TransferStage) InBank() bool { return t != TransferNone }
+
+// PaymentState is where a payment stands: its examination status, whether the buyer must
+// act (a send-back), its transfer stage and its card status. The store's conditional
+// updates compare all four with what they read.
 type PaymentState struct {
 	Status         ExaminationStatus
 	ActionRequired bool
+	Transfer       TransferStage
+	Card           CardStatus
 }
 
 // ErrTransition is a change the payment's state does not allow (cancelling a transferred
@@ -73,54 +136,93 @@ func screening(s ExaminationStatus) bool {
 }
 
 // NextPayment is the state after action a on a payment in state from, or ErrTransition.
-// ActSubmit starts a payment: from is ignored.
+// ActSubmit and ActRequest start a payment: from is ignored. The card status is carried
+// over (the card moves by NextCard); the transfer stage moves only by the transfer's own
+// actions, and every buyer or screening action needs it to be TransferNone.
 func NextPayment(from PaymentState, a PaymentAction) (PaymentState, error) {
 	fail := func() (PaymentState, error) {
-		return from, fmt.Errorf("%w: %s on %s", ErrTransition, a, from.Status.Label())
+		return from, fmt.Errorf("%w: %s on %s (transfer %q, card %q)", ErrTransition, a, from.Status.Label(), from.Transfer, from.Card)
 	}
+	to := from
+	to.ActionRequired = false
+	open := !from.Transfer.InBank()
 	switch a {
 	case ActSubmit:
-		return PaymentState{Status: InProgress}, nil
+		return PaymentState{Status: InProgress, Card: from.Card}, nil
+	case ActRequest:
+		return PaymentState{Status: BuyerNotRegistered, Card: from.Card}, nil
 	case ActCheck:
-		if from.Status == InProgress && !from.ActionRequired {
-			return PaymentState{Status: InProgressExaminationChecked}, nil
+		if from.Status == InProgress && !from.ActionRequired && open {
+			to.Status = InProgressExaminationChecked
+			return to, nil
 		}
 	case ActComplete:
-		if from.Status == InProgressExaminationChecked && !from.ActionRequired {
-			return PaymentState{Status: InProgressExaminationCompleted}, nil
-		}
-	case ActTransfer:
-		if from.Status == InProgressExaminationCompleted && !from.ActionRequired {
-			return PaymentState{Status: TransferCompleted}, nil
+		if from.Status == InProgressExaminationChecked && !from.ActionRequired && open {
+			to.Status = InProgressExaminationCompleted
+			return to, nil
 		}
 	case ActSendBack:
-		if screening(from.Status) && !from.ActionRequired {
-			return PaymentState{Status: from.Status, ActionRequired: true}, nil
+		if screening(from.Status) && !from.ActionRequired && open {
+			to.ActionRequired = true
+			return to, nil
 		}
 	case ActResubmit:
-		if screening(from.Status) && from.ActionRequired {
-			return PaymentState{Status: InProgress}, nil
+		if screening(from.Status) && from.ActionRequired && open {
+			to.Status = InProgress
+			return to, nil
 		}
 	case ActCancel:
-		if screening(from.Status) || RequestOpen(from.Status) {
-			return PaymentState{Status: Cancel}, nil
+		if (screening(from.Status) || RequestOpen(from.Status)) && open {
+			to.Status = Cancel
+			return to, nil
 		}
 	case ActExpire:
-		if screening(from.Status) || RequestOpen(from.Status) {
-			return PaymentState{Status: Expired}, nil
+		if (screening(from.Status) || RequestOpen(from.Status)) && open {
+			to.Status = Expired
+			return to, nil
 		}
-	case ActRequest:
-		return PaymentState{Status: BuyerNotRegistered}, nil
 	case ActLink:
 		if from.Status == BuyerNotRegistered {
-			return PaymentState{Status: WaitingForPayment}, nil
+			to.Status = WaitingForPayment
+			return to, nil
+		}
+	case ActFile:
+		// Only money already taken from the card goes to the bank.
+		if from.Status == InProgressExaminationCompleted && !from.ActionRequired && from.Transfer == TransferNone && from.Card == CardCaptured {
+			to.Transfer = TransferFiled
+			return to, nil
+		}
+	case ActSend:
+		if from.Status == InProgressExaminationCompleted && from.Transfer == TransferFiled {
+			to.Transfer = TransferSent
+			return to, nil
+		}
+	case ActTransfer:
+		if from.Status == InProgressExaminationCompleted && from.Transfer == TransferSent {
+			to.Status, to.Transfer = TransferCompleted, TransferDone
+			return to, nil
+		}
+	case ActTransferFail:
+		if from.Status == InProgressExaminationCompleted && from.Transfer == TransferSent {
+			to.Transfer = TransferFailed
+			return to, nil
+		}
+	case ActRetry:
+		if from.Status == InProgressExaminationCompleted && from.Transfer == TransferFailed {
+			to.Transfer = TransferNone
+			return to, nil
+		}
+	case ActReturn:
+		if from.Status == InProgressExaminationCompleted && from.Transfer == TransferFailed {
+			to.Status, to.Transfer = Cancel, TransferReturned
+			return to, nil
 		}
 	}
 	return fail()
 }
 
-// BuyerCanCancel says whether the buyer may still cancel: any time before the transfer,
-// once paid. A request not paid yet is the requester's to cancel; its customer simply
+// BuyerCanCancel says whether the buyer may still cancel: any time before the payment
+// enters a transfer file, once paid. A request not paid yet is the requester's to cancel; its customer simply
 // does not pay it.
 func BuyerCanCancel(s PaymentState) bool {
 	if RequestOpen(s.Status) {
@@ -165,4 +267,34 @@ func (c CardStatus) Submitted() bool {
 		return true
 	}
 	return false
+}
+
+// ErrCardTransition is a card status change the card's life does not allow: a capture
+// answered after the payment was refunded, a void after a capture.
+var ErrCardTransition = errors.New("pay: the card's status does not allow this")
+
+// cardNext lists where each card status may go. A refund may follow the authorisation
+// directly: the capture was made at the PSP and the process died before recording it;
+// the refund then records both.
+var cardNext = map[CardStatus][]CardStatus{
+	CardNone:           {CardPending},
+	CardPending:        {CardRequiresAction, CardAuthorized, CardDeclined},
+	CardRequiresAction: {CardAuthorized, CardDeclined},
+	CardDeclined:       {CardPending}, // a request's customer tries another card
+	CardAuthorized:     {CardCaptured, CardVoided, CardRefunded},
+	CardCaptured:       {CardRefunded},
+}
+
+// NextCard checks a change of the card status from → to; nil when it is allowed.
+// Staying where it is is not a change (false): callers skip the write.
+func NextCard(from, to CardStatus) (change bool, err error) {
+	if from == to {
+		return false, nil
+	}
+	for _, c := range cardNext[from] {
+		if c == to {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("%w: %s → %s", ErrCardTransition, from, to)
 }

@@ -28,7 +28,8 @@ func TestNextPayment(t *testing.T) {
 		{st(pay.InProgressExaminationChecked, false), pay.ActComplete, ok(pay.InProgressExaminationCompleted, false)},
 		{st(pay.InProgress, false), pay.ActComplete, nil},
 		{st(pay.InProgressExaminationChecked, true), pay.ActComplete, nil},
-		{st(pay.InProgressExaminationCompleted, false), pay.ActTransfer, ok(pay.TransferCompleted, false)},
+		// 振込完了 only from a file the bank has (TestNextPaymentTransferStage).
+		{st(pay.InProgressExaminationCompleted, false), pay.ActTransfer, nil},
 		{st(pay.InProgressExaminationChecked, false), pay.ActTransfer, nil},
 		{st(pay.InProgressExaminationCompleted, true), pay.ActTransfer, nil},
 		{st(pay.InProgress, false), pay.ActSendBack, ok(pay.InProgress, true)},
@@ -291,4 +292,96 @@ func TestPaymentCountsOf(t *testing.T) {
 		assert.Equal(t, want, c.Of(b), b)
 	}
 	assert.Equal(t, "審査中", pay.BucketReviewAll.Label())
+}
+
+// Once a payment is in a transfer file, no buyer or screening action may change it: the
+// only ways on are the bank's result (done, failed) and, for a failed transfer, the
+// operators' retry or return (組戻し).
+func TestNextPaymentTransferStage(t *testing.T) {
+	completed := func(tr pay.TransferStage, card pay.CardStatus) pay.PaymentState {
+		return pay.PaymentState{Status: pay.InProgressExaminationCompleted, Transfer: tr, Card: card}
+	}
+	with := func(s pay.PaymentState, f func(*pay.PaymentState)) *pay.PaymentState { f(&s); return &s }
+	captured := completed(pay.TransferNone, pay.CardCaptured)
+	filed := completed(pay.TransferFiled, pay.CardCaptured)
+	sent := completed(pay.TransferSent, pay.CardCaptured)
+	failed := completed(pay.TransferFailed, pay.CardCaptured)
+	for _, tc := range []struct {
+		from pay.PaymentState
+		a    pay.PaymentAction
+		want *pay.PaymentState
+	}{
+		{captured, pay.ActFile, &filed},
+		{completed(pay.TransferNone, pay.CardAuthorized), pay.ActFile, nil}, // no capture, no transfer
+		{completed(pay.TransferNone, pay.CardRefunded), pay.ActFile, nil},
+		{*with(captured, func(s *pay.PaymentState) { s.ActionRequired = true }), pay.ActFile, nil},
+		{pay.PaymentState{Status: pay.InProgressExaminationChecked, Card: pay.CardCaptured}, pay.ActFile, nil},
+		{filed, pay.ActFile, nil},
+		{filed, pay.ActSend, &sent},
+		{captured, pay.ActSend, nil},
+		{sent, pay.ActSend, nil},
+		{sent, pay.ActTransfer, with(sent, func(s *pay.PaymentState) { s.Status, s.Transfer = pay.TransferCompleted, pay.TransferDone })},
+		{filed, pay.ActTransfer, nil}, // the bank does not have the file yet
+		{failed, pay.ActTransfer, nil},
+		{sent, pay.ActTransferFail, &failed},
+		{filed, pay.ActTransferFail, nil},
+		{failed, pay.ActRetry, &captured},
+		{sent, pay.ActRetry, nil},
+		{failed, pay.ActReturn, with(failed, func(s *pay.PaymentState) { s.Status, s.Transfer = pay.Cancel, pay.TransferReturned })},
+		{sent, pay.ActReturn, nil},
+		{captured, pay.ActReturn, nil},
+	} {
+		got, err := pay.NextPayment(tc.from, tc.a)
+		if tc.want == nil {
+			assert.ErrorIs(t, err, pay.ErrTransition, "%s on %+v must be refused", tc.a, tc.from)
+			continue
+		}
+		require.NoError(t, err, "%s on %+v", tc.a, tc.from)
+		assert.Equal(t, *tc.want, got, "%s on %+v", tc.a, tc.from)
+	}
+	// Every buyer and screening action is refused at every stage in the bank's hands.
+	for _, stage := range []pay.TransferStage{pay.TransferFiled, pay.TransferSent, pay.TransferFailed, pay.TransferDone, pay.TransferReturned} {
+		for _, status := range []pay.ExaminationStatus{pay.InProgress, pay.InProgressExaminationChecked, pay.InProgressExaminationCompleted, pay.TransferCompleted} {
+			for _, ar := range []bool{false, true} {
+				from := pay.PaymentState{Status: status, ActionRequired: ar, Transfer: stage, Card: pay.CardCaptured}
+				for _, a := range []pay.PaymentAction{pay.ActCheck, pay.ActComplete, pay.ActSendBack, pay.ActResubmit, pay.ActCancel, pay.ActExpire} {
+					_, err := pay.NextPayment(from, a)
+					assert.ErrorIs(t, err, pay.ErrTransition, "%s on %+v", a, from)
+				}
+				assert.False(t, pay.BuyerCanCancel(from), "%+v", from)
+				assert.False(t, pay.BuyerCanResubmit(from), "%+v", from)
+			}
+		}
+	}
+	assert.False(t, pay.ActFile.ForBuyer())
+	assert.True(t, pay.ActTransfer.ForBuyer())
+	assert.True(t, pay.ActReturn.ForBuyer())
+}
+
+func TestNextCard(t *testing.T) {
+	for _, tc := range []struct {
+		from, to pay.CardStatus
+		change   bool
+		refused  bool
+	}{
+		{pay.CardPending, pay.CardAuthorized, true, false},
+		{pay.CardAuthorized, pay.CardCaptured, true, false},
+		{pay.CardAuthorized, pay.CardVoided, true, false},
+		{pay.CardAuthorized, pay.CardRefunded, true, false}, // a capture never recorded, refunded
+		{pay.CardCaptured, pay.CardRefunded, true, false},
+		{pay.CardCaptured, pay.CardCaptured, false, false},
+		{pay.CardRefunded, pay.CardCaptured, false, true}, // a capture answered after the refund
+		{pay.CardVoided, pay.CardCaptured, false, true},
+		{pay.CardCaptured, pay.CardVoided, false, true},
+		{pay.CardRefunded, pay.CardAuthorized, false, true},
+		{pay.CardDeclined, pay.CardAuthorized, false, true},
+	} {
+		change, err := pay.NextCard(tc.from, tc.to)
+		assert.Equal(t, tc.change, change, "%s → %s", tc.from, tc.to)
+		if tc.refused {
+			assert.ErrorIs(t, err, pay.ErrCardTransition, "%s → %s", tc.from, tc.to)
+		} else {
+			assert.NoError(t, err, "%s → %s", tc.from, tc.to)
+		}
+	}
 }

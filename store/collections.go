@@ -360,9 +360,9 @@ func linkCustomer(ctx context.Context, tx *sqlx.Tx, id, customerID int64, actor 
 	customerFee, payeeFee := pay.RequestCharges(req.Fee, req.Bearer)
 	var paymentID int64
 	if err := tx.GetContext(ctx, &paymentID, `INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
-		examination_status, amount, fee, payee_fee, fee_basis_points, due_date, card_status, authorized_amount,
+		examination_status, amount, fee, payee_fee, fee_basis_points, fee_full_basis_points, due_date, card_status, authorized_amount,
 		invoice_number, invoice_date, submitted_at, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'none', 0, $11, $12, $13, $13, $13) RETURNING id`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, 'none', 0, $11, $12, $13, $13, $13) RETURNING id`,
 		customerID, supplierID, accountID, pay.InvoiceRequestBuyer, pay.WaitingForPayment, req.Amount, customerFee, payeeFee,
 		req.Bps, req.Deadline, req.Number2, req.Date, now); err != nil {
 		return 0, fmt.Errorf("store: link request %d: invoice: %w", id, err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"cardpay/pay"
 )
 
@@ -79,26 +81,44 @@ type NewInvoice struct {
 }
 
 // CreateInvoice inserts an invoice for one of the buyer's suppliers. The supplier (and
-// the account, when given) must be the buyer's: the insert selects them by buyer.
+// the account, when given) must be the buyer's: the insert selects them by buyer. An
+// invoice made past its screening (審査完了, 振込完了: the demo data, tests) holds a
+// captured card and, once transferred, a done transfer, with the ledger's opening
+// balances of that state, so that its books agree with it.
 func (s *Store) CreateInvoice(ctx context.Context, buyerID int64, n NewInvoice) (int64, error) {
+	card, transfer := pay.CardAuthorized, pay.TransferNone
+	switch n.ExaminationStatus {
+	case pay.InProgressExaminationCompleted:
+		card = pay.CardCaptured
+	case pay.TransferCompleted:
+		card, transfer = pay.CardCaptured, pay.TransferDone
+	}
 	var id int64
-	err := s.DB.GetContext(ctx, &id, `WITH i AS (INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
-		examination_status, amount, fee, transfer_date, submitted_at, authorized_amount, due_date, invoice_number)
-		SELECT s.buyer_id, s.id, $3, $4, $5, $6, $7, $8, now(), $6::bigint + $7::bigint, $9, $10 FROM suppliers s
-		WHERE s.buyer_id = $1 AND s.id = $2 AND s.deleted_at IS NULL
-		AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM supplier_accounts a WHERE a.buyer_id = $1 AND a.supplier_id = $2 AND a.id = $3))
-		RETURNING id, buyer_id, examination_status)
-		-- Its timeline starts with the submission, like a payment made through the journey.
-		INSERT INTO invoice_events (invoice_id, buyer_id, action, to_status, actor)
-		SELECT id, buyer_id, 'submit', examination_status, 'system' FROM i RETURNING invoice_id`,
-		buyerID, n.SupplierID, n.AccountID, n.InvoiceType, n.ExaminationStatus, n.Amount, n.Fee, n.TransferDate, n.DueDate, n.InvoiceNumber)
-	if notFound(err) {
-		return 0, fmt.Errorf("store: create invoice for supplier %d: %w", n.SupplierID, ErrNotFound)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("store: create invoice: %w", err)
-	}
-	return id, nil
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &id, `WITH i AS (INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
+			examination_status, amount, fee, transfer_date, submitted_at, authorized_amount, due_date, invoice_number,
+			card_status, transfer_state)
+			SELECT s.buyer_id, s.id, $3, $4, $5, $6, $7, $8, now(), $6::bigint + $7::bigint, $9, $10, $11, $12 FROM suppliers s
+			WHERE s.buyer_id = $1 AND s.id = $2 AND s.deleted_at IS NULL
+			AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM supplier_accounts a WHERE a.buyer_id = $1 AND a.supplier_id = $2 AND a.id = $3))
+			RETURNING id, buyer_id, examination_status)
+			-- Its timeline starts with the submission, like a payment made through the journey.
+			INSERT INTO invoice_events (invoice_id, buyer_id, action, to_status, actor)
+			SELECT id, buyer_id, 'submit', examination_status, 'system' FROM i RETURNING invoice_id`,
+			buyerID, n.SupplierID, n.AccountID, n.InvoiceType, n.ExaminationStatus, n.Amount, n.Fee, n.TransferDate, n.DueDate,
+			n.InvoiceNumber, card, transfer)
+		if notFound(err) {
+			return fmt.Errorf("store: create invoice for supplier %d: %w", n.SupplierID, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("store: create invoice: %w", err)
+		}
+		if card != pay.CardCaptured {
+			return nil
+		}
+		return postOpening(ctx, tx, buyerID, id, card, transfer, time.Now())
+	})
+	return id, err
 }
 
 // PaymentCounts sizes the buyer's payment lists by the SPEC.md §4 bucket rules.

@@ -65,6 +65,12 @@ type Payment struct {
 	SendBackReason     string         `db:"send_back_reason"`
 	SubmittedAt        *time.Time     `db:"submitted_at"`
 	SupplierName       string         `db:"supplier_name"`
+	// TransferState is the transfer stage (part of the state); PayeeFee a request's fee
+	// its requester bears; FeeFullBasisPoints the full rate before a promotion.
+	TransferState      pay.TransferStage `db:"transfer_state"`
+	PayeeFee           int64             `db:"payee_fee"`
+	FeeFullBasisPoints int               `db:"fee_full_basis_points"`
+	TransferFileID     *int64            `db:"transfer_file_id"`
 	// Prior is the state before the change, in the payment Transition hands to its
 	// change func (for an audit row's "before").
 	Prior pay.PaymentState `db:"-"`
@@ -72,7 +78,7 @@ type Payment struct {
 
 // State is the payment's place in pay.NextPayment.
 func (p Payment) State() pay.PaymentState {
-	return pay.PaymentState{Status: p.ExaminationStatus, ActionRequired: p.ActionRequired}
+	return pay.PaymentState{Status: p.ExaminationStatus, ActionRequired: p.ActionRequired, Transfer: p.TransferState, Card: p.CardStatus}
 }
 
 // Total is what the buyer's card is charged: the invoice and the fee.
@@ -110,7 +116,8 @@ const paymentColumns = `i.id, i.buyer_id, i.supplier_id, i.account_id, i.invoice
 	i.action_required, i.amount, i.fee, i.due_date, i.transfer_date, i.created_at, i.auth_seq, i.payment_ref,
 	i.submit_key, i.card_id, i.card_status, i.card_result_code, i.action_url, i.authorized_amount,
 	i.fee_basis_points, i.promotion_code, i.invoice_number, i.invoice_date, i.registration_number, i.memo,
-	i.file_id, i.acknowledged, i.send_back_reason, i.submitted_at, s.name AS supplier_name`
+	i.file_id, i.acknowledged, i.send_back_reason, i.submitted_at, s.name AS supplier_name, i.transfer_state, i.payee_fee,
+	i.fee_full_basis_points, i.transfer_file_id`
 
 const paymentFrom = ` FROM invoices i JOIN suppliers s ON s.id = i.supplier_id AND s.buyer_id = i.buyer_id `
 
@@ -271,9 +278,12 @@ type NewPayment struct {
 	Invoice        pay.CheckedInvoice
 	Fee            int64
 	FeeBasisPoints int
-	PromotionCode  string
-	FileID         *int64
-	Acknowledged   []string
+	// FeeFullBasisPoints is the service's full rate (FeeBasisPoints before a promotion's
+	// discount): the ledger posts the discount as an expense.
+	FeeFullBasisPoints int
+	PromotionCode      string
+	FileID             *int64
+	Acknowledged       []string
 	// SettleAfter is when the reconciler looks at the submission if it is still pending.
 	SettleAfter time.Duration
 }
@@ -322,9 +332,9 @@ func (s *Store) StartPayment(ctx context.Context, buyerID int64, n NewPayment, n
 		err := tx.GetContext(ctx, &id, `INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
 			examination_status, amount, fee, due_date, transfer_date, submit_key, card_id, card_status,
 			authorized_amount, fee_basis_points, promotion_code, invoice_number, invoice_date, registration_number,
-			memo, file_id, acknowledged, created_by, submitted_at)
+			memo, file_id, acknowledged, created_by, submitted_at, fee_full_basis_points)
 			SELECT $1, s.id, a.id, $4, $5, $6, $7, $8, $9, $10, c.id, 'pending', $6::bigint + $7::bigint, $12, $13, $14, $15, $16,
-			$17, $18, $19, $20, NULL
+			$17, $18, $19, $20, NULL, GREATEST($21::int, $12::int)
 			FROM suppliers s
 			JOIN supplier_accounts a ON a.buyer_id = $1 AND a.supplier_id = s.id AND a.id = $3
 			JOIN cards c ON c.buyer_id = $1 AND c.id = $11 AND c.deleted_at IS NULL
@@ -334,7 +344,7 @@ func (s *Store) StartPayment(ctx context.Context, buyerID int64, n NewPayment, n
 			RETURNING id`,
 			buyerID, supplierID, accountID, pay.InvoicePayment, pay.InProgress, c.Amount, n.Fee, c.DueDate, c.TransferDate,
 			key, n.CardID, n.FeeBasisPoints, n.PromotionCode, c.InvoiceNumber, c.InvoiceDate, c.RegistrationNumber,
-			c.Memo, n.FileID, JSONList(n.Acknowledged).value(), nullID(n.CreatedBy))
+			c.Memo, n.FileID, JSONList(n.Acknowledged).value(), nullID(n.CreatedBy), n.FeeFullBasisPoints)
 		if notFound(err) {
 			// Either a concurrent submission of the same page won the key (found below,
 			// after this transaction rolls back), or an id is not the buyer's.
@@ -450,10 +460,10 @@ func (s *Store) Unsettled(ctx context.Context, before time.Time, limit int) ([]P
 }
 
 // Transition changes a payment by action a when the state machine allows it, with a
-// conditional update on the state it was read in and an event row, in one transaction;
-// change, when not nil, runs in the same transaction (to enqueue the card job, record a
-// reason…). ErrStateChanged when the payment moved meanwhile; pay.ErrTransition when the
-// action does not fit its state.
+// conditional update on the whole state it was read in (status, action required, transfer
+// stage, card status) and an event row, in one transaction; change, when not nil, runs in
+// the same transaction (to enqueue the card job, record a reason…). ErrStateChanged when
+// the payment moved meanwhile; pay.ErrTransition when the action does not fit its state.
 func (s *Store) Transition(ctx context.Context, buyerID, id int64, a pay.PaymentAction, actor, reason string, now time.Time, change func(tx *sqlx.Tx, p Payment) error) (Payment, error) {
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		p, err := getOne[Payment](ctx, tx, fmt.Sprintf("payment %d", id), `SELECT `+paymentColumns+paymentFrom+`
@@ -461,34 +471,11 @@ func (s *Store) Transition(ctx context.Context, buyerID, id int64, a pay.Payment
 		if err != nil {
 			return err
 		}
-		from := p.State()
-		to, err := pay.NextPayment(from, a)
+		p, err = transition(ctx, tx, p, a, actor, reason, now)
 		if err != nil {
-			return err
-		}
-		sendBack := p.SendBackReason
-		switch a {
-		case pay.ActSendBack:
-			sendBack = reason
-		case pay.ActResubmit:
-			sendBack = ""
-		}
-		res, err := tx.ExecContext(ctx, `UPDATE invoices SET examination_status = $5, action_required = $6,
-			send_back_reason = $7, updated_at = $8
-			WHERE buyer_id = $1 AND id = $2 AND examination_status = $3 AND action_required = $4`,
-			buyerID, id, from.Status, from.ActionRequired, to.Status, to.ActionRequired, sendBack, now)
-		if err != nil {
-			return fmt.Errorf("store: payment %d %s: %w", id, a, err)
-		}
-		if rowsAffected(res) != 1 {
-			return fmt.Errorf("store: payment %d %s: %w", id, a, ErrStateChanged)
-		}
-		if err := insertEvent(ctx, tx, buyerID, id, a, &from, to, actor, reason, now); err != nil {
 			return err
 		}
 		if change != nil {
-			p.Prior = from
-			p.ExaminationStatus, p.ActionRequired, p.SendBackReason = to.Status, to.ActionRequired, sendBack
 			return change(tx, p)
 		}
 		return nil
@@ -499,38 +486,105 @@ func (s *Store) Transition(ctx context.Context, buyerID, id int64, a pay.Payment
 	return s.Payment(ctx, buyerID, id)
 }
 
-// SetPaymentCard records where the payment's money stands at the PSP (a capture, a void,
-// a refund) after the PSP answered.
-// q is the caller's transaction, or nil for none.
-func (s *Store) SetPaymentCard(ctx context.Context, q sqlx.ExecerContext, buyerID, id int64, st pay.CardStatus, resultCode string, now time.Time) error {
-	if q == nil {
-		q = s.DB
+// transition moves p (as read in tx) by action a: the conditional update on the state it
+// was read in, the event row with the buyer's notice, and the postings the move causes
+// (a transfer stage's). It answers p in its new state, with Prior the state before.
+func transition(ctx context.Context, tx *sqlx.Tx, p Payment, a pay.PaymentAction, actor, reason string, now time.Time) (Payment, error) {
+	from := p.State()
+	to, err := pay.NextPayment(from, a)
+	if err != nil {
+		return p, err
 	}
-	_, err := q.ExecContext(ctx, `UPDATE invoices SET card_status = $3, card_result_code = $4, updated_at = $5,
-		captured_at = CASE WHEN $3 = 'captured' THEN COALESCE(captured_at, $5) ELSE captured_at END
-		WHERE buyer_id = $1 AND id = $2`, buyerID, id, st, resultCode, now)
+	sendBack := p.SendBackReason
+	switch a {
+	case pay.ActSendBack:
+		sendBack = reason
+	case pay.ActResubmit:
+		sendBack = ""
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE invoices SET examination_status = $7, action_required = $8, transfer_state = $9,
+		send_back_reason = $10, updated_at = $11
+		WHERE buyer_id = $1 AND id = $2 AND examination_status = $3 AND action_required = $4 AND transfer_state = $5
+		AND card_status = $6`,
+		p.BuyerID, p.ID, from.Status, from.ActionRequired, from.Transfer, from.Card, to.Status, to.ActionRequired, to.Transfer,
+		sendBack, now)
+	if err != nil {
+		return p, fmt.Errorf("store: payment %d %s: %w", p.ID, a, err)
+	}
+	if rowsAffected(res) != 1 {
+		return p, fmt.Errorf("store: payment %d %s: %w", p.ID, a, ErrStateChanged)
+	}
+	if err := insertEvent(ctx, tx, p.BuyerID, p.ID, a, &from, to, actor, reason, now); err != nil {
+		return p, err
+	}
+	if posting, ok := pay.TransferPosting(a, p.Money().Payable()); ok {
+		if err := post(ctx, tx, posting, PostingOf{InvoiceID: p.ID, BuyerID: p.BuyerID, PaymentRef: p.PaymentRef,
+			TransferFileID: p.TransferFileID}, now); err != nil {
+			return p, err
+		}
+	}
+	p.Prior = from
+	p.ExaminationStatus, p.ActionRequired, p.TransferState, p.SendBackReason = to.Status, to.ActionRequired, to.Transfer, sendBack
+	return p, nil
+}
+
+// SetPaymentCard records where the payment's money stands at the PSP (a capture, a void,
+// a refund) after the PSP answered: a conditional update from the card status it reads,
+// allowed by pay.NextCard, with the postings the change causes, in one transaction. The
+// same status again changes nothing (a job that runs twice). A change the card's life
+// does not allow — a capture answered after the refund — is pay.ErrCardTransition and
+// writes nothing. q is the caller's transaction, or nil for one of its own.
+func (s *Store) SetPaymentCard(ctx context.Context, q *sqlx.Tx, buyerID, id int64, st pay.CardStatus, resultCode string, now time.Time) error {
+	if q == nil {
+		return s.inTx(ctx, func(tx *sqlx.Tx) error { return setPaymentCard(ctx, tx, buyerID, id, st, resultCode, now) })
+	}
+	return setPaymentCard(ctx, q, buyerID, id, st, resultCode, now)
+}
+
+func setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, st pay.CardStatus, resultCode string, now time.Time) error {
+	var from pay.CardStatus
+	if err := tx.GetContext(ctx, &from, `SELECT card_status FROM invoices WHERE buyer_id = $1 AND id = $2 FOR UPDATE`, buyerID, id); err != nil {
+		if notFound(err) {
+			return fmt.Errorf("store: card status of payment %d: %w", id, ErrNotFound)
+		}
+		return fmt.Errorf("store: card status of payment %d: %w", id, err)
+	}
+	change, err := pay.NextCard(from, st)
+	if err != nil || !change {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE invoices SET card_status = $4, card_result_code = $5, updated_at = $6,
+		captured_at = CASE WHEN $4 = 'captured' THEN COALESCE(captured_at, $6) ELSE captured_at END
+		WHERE buyer_id = $1 AND id = $2 AND card_status = $3`, buyerID, id, from, st, resultCode, now)
 	if err != nil {
 		return fmt.Errorf("store: card status of payment %d: %w", id, err)
 	}
-	return nil
+	if rowsAffected(res) != 1 {
+		return fmt.Errorf("store: card status of payment %d: %w", id, ErrStateChanged)
+	}
+	return postCard(ctx, tx, buyerID, id, from, st, now)
 }
 
 func insertEvent(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, a pay.PaymentAction, from *pay.PaymentState, to pay.PaymentState, actor, reason string, now time.Time) error {
 	var fromStatus *pay.ExaminationStatus
+	var fromTransfer *pay.TransferStage
 	fromAR := false
 	if from != nil {
-		fromStatus, fromAR = &from.Status, from.ActionRequired
+		fromStatus, fromAR, fromTransfer = &from.Status, from.ActionRequired, &from.Transfer
 	}
 	if actor == "" {
 		actor = "system"
 	}
 	var eventID int64
 	err := tx.GetContext(ctx, &eventID, `INSERT INTO invoice_events (invoice_id, buyer_id, action, from_status, to_status,
-		from_action_required, to_action_required, actor, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-		RETURNING id`,
-		id, buyerID, a, fromStatus, to.Status, fromAR, to.ActionRequired, actor, reason, now)
+		from_action_required, to_action_required, from_transfer, to_transfer, actor, reason, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+		id, buyerID, a, fromStatus, to.Status, fromAR, to.ActionRequired, fromTransfer, to.Transfer, actor, reason, now)
 	if err != nil {
 		return fmt.Errorf("store: event of payment %d: %w", id, err)
+	}
+	if !a.ForBuyer() {
+		return nil // the transfer file's own steps: operators' work, not the buyer's news
 	}
 	// Every change of a payment tells its buyer, in the same transaction: a notification
 	// and its mail, once per event; a request's payment moves the requester's invoice too.

@@ -36,7 +36,7 @@ type TransferItem struct {
 	CardStatus       pay.CardStatus        `db:"card_status"`
 	AuthorizedAmount int64                 `db:"authorized_amount"`
 	TransferFileID   *int64                `db:"transfer_file_id"`
-	TransferState    string                `db:"transfer_state"`
+	TransferState    pay.TransferStage     `db:"transfer_state"`
 	TransferFailure  string                `db:"transfer_failure"`
 	TransferredAt    *time.Time            `db:"transferred_at"`
 	CapturedAt       *time.Time            `db:"captured_at"`
@@ -139,7 +139,9 @@ func (s *Store) TransferFileIDs(ctx context.Context, fileID int64) ([]int64, err
 // MakeTransferFile puts the payments due on day that are not in a file yet (screening
 // complete, card captured, not waiting for the buyer) into a new file, built by build
 // from them, in one transaction that locks them: two operators making the day's file
-// at once make one file. ErrNothingToTransfer when none is due.
+// at once make one file. Each payment moves to the transfer stage filed with its event
+// and its posting (payable → in transit). ErrNothingToTransfer when none is due.
+// crash, when not nil, is called after the file row is written (the kill test's point).
 func (s *Store) MakeTransferFile(ctx context.Context, day time.Time, operatorID int64, now time.Time,
 	build func([]TransferItem) ([]byte, error)) (TransferFile, error) {
 	var f TransferFile
@@ -173,9 +175,12 @@ func (s *Store) MakeTransferFile(ctx context.Context, day time.Time, operatorID 
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET transfer_file_id = $1, transfer_state = 'filed', transfer_failure = '',
-			updated_at = $3 WHERE id = ANY($2)`, f.ID, pq.Int64Array(ids), now); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET transfer_file_id = $1, transfer_failure = '', updated_at = $3
+			WHERE id = ANY($2)`, f.ID, pq.Int64Array(ids), now); err != nil {
 			return fmt.Errorf("store: transfer file %d: %w", f.ID, err)
+		}
+		if err := transitionAll(ctx, tx, ids, pay.ActFile, operatorActor(operatorID), "", now); err != nil {
+			return err
 		}
 		return s.AddAudit(ctx, tx, NewAudit{OperatorID: operatorID, ObjectType: AuditTransferFile, ObjectID: f.ID, Action: "make_file",
 			After: map[string]any{"transfer_date": day.Format("2006-01-02"), "records": len(items), "total": total, "payments": ids}}, now)
@@ -183,7 +188,31 @@ func (s *Store) MakeTransferFile(ctx context.Context, day time.Time, operatorID 
 	return f, err
 }
 
-// MarkTransferFileSent records that the file was given to the bank, once.
+func operatorActor(id int64) string { return fmt.Sprintf("operator:%d", id) }
+
+// lockedPayment reads a submitted payment by id alone and locks its row, in tx (the
+// operators' transfer tools start from the id).
+func lockedPayment(ctx context.Context, tx *sqlx.Tx, id int64) (Payment, error) {
+	return getOne[Payment](ctx, tx, fmt.Sprintf("payment %d", id), `SELECT `+paymentColumns+paymentFrom+`
+		WHERE i.id = $1 AND i.submitted_at IS NOT NULL FOR UPDATE OF i`, id)
+}
+
+// transitionAll moves each payment of ids by a, in tx.
+func transitionAll(ctx context.Context, tx *sqlx.Tx, ids []int64, a pay.PaymentAction, actor, reason string, now time.Time) error {
+	for _, id := range ids {
+		p, err := lockedPayment(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if _, err := transition(ctx, tx, p, a, actor, reason, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarkTransferFileSent records that the file was given to the bank, once; each of its
+// payments moves to the transfer stage sent, with its event.
 func (s *Store) MarkTransferFileSent(ctx context.Context, id, operatorID int64, now time.Time) error {
 	return s.inTx(ctx, func(tx *sqlx.Tx) error {
 		if err := execOneOn(ctx, tx, fmt.Sprintf("transfer file %d sent", id),
@@ -193,28 +222,39 @@ func (s *Store) MarkTransferFileSent(ctx context.Context, id, operatorID int64, 
 			}
 			return err
 		}
+		var ids []int64
+		if err := tx.SelectContext(ctx, &ids, `SELECT id FROM invoices WHERE transfer_file_id = $1 AND transfer_state = 'filed'
+			ORDER BY id`, id); err != nil {
+			return fmt.Errorf("store: payments of transfer file %d: %w", id, err)
+		}
+		if err := transitionAll(ctx, tx, ids, pay.ActSend, operatorActor(operatorID), "", now); err != nil {
+			return err
+		}
 		return s.AddAudit(ctx, tx, NewAudit{OperatorID: operatorID, ObjectType: AuditTransferFile, ObjectID: id, Action: "file_sent"}, now)
 	})
 }
 
-// SetTransferred marks a filed payment's transfer done, in tx (with its state change).
+// SetTransferred records when a payment's transfer was done, in tx (with its state change).
 func (s *Store) SetTransferred(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, now time.Time) error {
 	return execOneOn(ctx, tx, fmt.Sprintf("transferred payment %d", id), `UPDATE invoices SET transferred_at = $3
-		WHERE buyer_id = $1 AND id = $2 AND transfer_state = 'filed' AND transfer_file_id IN (SELECT id FROM transfer_files WHERE sent_at IS NOT NULL)`,
-		buyerID, id, now)
+		WHERE buyer_id = $1 AND id = $2 AND transfer_state = 'done'`, buyerID, id, now)
 }
 
-// SetTransferFailed records that the bank returned a filed payment, with the reason.
+// SetTransferFailed records that the bank could not pay a sent payment, with the reason:
+// the transfer stage failed, its event and its posting (in transit → payable again).
 func (s *Store) SetTransferFailed(ctx context.Context, id int64, reason string, audit NewAudit, now time.Time) error {
 	return s.inTx(ctx, func(tx *sqlx.Tx) error {
-		var buyerID int64
-		err := tx.GetContext(ctx, &buyerID, `UPDATE invoices SET transfer_state = 'failed', transfer_failure = $2, updated_at = $3
-			WHERE id = $1 AND transfer_state = 'filed' AND examination_status = 3
-			AND transfer_file_id IN (SELECT id FROM transfer_files WHERE sent_at IS NOT NULL) RETURNING buyer_id`, id, reason, now)
-		if notFound(err) {
-			return fmt.Errorf("store: transfer %d failed: %w", id, ErrStateChanged)
-		}
+		p, err := lockedPayment(ctx, tx, id)
 		if err != nil {
+			return err
+		}
+		if _, err := transition(ctx, tx, p, pay.ActTransferFail, operatorActor(audit.OperatorID), reason, now); err != nil {
+			if errors.Is(err, pay.ErrTransition) {
+				return fmt.Errorf("store: transfer %d failed: %w", id, ErrStateChanged)
+			}
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET transfer_failure = $2 WHERE id = $1`, id, reason); err != nil {
 			return fmt.Errorf("store: transfer %d failed: %w", id, err)
 		}
 		return s.AddAudit(ctx, tx, audit, now)
@@ -224,13 +264,19 @@ func (s *Store) SetTransferFailed(ctx context.Context, id int64, reason string, 
 // RetryTransfer puts a failed transfer back, for a new file on day.
 func (s *Store) RetryTransfer(ctx context.Context, id int64, day time.Time, audit NewAudit, now time.Time) error {
 	return s.inTx(ctx, func(tx *sqlx.Tx) error {
-		if err := execOneOn(ctx, tx, fmt.Sprintf("retry transfer %d", id), `UPDATE invoices SET transfer_state = '', transfer_file_id = NULL,
-			transfer_date = $2, updated_at = $3 WHERE id = $1 AND transfer_state = 'failed' AND examination_status = 3`,
-			id, day.Format("2006-01-02"), now); err != nil {
-			if errors.Is(err, ErrNotFound) {
+		p, err := lockedPayment(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if _, err := transition(ctx, tx, p, pay.ActRetry, operatorActor(audit.OperatorID), "", now); err != nil {
+			if errors.Is(err, pay.ErrTransition) {
 				return fmt.Errorf("store: retry transfer %d: %w", id, ErrStateChanged)
 			}
 			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET transfer_file_id = NULL, transfer_date = $2 WHERE id = $1`,
+			id, day.Format("2006-01-02")); err != nil {
+			return fmt.Errorf("store: retry transfer %d: %w", id, err)
 		}
 		return s.AddAudit(ctx, tx, audit, now)
 	})
@@ -238,15 +284,6 @@ func (s *Store) RetryTransfer(ctx context.Context, id int64, day time.Time, audi
 
 // AuditTransferFile is the audit object of a transfer file.
 const AuditTransferFile = "transfer_file"
-
-// TransferState is where a payment's transfer stands (”, filed, failed), read in tx.
-func (s *Store) TransferState(ctx context.Context, tx *sqlx.Tx, buyerID, id int64) (string, error) {
-	var st string
-	if err := tx.GetContext(ctx, &st, `SELECT transfer_state FROM invoices WHERE buyer_id = $1 AND id = $2`, buyerID, id); err != nil {
-		return "", fmt.Errorf("store: transfer state of payment %d: %w", id, err)
-	}
-	return st, nil
-}
 
 // Expiring is a payment the daily expiry ends, and why.
 type Expiring struct {
@@ -263,7 +300,7 @@ type Expiring struct {
 func (s *Store) ExpiringPayments(ctx context.Context, today, authorisedBefore time.Time) ([]Expiring, error) {
 	list := []Expiring{}
 	err := s.DB.SelectContext(ctx, &list, `SELECT buyer_id, id, NOT (transfer_date < $1) AS lapsing FROM invoices
-		WHERE submitted_at IS NOT NULL AND examination_status IN (1, 2, 3) AND transfer_state <> 'filed'
+		WHERE submitted_at IS NOT NULL AND examination_status IN (1, 2, 3) AND transfer_state = ''
 		AND card_status IN ('authorized', 'captured')
 		AND (transfer_date < $1 OR (card_status = 'authorized' AND submitted_at < $2))
 		ORDER BY id`, today.Format("2006-01-02"), authorisedBefore)

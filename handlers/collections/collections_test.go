@@ -282,9 +282,13 @@ func TestListsFollowTheRequestsStatus(t *testing.T) {
 		require.NoError(t, err)
 		steps := []pay.PaymentAction{pay.ActCheck, pay.ActComplete}
 		if k == paidKey {
-			steps = append(steps, pay.ActTransfer)
+			// Captured, then the transfer file's steps: filed, sent, done.
+			steps = append(steps, pay.ActFile, pay.ActSend, pay.ActTransfer)
 		}
 		for _, a := range steps {
+			if a == pay.ActFile {
+				require.NoError(t, webtest.Store().SetPaymentCard(ctx, nil, customer.BuyerID, id, pay.CardCaptured, "A001", time.Now()))
+			}
 			_, err := webtest.Store().Transition(ctx, customer.BuyerID, id, a, "operator:1", "", time.Now(), nil)
 			require.NoError(t, err)
 		}

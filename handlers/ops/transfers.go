@@ -78,13 +78,11 @@ func (h *Handler) renderTransfers(c *echo.Context, day time.Time, errs pay.Field
 			Account: fmt.Sprintf("%s %s %s %s %s", it.BankName, it.BranchName, it.AccountType.Label(), it.AccountNumber, it.HolderName),
 			Failure: it.TransferFailure}
 		switch {
-		case it.Status == pay.TransferCompleted:
-			r.State = "振込完了"
-		case it.TransferState == "failed":
+		case it.TransferState == pay.TransferFailed:
 			r.State = "振込失敗"
 			r.CanRetry, r.CanCancel = mover, mover
-		case it.TransferState == "filed":
-			r.State = "振込ファイル作成済み"
+		case it.TransferState.InBank():
+			r.State = it.TransferState.Label()
 		case it.ActionRequired:
 			r.State = "差し戻し中（購入者の修正待ち）"
 		case it.CardStatus != pay.CardCaptured:

@@ -182,5 +182,5 @@ func TestTransferFileSentAndCompleted(t *testing.T) {
 	for _, a := range log {
 		actions = append(actions, a.Action)
 	}
-	assert.Equal(t, []string{"cancel", "transfer_failed", "transfer_retry", "transfer_failed", "complete", "check"}, actions)
+	assert.Equal(t, []string{"transfer_return", "transfer_failed", "transfer_retry", "transfer_failed", "complete", "check"}, actions)
 }

@@ -1,0 +1,282 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"cardpay/pay"
+)
+
+// The journal (migrations/00013_ledger.sql): postings are written only here, each in the
+// caller's transaction with the state change that causes it; the database refuses a
+// posting that does not balance, and any change or deletion.
+
+// LedgerEntry is one line of the journal with its posting.
+type LedgerEntry struct {
+	ID             int64             `db:"id"`
+	PostingID      int64             `db:"posting_id"`
+	Kind           pay.PostingKind   `db:"kind"`
+	Account        pay.LedgerAccount `db:"account"`
+	Amount         int64             `db:"amount"`
+	InvoiceID      *int64            `db:"invoice_id"`
+	BuyerID        *int64            `db:"buyer_id"`
+	PaymentRef     string            `db:"payment_ref"`
+	TransferFileID *int64            `db:"transfer_file_id"`
+	CreatedAt      time.Time         `db:"created_at"`
+}
+
+// PostingOf says what a posting is about.
+type PostingOf struct {
+	InvoiceID, BuyerID int64
+	PaymentRef         string
+	TransferFileID     *int64
+}
+
+// post writes p in tx. A posting that does not balance is refused here already, before
+// the database's own check at commit.
+func post(ctx context.Context, tx *sqlx.Tx, p pay.Posting, of PostingOf, now time.Time) error {
+	if !p.Balanced() {
+		return fmt.Errorf("store: %s posting of invoice %d does not balance: %+v", p.Kind, of.InvoiceID, p.Lines)
+	}
+	var id int64
+	if err := tx.GetContext(ctx, &id, `INSERT INTO ledger_postings (kind, invoice_id, buyer_id, payment_ref, transfer_file_id, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, p.Kind, of.InvoiceID, of.BuyerID, of.PaymentRef, of.TransferFileID, now); err != nil {
+		return fmt.Errorf("store: %s posting of invoice %d: %w", p.Kind, of.InvoiceID, err)
+	}
+	for _, l := range p.Lines {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO ledger_entries (posting_id, account, amount, invoice_id, buyer_id, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, id, l.Account, l.Amount, of.InvoiceID, of.BuyerID, now); err != nil {
+			return fmt.Errorf("store: %s posting of invoice %d: %w", p.Kind, of.InvoiceID, err)
+		}
+	}
+	return nil
+}
+
+// moneyOf reads what a payment's postings are made of, in tx.
+func moneyOf(ctx context.Context, tx *sqlx.Tx, buyerID, id int64) (pay.PaymentMoney, string, error) {
+	var row struct {
+		Amount   int64  `db:"amount"`
+		Fee      int64  `db:"fee"`
+		PayeeFee int64  `db:"payee_fee"`
+		FullBps  int    `db:"fee_full_basis_points"`
+		Ref      string `db:"payment_ref"`
+	}
+	if err := tx.GetContext(ctx, &row, `SELECT amount, fee, payee_fee, fee_full_basis_points, payment_ref FROM invoices
+		WHERE buyer_id = $1 AND id = $2`, buyerID, id); err != nil {
+		return pay.PaymentMoney{}, "", fmt.Errorf("store: money of payment %d: %w", id, err)
+	}
+	return moneyFrom(row.Amount, row.Fee, row.PayeeFee, row.FullBps), row.Ref, nil
+}
+
+func moneyFrom(amount, fee, payeeFee int64, fullBps int) pay.PaymentMoney {
+	return pay.PaymentMoney{Amount: amount, Fee: fee, PayeeFee: payeeFee, FullFee: max(fee+payeeFee, pay.Fee(amount, fullBps))}
+}
+
+// Money is what the payment's postings are made of.
+func (p Payment) Money() pay.PaymentMoney {
+	return moneyFrom(p.Amount, p.Fee, p.PayeeFee, p.FeeFullBasisPoints)
+}
+
+// postCard posts what a change of a payment's card status from → to moves: a capture, a
+// refund, or both when a capture the service never recorded is refunded.
+func postCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, from, to pay.CardStatus, now time.Time) error {
+	capture := to == pay.CardCaptured || (to == pay.CardRefunded && from == pay.CardAuthorized)
+	refund := to == pay.CardRefunded
+	if !capture && !refund {
+		return nil
+	}
+	m, ref, err := moneyOf(ctx, tx, buyerID, id)
+	if err != nil {
+		return err
+	}
+	of := PostingOf{InvoiceID: id, BuyerID: buyerID, PaymentRef: ref}
+	if capture {
+		ps, err := pay.CapturePostings(m)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if err := post(ctx, tx, p, of, now); err != nil {
+				return err
+			}
+		}
+	}
+	if refund {
+		p, err := pay.RefundPosting(m)
+		if err != nil {
+			return err
+		}
+		return post(ctx, tx, p, of, now)
+	}
+	return nil
+}
+
+// postOpening posts a payment's balances as its state says (an invoice created directly
+// in a state past the capture: the demo data and tests).
+func postOpening(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, card pay.CardStatus, t pay.TransferStage, now time.Time) error {
+	m, ref, err := moneyOf(ctx, tx, buyerID, id)
+	if err != nil {
+		return err
+	}
+	p := pay.Posting{Kind: pay.PostOpening}
+	for _, a := range pay.LedgerAccounts {
+		if v := pay.ExpectedBalances(m, card, t)[a]; v != 0 {
+			p.Lines = append(p.Lines, pay.LedgerLine{Account: a, Amount: v})
+		}
+	}
+	if len(p.Lines) == 0 {
+		return nil
+	}
+	return post(ctx, tx, p, PostingOf{InvoiceID: id, BuyerID: buyerID, PaymentRef: ref}, now)
+}
+
+// LedgerEntriesOf lists a payment's journal lines, oldest first. Operators only.
+func (s *Store) LedgerEntriesOf(ctx context.Context, invoiceID int64) ([]LedgerEntry, error) {
+	list := []LedgerEntry{}
+	if err := s.DB.SelectContext(ctx, &list, `SELECT e.id, e.posting_id, p.kind, e.account, e.amount, e.invoice_id, e.buyer_id,
+		p.payment_ref, p.transfer_file_id, e.created_at FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
+		WHERE e.invoice_id = $1 ORDER BY e.posting_id, e.id`, invoiceID); err != nil {
+		return nil, fmt.Errorf("store: ledger of invoice %d: %w", invoiceID, err)
+	}
+	return list, nil
+}
+
+// Balances are ledger balances by account (debits positive).
+type Balances map[pay.LedgerAccount]int64
+
+func (s *Store) balances(ctx context.Context, where string, args ...any) (Balances, error) {
+	var rows []struct {
+		Account pay.LedgerAccount `db:"account"`
+		Sum     int64             `db:"sum"`
+	}
+	if err := s.DB.SelectContext(ctx, &rows, `SELECT account, sum(amount)::bigint AS sum FROM ledger_entries WHERE `+where+
+		` GROUP BY account`, args...); err != nil {
+		return nil, fmt.Errorf("store: ledger balances: %w", err)
+	}
+	b := Balances{}
+	for _, r := range rows {
+		if r.Sum != 0 {
+			b[r.Account] = r.Sum
+		}
+	}
+	return b, nil
+}
+
+// PaymentBalances are one of the buyer's payments' balances.
+func (s *Store) PaymentBalances(ctx context.Context, buyerID, id int64) (Balances, error) {
+	return s.balances(ctx, `buyer_id = $1 AND invoice_id = $2`, buyerID, id)
+}
+
+// BuyerBalances are the balances of all of a buyer's payments.
+func (s *Store) BuyerBalances(ctx context.Context, buyerID int64) (Balances, error) {
+	return s.balances(ctx, `buyer_id = $1`, buyerID)
+}
+
+// TrialBalance is the service's balances of every account from the first posting up to
+// (not including) before. Operators only.
+func (s *Store) TrialBalance(ctx context.Context, before time.Time) (Balances, error) {
+	return s.balances(ctx, `created_at < $1`, before)
+}
+
+// LedgerActivity is an account's debits and credits over a period.
+type LedgerActivity struct {
+	Account pay.LedgerAccount `db:"account"`
+	Debit   int64             `db:"debit"`
+	Credit  int64             `db:"credit"`
+}
+
+// LedgerActivityBetween sums each account's debits and credits posted in [from, to).
+func (s *Store) LedgerActivityBetween(ctx context.Context, from, to time.Time) ([]LedgerActivity, error) {
+	list := []LedgerActivity{}
+	if err := s.DB.SelectContext(ctx, &list, `SELECT account, COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::bigint AS debit,
+		COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::bigint AS credit
+		FROM ledger_entries WHERE created_at >= $1 AND created_at < $2 GROUP BY account ORDER BY account`, from, to); err != nil {
+		return nil, fmt.Errorf("store: ledger activity: %w", err)
+	}
+	return list, nil
+}
+
+// LedgerUnbalanced lists the postings whose lines do not sum to zero (the database
+// refuses them at commit; this is the check that it did). Operators and the checks.
+func (s *Store) LedgerUnbalanced(ctx context.Context) ([]int64, error) {
+	var ids []int64
+	if err := s.DB.SelectContext(ctx, &ids, `SELECT posting_id FROM ledger_entries GROUP BY posting_id HAVING sum(amount) <> 0
+		ORDER BY posting_id`); err != nil {
+		return nil, fmt.Errorf("store: unbalanced postings: %w", err)
+	}
+	return ids, nil
+}
+
+// PaymentLedgerRow is a payment's state beside its journal balances, for the checks
+// that the two agree.
+type PaymentLedgerRow struct {
+	ID         int64                 `db:"id"`
+	BuyerID    int64                 `db:"buyer_id"`
+	PaymentRef string                `db:"payment_ref"`
+	Status     pay.ExaminationStatus `db:"examination_status"`
+	Card       pay.CardStatus        `db:"card_status"`
+	Transfer   pay.TransferStage     `db:"transfer_state"`
+	Amount     int64                 `db:"amount"`
+	Fee        int64                 `db:"fee"`
+	PayeeFee   int64                 `db:"payee_fee"`
+	FullBps    int                   `db:"fee_full_basis_points"`
+	Authorized int64                 `db:"authorized_amount"`
+	Balances   Balances              `db:"-"`
+	// Captures and Refunds count the payment's capture and refund postings (opening
+	// balances count as a capture).
+	Captures int `db:"captures"`
+	Refunds  int `db:"refunds"`
+	// Filed counts its transfer_filed postings, Done its transfer_done ones.
+	Filed int `db:"filed"`
+	Done  int `db:"done"`
+}
+
+// Money is what the row's postings are made of.
+func (r PaymentLedgerRow) Money() pay.PaymentMoney {
+	return moneyFrom(r.Amount, r.Fee, r.PayeeFee, r.FullBps)
+}
+
+// PaymentLedger reads every submitted payment (all buyers when buyerID is 0) with its
+// journal balances and counts of postings. Operators and the checks.
+func (s *Store) PaymentLedger(ctx context.Context, buyerID int64) ([]PaymentLedgerRow, error) {
+	rows := []PaymentLedgerRow{}
+	if err := s.DB.SelectContext(ctx, &rows, `SELECT i.id, i.buyer_id, i.payment_ref, i.examination_status, i.card_status,
+		i.transfer_state, i.amount, i.fee, i.payee_fee, i.fee_full_basis_points, i.authorized_amount,
+		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind IN ('capture', 'opening')) AS captures,
+		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind = 'refund') AS refunds,
+		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind = 'transfer_filed') AS filed,
+		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind = 'transfer_done') AS done
+		FROM invoices i WHERE i.submitted_at IS NOT NULL AND i.invoice_type IN (1, 2) AND ($1 = 0 OR i.buyer_id = $1)
+		ORDER BY i.id`, buyerID); err != nil {
+		return nil, fmt.Errorf("store: payment ledger: %w", err)
+	}
+	var lines []struct {
+		InvoiceID int64             `db:"invoice_id"`
+		Account   pay.LedgerAccount `db:"account"`
+		Sum       int64             `db:"sum"`
+	}
+	if err := s.DB.SelectContext(ctx, &lines, `SELECT invoice_id, account, sum(amount)::bigint AS sum FROM ledger_entries
+		WHERE invoice_id IS NOT NULL AND ($1 = 0 OR buyer_id = $1) GROUP BY invoice_id, account`, buyerID); err != nil {
+		return nil, fmt.Errorf("store: payment ledger: %w", err)
+	}
+	byID := map[int64]Balances{}
+	for _, l := range lines {
+		if l.Sum == 0 {
+			continue
+		}
+		if byID[l.InvoiceID] == nil {
+			byID[l.InvoiceID] = Balances{}
+		}
+		byID[l.InvoiceID][l.Account] = l.Sum
+	}
+	for i := range rows {
+		rows[i].Balances = byID[rows[i].ID]
+		if rows[i].Balances == nil {
+			rows[i].Balances = Balances{}
+		}
+	}
+	return rows, nil
+}
