@@ -18,6 +18,41 @@ import (
 // MsgCannotResubmit: the payment is not waiting for a correction.
 const MsgCannotResubmit = "このお支払いは修正を求められていないため、再申請できません"
 
+// Refusals of a correction's amount (field "amount").
+const (
+	// MsgRequestAmountFixed: a request's customer pays what the requester asked for.
+	MsgRequestAmountFixed = "カード払いの依頼の金額は変更できません。金額が違う場合は、依頼者にお問い合わせください"
+	// MsgCapturedAmountFixed: the card was charged when screening completed.
+	MsgCapturedAmountFixed = "審査完了後のお支払いは金額を変更できません。金額を変える場合は、このお支払いをキャンセルしてから申請し直してください"
+)
+
+// CorrectionFee is the fee the buyer's card is charged after a correction of p to
+// amount. A payment's fee is recomputed at its own rate (which has any promotion's
+// discount in it). A request's customer-side payment keeps its fee: its amount cannot
+// change, and when the requester bears the fee the customer's is 0 (the fee is the
+// requester's, in payee_fee), which the rate would not know.
+func CorrectionFee(p store.Payment, amount int64) int64 {
+	if p.InvoiceType == pay.InvoiceRequestBuyer {
+		return p.Fee
+	}
+	return pay.Fee(amount, p.FeeBasisPoints)
+}
+
+// CheckCorrection refuses, on "amount", a corrected amount the payment may not take: a
+// request's customer-side payment keeps the amount its requester asked for; a payment
+// whose card was already captured (sent back after 審査完了) keeps its total, since a new
+// authorisation would never be captured while the money taken is refunded. Nil when the
+// correction may go ahead.
+func CheckCorrection(p store.Payment, amount int64) pay.FieldErrors {
+	if p.InvoiceType == pay.InvoiceRequestBuyer && amount != p.Amount {
+		return pay.FieldErrors{{Field: "amount", Message: MsgRequestAmountFixed}}
+	}
+	if p.CardStatus == pay.CardCaptured && amount+CorrectionFee(p, amount) != p.AuthorizedAmount {
+		return pay.FieldErrors{{Field: "amount", Message: MsgCapturedAmountFixed}}
+	}
+	return nil
+}
+
 // Correction is what the buyer corrects on a payment that screening sent back: the
 // invoice's details (the supplier and its account stay; a wrong payee is cancelled and
 // paid anew).
@@ -43,7 +78,10 @@ func (s *Service) Resubmit(ctx context.Context, buyerID int64, actor string, id 
 	if len(errs) > 0 {
 		return Submitted{}, errs
 	}
-	fee := pay.Fee(inv.Amount, p.FeeBasisPoints)
+	if errs := CheckCorrection(p, inv.Amount); len(errs) > 0 {
+		return Submitted{}, errs
+	}
+	fee := CorrectionFee(p, inv.Amount)
 	if inv.Amount+fee == p.AuthorizedAmount {
 		return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, "")
 	}
@@ -138,7 +176,12 @@ func (s *Service) ResubmitReturned(ctx context.Context, buyerID int64, actor str
 	if len(errs) > 0 {
 		return Submitted{}, errs
 	}
-	fee := pay.Fee(inv.Amount, p.FeeBasisPoints)
+	// Captured while the buyer was at the challenge (the capture job of a payment sent
+	// back on 審査完了): refused, and the stray-authorisation job voids ref.
+	if errs := CheckCorrection(p, inv.Amount); len(errs) > 0 {
+		return Submitted{Payment: p}, errs
+	}
+	fee := CorrectionFee(p, inv.Amount)
 	if tx.Amount != inv.Amount+fee {
 		return Submitted{Payment: p}, declined(gateway.ResultProcessorError)
 	}
@@ -158,6 +201,11 @@ func nextRef(ref string) string {
 func (s *Service) applyCorrection(ctx context.Context, buyerID int64, actor string, p store.Payment, inv pay.CheckedInvoice, fee int64, acks []string, newRef string) (Submitted, error) {
 	oldRef := p.PaymentRef
 	out, err := s.Store.Transition(ctx, buyerID, p.ID, pay.ActResubmit, actor, "", s.now(), func(tx *sqlx.Tx, cur store.Payment) error {
+		// Checked again on the row as it is now: the capture job may have captured the
+		// payment since it was read (a payment sent back on 審査完了).
+		if errs := CheckCorrection(cur, inv.Amount); len(errs) > 0 {
+			return errs
+		}
 		if err := s.Store.CorrectPayment(ctx, tx, buyerID, p.ID, inv, fee, acks, newRef != ""); err != nil {
 			return err
 		}

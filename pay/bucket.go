@@ -27,9 +27,12 @@ var paymentBucketLabels = map[PaymentBucket]string{
 // Label is the bucket's tab name.
 func (b PaymentBucket) Label() string { return labelOf(paymentBucketLabels, b) }
 
-// PaymentBucketOf places an invoice in the buyer's payment lists exactly as
-// SPEC §4 states; it answers false when no rule applies (for example a
-// seller-side request, which is a collection, not a payment).
+// PaymentBucketOf places an invoice in the buyer's payment lists as SPEC §4
+// states, with one addition: SPEC §4's "review with action required" names
+// InvoicePayment only, but screening sends back a request's customer-side
+// payment (InvoiceRequestBuyer) too, and it then needs its customer just the
+// same, so it is 要対応 as well. It answers false when no rule applies (for
+// example a seller-side request, which is a collection, not a payment).
 func PaymentBucketOf(s ExaminationStatus, t InvoiceType, actionRequired bool) (PaymentBucket, bool) {
 	buyerSide := t == InvoicePayment || t == InvoiceRequestBuyer
 	switch {
@@ -38,7 +41,9 @@ func PaymentBucketOf(s ExaminationStatus, t InvoiceType, actionRequired bool) (P
 	case (s == InProgress || s == InProgressExaminationChecked) && buyerSide && !actionRequired:
 		return BucketReview, true
 	case (s == InProgress || s == InProgressExaminationChecked || s == InProgressExaminationCompleted) &&
-		t == InvoicePayment && actionRequired:
+		buyerSide && actionRequired:
+		// A request's customer-side payment sent back by screening needs its customer
+		// like a payment of their own does (else it would be in no list at all).
 		return BucketActionRequired, true
 	case s == InProgressExaminationCompleted && buyerSide && !actionRequired:
 		return BucketReserved, true
@@ -73,9 +78,7 @@ func PaymentBucketTypes(b PaymentBucket) []InvoiceType {
 	switch b {
 	case BucketWaiting:
 		return []InvoiceType{InvoiceRequestBuyer}
-	case BucketActionRequired:
-		return []InvoiceType{InvoicePayment}
-	case BucketReview, BucketReserved, BucketHistory:
+	case BucketReview, BucketActionRequired, BucketReserved, BucketHistory:
 		return []InvoiceType{InvoicePayment, InvoiceRequestBuyer}
 	}
 	return nil

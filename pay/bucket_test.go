@@ -38,8 +38,10 @@ func TestPaymentBucketOf(t *testing.T) {
 		{"payment sent back in examination", pay.InProgress, payment, true, pay.BucketActionRequired, true},
 		{"payment sent back after check", pay.InProgressExaminationChecked, payment, true, pay.BucketActionRequired, true},
 		{"payment sent back after completion", pay.InProgressExaminationCompleted, payment, true, pay.BucketActionRequired, true},
-		{"request with action flag fits no rule", pay.InProgress, buyer, true, "", false},
-		{"completed request with action flag fits no rule", pay.InProgressExaminationCompleted, buyer, true, "", false},
+		{"request sent back in examination", pay.InProgress, buyer, true, pay.BucketActionRequired, true},
+		{"request sent back after check", pay.InProgressExaminationChecked, buyer, true, pay.BucketActionRequired, true},
+		{"request sent back after completion", pay.InProgressExaminationCompleted, buyer, true, pay.BucketActionRequired, true},
+		{"seller side never action required", pay.InProgress, seller, true, "", false},
 
 		{"payment completed", pay.InProgressExaminationCompleted, payment, false, pay.BucketReserved, true},
 		{"request completed", pay.InProgressExaminationCompleted, buyer, false, pay.BucketReserved, true},
@@ -114,7 +116,7 @@ func TestPaymentBucketTypes(t *testing.T) {
 	}{
 		{pay.BucketWaiting, []pay.InvoiceType{pay.InvoiceRequestBuyer}},
 		{pay.BucketReview, both},
-		{pay.BucketActionRequired, []pay.InvoiceType{pay.InvoicePayment}},
+		{pay.BucketActionRequired, both},
 		{pay.BucketReserved, both},
 		{pay.BucketHistory, both},
 		{"draft", nil},

@@ -91,6 +91,11 @@ func (h *Handler) SaveEdit(c *echo.Context) error {
 	}
 	in := invoiceFormValues(c)
 	checked, errs := in.Check(h.Invoices.CurrentLimits(), h.Now())
+	if len(errs) == 0 {
+		// An amount the payment may not take (a request's, or once captured) is refused
+		// here, next to the field, before the confirm page.
+		errs = invoices.CheckCorrection(p, checked.Amount)
+	}
 	if len(errs) > 0 {
 		return h.renderEdit(c, p, in, errs, checked.Warnings)
 	}
@@ -132,9 +137,16 @@ func (h *Handler) renderEditConfirm(c *echo.Context, p store.Payment, e correcti
 	if len(cerrs) > 0 {
 		return h.renderEdit(c, p, e.Invoice, cerrs, checked.Warnings)
 	}
-	fee := pay.Fee(checked.Amount, p.FeeBasisPoints)
+	if cerrs := invoices.CheckCorrection(p, checked.Amount); len(cerrs) > 0 {
+		return h.renderEdit(c, p, e.Invoice, cerrs, checked.Warnings)
+	}
+	fee := invoices.CorrectionFee(p, checked.Amount)
+	rate := pay.FeeRateLabel(p.FeeBasisPoints)
+	if p.InvoiceType == pay.InvoiceRequestBuyer && fee == 0 && p.FeeBasisPoints > 0 {
+		rate = "依頼元が負担"
+	}
 	v := pages.EditConfirmView{Number: pay.InvoiceNumber(p.ID), Supplier: p.SupplierName, Action: editPath(p.ID, "confirm"),
-		OldTotal: pay.Yen(p.Total()), Fee: pay.Yen(fee), FeeRate: pay.FeeRateLabel(p.FeeBasisPoints), Total: pay.Yen(checked.Amount + fee),
+		OldTotal: pay.Yen(p.Total()), Fee: pay.Yen(fee), FeeRate: rate, Total: pay.Yen(checked.Amount + fee),
 		Reauthorise: checked.Amount+fee != p.AuthorizedAmount, BackHref: "/payments/review/" + idString(p.ID)}
 	for _, f := range checked.Fields() {
 		v.Rows = append(v.Rows, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: editPath(p.ID, "invoiceinfo") + "#" + f.Field})
@@ -157,6 +169,9 @@ func (h *Handler) Resubmit(c *echo.Context) error {
 func (h *Handler) resubmitted(c *echo.Context, p store.Payment, e correction, res invoices.Submitted, err error) error {
 	var fe pay.FieldErrors
 	switch {
+	case errors.As(err, &fe) && fe.For("amount") != "":
+		// Refused for the amount: the form, with the message next to the field.
+		return h.renderEdit(c, p, e.Invoice, fe, nil)
 	case errors.As(err, &fe):
 		return h.renderEditConfirm(c, p, e, fe)
 	case err != nil:
