@@ -157,27 +157,35 @@ type PaymentFilter struct {
 	Counted bool
 }
 
+func bucketStatuses(b pay.PaymentBucket) pq.Int64Array {
+	var out pq.Int64Array
+	for _, st := range pay.PaymentBucketStatuses(b) {
+		out = append(out, int64(st))
+	}
+	return out
+}
+
+func bucketTypes(b pay.PaymentBucket) pq.Int64Array {
+	var out pq.Int64Array
+	for _, t := range pay.PaymentBucketTypes(b) {
+		out = append(out, int64(t))
+	}
+	return out
+}
+
 func (f PaymentFilter) where() (string, []any) {
 	b := f.Bucket
 	if b == pay.BucketReviewAll {
-		// 審査中 lists the payments that need the buyer first (要対応), then the rest.
-		args := []any{f.BuyerID, pq.Int64Array{int64(pay.InProgress), int64(pay.InProgressExaminationChecked)},
-			pq.Int64Array{int64(pay.InvoicePayment), int64(pay.InvoiceRequestBuyer)},
-			pq.Int64Array{int64(pay.InProgress), int64(pay.InProgressExaminationChecked), int64(pay.InProgressExaminationCompleted)},
-			int64(pay.InvoicePayment)}
+		// 審査中 lists the payments that need the buyer first (要対応), then the rest: the
+		// two buckets' rules, from pay.
+		args := []any{f.BuyerID, bucketStatuses(pay.BucketReview), bucketTypes(pay.BucketReview),
+			bucketStatuses(pay.BucketActionRequired), bucketTypes(pay.BucketActionRequired)}
 		w := ` WHERE i.buyer_id = $1 AND i.submitted_at IS NOT NULL AND (
 			(NOT i.action_required AND i.examination_status = ANY($2) AND i.invoice_type = ANY($3))
-			OR (i.action_required AND i.examination_status = ANY($4) AND i.invoice_type = $5))`
+			OR (i.action_required AND i.examination_status = ANY($4) AND i.invoice_type = ANY($5)))`
 		return f.narrow(w, args)
 	}
-	var statuses, types pq.Int64Array
-	for _, st := range pay.PaymentBucketStatuses(b) {
-		statuses = append(statuses, int64(st))
-	}
-	for _, t := range pay.PaymentBucketTypes(b) {
-		types = append(types, int64(t))
-	}
-	args := []any{f.BuyerID, statuses, types}
+	args := []any{f.BuyerID, bucketStatuses(b), bucketTypes(b)}
 	var w strings.Builder
 	w.WriteString(` WHERE i.buyer_id = $1 AND i.submitted_at IS NOT NULL AND i.examination_status = ANY($2) AND i.invoice_type = ANY($3)`)
 	switch b {

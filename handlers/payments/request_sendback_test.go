@@ -84,10 +84,9 @@ func TestASentBackRequestPaymentIsCountedAndListed(t *testing.T) {
 	assert.Equal(t, float64(1), all["total_count_is_action_required"])
 }
 
-// The 審査中 page's list (pay.BucketReviewAll) is built by store.PaymentFilter.where,
-// whose action-required half still names InvoicePayment alone.
+// The 審査中 page's list (pay.BucketReviewAll) takes the action-required bucket's types
+// from pay, so a sent-back request payment is listed first with its action.
 func TestASentBackRequestPaymentIsOnTheReviewPage(t *testing.T) {
-	t.Skip("needs store/payments.go PaymentFilter.where (BucketReviewAll) to take pay.PaymentBucketTypes(pay.BucketActionRequired) instead of InvoicePayment alone")
 	p := newPayer(t, "4111111111111111")
 	id := paidSentBackRequest(t, p)
 	review := p.c.Get("/payments/review")
