@@ -41,6 +41,7 @@ require (
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	gopkg.in/ini.v1 v1.67.3 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )
 
 require (

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -240,10 +241,17 @@ func (r PaymentLedgerRow) Money() pay.PaymentMoney {
 }
 
 // PaymentLedger reads every submitted payment (all buyers when buyerID is 0) with its
-// journal balances and counts of postings. Operators and the checks.
+// journal balances and counts of postings, from one snapshot of the database (a
+// repeatable-read transaction), so a change made meanwhile is seen whole or not at all.
+// Operators and the checks.
 func (s *Store) PaymentLedger(ctx context.Context, buyerID int64) ([]PaymentLedgerRow, error) {
+	tx, err := s.DB.BeginTxx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("store: payment ledger: %w", err)
+	}
+	defer tx.Rollback()
 	rows := []PaymentLedgerRow{}
-	if err := s.DB.SelectContext(ctx, &rows, `SELECT i.id, i.buyer_id, i.payment_ref, i.examination_status, i.card_status,
+	if err := tx.SelectContext(ctx, &rows, `SELECT i.id, i.buyer_id, i.payment_ref, i.examination_status, i.card_status,
 		i.transfer_state, i.amount, i.fee, i.payee_fee, i.fee_full_basis_points, i.authorized_amount,
 		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind IN ('capture', 'opening')) AS captures,
 		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind = 'refund') AS refunds,
@@ -258,7 +266,7 @@ func (s *Store) PaymentLedger(ctx context.Context, buyerID int64) ([]PaymentLedg
 		Account   pay.LedgerAccount `db:"account"`
 		Sum       int64             `db:"sum"`
 	}
-	if err := s.DB.SelectContext(ctx, &lines, `SELECT invoice_id, account, sum(amount)::bigint AS sum FROM ledger_entries
+	if err := tx.SelectContext(ctx, &lines, `SELECT invoice_id, account, sum(amount)::bigint AS sum FROM ledger_entries
 		WHERE invoice_id IS NOT NULL AND ($1 = 0 OR buyer_id = $1) GROUP BY invoice_id, account`, buyerID); err != nil {
 		return nil, fmt.Errorf("store: payment ledger: %w", err)
 	}
