@@ -226,6 +226,8 @@ func routes(e *echo.Echo, a *web.App) {
 	operators := console.Group("", a.RequireOperator())
 	operators.GET("", opsArea.ShowHome)
 	operators.GET("/audit", opsArea.ShowAuditPage)
+	// The books (the trial balance): every operator may read them.
+	operators.GET("/ledger", opsArea.ShowLedgerPage)
 	screeners := console.Group("", a.RequireOperator(pay.RoleScreening))
 	screeners.GET("/screening", opsArea.ShowQueuePage)
 	screeners.GET("/screening/:id", opsArea.ShowScreeningPage)

@@ -199,6 +199,7 @@ try {
   await signInOperator(page, OPERATORS.admin);
   rows.push(await measure(page, "/ops/transfers"));
   rows.push(await measure(page, "/ops/reconciliation"));
+  rows.push(await measure(page, "/ops/ledger"));
   rows.push(await measure(page, "/ops/operators"));
 } finally {
   await context.close();

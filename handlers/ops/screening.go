@@ -94,6 +94,10 @@ func (h *Handler) renderScreening(c *echo.Context, id int64, errs pay.FieldError
 	if err != nil {
 		return err
 	}
+	v.Ledger, err = h.paymentLedger(ctx, p)
+	if err != nil {
+		return err
+	}
 	return web.ShowOps(h.App, c, v.Number+"の審査", errs, v, pages.ScreeningPage)
 }
 

@@ -207,6 +207,9 @@ for (const combo of COMBOS) {
       assert.match(await mainText(page), /振込完了/);
       res = await page.goto(url(`/ops/reconciliation?from=${setup.day}&to=${setup.day}`));
       await check(t, page, res, "照合");
+      res = await page.goto(url("/ops/ledger"));
+      await check(t, page, res, "試算表");
+      assert.match(await mainText(page), /借方合計と貸方合計は一致しています/);
       res = await page.goto(url("/ops/operators"));
       await check(t, page, res, "担当者");
       res = await page.goto(url(`/ops/audit?object=payment&object_id=${setup.paid}`));
