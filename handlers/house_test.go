@@ -179,6 +179,12 @@ func importRule(pkg, imp string, test bool) string {
 		if !under(imp, "gateway") && imp != "pay" {
 			return "the card gateway imports only gateway and pay"
 		}
+	case pkg == "invoices/moneysuite":
+		// The money suite (task test:money) proves the payment rules from outside, as the
+		// server runs them: the services, the job runner and the sandbox PSP.
+		if !test || !inAny(imp, []string{"invoices", "store", "pay", "gateway", "jobs"}) {
+			return "the money suite is tests only, over invoices, store, pay, gateway and jobs"
+		}
 	case under(pkg, "invoices"):
 		if !inAny(imp, []string{"store", "pay", "gateway", "invoiceread", "banks"}) {
 			return "invoices imports only store, pay, gateway, invoiceread and banks: the pages and the API call it, never the reverse"

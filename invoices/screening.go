@@ -115,8 +115,13 @@ func (s *Service) CompleteScreening(ctx context.Context, op store.Operator, id i
 		if st != pay.SupplierApproved {
 			return pay.FieldErrors{{Field: string(pay.ActComplete), Message: MsgSupplierNotReady}}
 		}
+		// One capture job per completion: a payment sent back and completed again under the
+		// same authorisation (its first job found it no longer complete and ended) gets a
+		// new one. A unique key of the reference alone would have kept the first, and the
+		// payment would never be captured.
 		_, err = s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.CaptureJobKind,
-			Payload: store.PaymentJob{BuyerID: p.BuyerID, ID: p.ID, Ref: p.PaymentRef}, UniqueKey: "capture-" + p.PaymentRef})
+			Payload:   store.PaymentJob{BuyerID: p.BuyerID, ID: p.ID, Ref: p.PaymentRef},
+			UniqueKey: fmt.Sprintf("capture-%s-event-%d", p.PaymentRef, p.EventID)})
 		return err
 	})
 }

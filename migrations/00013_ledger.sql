@@ -12,6 +12,10 @@ UPDATE invoices i SET transfer_state = 'sent' FROM transfer_files f
 UPDATE invoices SET transfer_state = 'returned' WHERE transfer_state = 'failed' AND examination_status = 5;
 ALTER TABLE invoices ADD CONSTRAINT invoices_transfer_state_check
     CHECK (transfer_state IN ('', 'filed', 'sent', 'done', 'failed', 'returned'));
+-- How many transfer files the payment was put in: once filed, only the transfer's own
+-- steps move it, also after a failed transfer was retried (pay.PaymentState.EverFiled).
+ALTER TABLE invoices ADD COLUMN transfer_attempts INT NOT NULL DEFAULT 0 CHECK (transfer_attempts >= 0);
+UPDATE invoices SET transfer_attempts = 1 WHERE transfer_state <> '' OR transfer_file_id IS NOT NULL;
 -- The service's full fee rate when the payment was made: a promotion's discount is the
 -- difference, posted as an expense against the full fee.
 ALTER TABLE invoices ADD COLUMN fee_full_basis_points INT NOT NULL DEFAULT 0 CHECK (fee_full_basis_points >= 0);
@@ -139,7 +143,7 @@ DROP TABLE ledger_postings;
 DROP FUNCTION ledger_posting_balanced();
 DROP FUNCTION ledger_append_only();
 ALTER TABLE invoice_events DROP COLUMN from_transfer, DROP COLUMN to_transfer;
-ALTER TABLE invoices DROP COLUMN fee_full_basis_points;
+ALTER TABLE invoices DROP COLUMN fee_full_basis_points, DROP COLUMN transfer_attempts;
 ALTER TABLE invoices DROP CONSTRAINT invoices_transfer_state_check;
 UPDATE invoices SET transfer_state = 'filed' WHERE transfer_state IN ('sent', 'done');
 UPDATE invoices SET transfer_state = 'failed' WHERE transfer_state = 'returned';

@@ -118,13 +118,21 @@ func (t TransferStage) InBank() bool { return t != TransferNone }
 
 // PaymentState is where a payment stands: its examination status, whether the buyer must
 // act (a send-back), its transfer stage and its card status. The store's conditional
-// updates compare all four with what they read.
+// updates compare all of it with what they read.
 type PaymentState struct {
 	Status         ExaminationStatus
 	ActionRequired bool
 	Transfer       TransferStage
 	Card           CardStatus
+	// EverFiled: the payment was put in a transfer file once. A failed transfer that the
+	// operators retry is back to TransferNone, waiting for a later file, but it stays in
+	// their hands: nobody else may cancel, send back or expire it.
+	EverFiled bool
 }
+
+// inOperatorsHands says whether the transfer has begun: the payment is in a file, the
+// bank has or paid it, or a failed transfer waits to be filed again.
+func (s PaymentState) inOperatorsHands() bool { return s.Transfer.InBank() || s.EverFiled }
 
 // ErrTransition is a change the payment's state does not allow (cancelling a transferred
 // payment, completing one that was sent back); callers show it as "no longer possible".
@@ -145,7 +153,7 @@ func NextPayment(from PaymentState, a PaymentAction) (PaymentState, error) {
 	}
 	to := from
 	to.ActionRequired = false
-	open := !from.Transfer.InBank()
+	open := !from.inOperatorsHands()
 	switch a {
 	case ActSubmit:
 		return PaymentState{Status: InProgress, Card: from.Card}, nil
@@ -189,7 +197,7 @@ func NextPayment(from PaymentState, a PaymentAction) (PaymentState, error) {
 	case ActFile:
 		// Only money already taken from the card goes to the bank.
 		if from.Status == InProgressExaminationCompleted && !from.ActionRequired && from.Transfer == TransferNone && from.Card == CardCaptured {
-			to.Transfer = TransferFiled
+			to.Transfer, to.EverFiled = TransferFiled, true
 			return to, nil
 		}
 	case ActSend:
@@ -213,7 +221,8 @@ func NextPayment(from PaymentState, a PaymentAction) (PaymentState, error) {
 			return to, nil
 		}
 	case ActReturn:
-		if from.Status == InProgressExaminationCompleted && from.Transfer == TransferFailed {
+		// A failed transfer, also once a retry was arranged and before it is filed again.
+		if from.Status == InProgressExaminationCompleted && (from.Transfer == TransferFailed || (from.Transfer == TransferNone && from.EverFiled)) {
 			to.Status, to.Transfer = Cancel, TransferReturned
 			return to, nil
 		}

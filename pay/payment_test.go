@@ -299,13 +299,14 @@ func TestPaymentCountsOf(t *testing.T) {
 // operators' retry or return (組戻し).
 func TestNextPaymentTransferStage(t *testing.T) {
 	completed := func(tr pay.TransferStage, card pay.CardStatus) pay.PaymentState {
-		return pay.PaymentState{Status: pay.InProgressExaminationCompleted, Transfer: tr, Card: card}
+		return pay.PaymentState{Status: pay.InProgressExaminationCompleted, Transfer: tr, Card: card, EverFiled: tr != pay.TransferNone}
 	}
 	with := func(s pay.PaymentState, f func(*pay.PaymentState)) *pay.PaymentState { f(&s); return &s }
 	captured := completed(pay.TransferNone, pay.CardCaptured)
 	filed := completed(pay.TransferFiled, pay.CardCaptured)
 	sent := completed(pay.TransferSent, pay.CardCaptured)
 	failed := completed(pay.TransferFailed, pay.CardCaptured)
+	retried := *with(captured, func(s *pay.PaymentState) { s.EverFiled = true })
 	for _, tc := range []struct {
 		from pay.PaymentState
 		a    pay.PaymentAction
@@ -325,7 +326,10 @@ func TestNextPaymentTransferStage(t *testing.T) {
 		{failed, pay.ActTransfer, nil},
 		{sent, pay.ActTransferFail, &failed},
 		{filed, pay.ActTransferFail, nil},
-		{failed, pay.ActRetry, &captured},
+		// A retried transfer waits for a later file, still in the operators' hands.
+		{failed, pay.ActRetry, &retried},
+		{retried, pay.ActFile, &filed},
+		{retried, pay.ActReturn, with(retried, func(s *pay.PaymentState) { s.Status, s.Transfer = pay.Cancel, pay.TransferReturned })},
 		{sent, pay.ActRetry, nil},
 		{failed, pay.ActReturn, with(failed, func(s *pay.PaymentState) { s.Status, s.Transfer = pay.Cancel, pay.TransferReturned })},
 		{sent, pay.ActReturn, nil},
@@ -339,11 +343,12 @@ func TestNextPaymentTransferStage(t *testing.T) {
 		require.NoError(t, err, "%s on %+v", tc.a, tc.from)
 		assert.Equal(t, *tc.want, got, "%s on %+v", tc.a, tc.from)
 	}
-	// Every buyer and screening action is refused at every stage in the bank's hands.
-	for _, stage := range []pay.TransferStage{pay.TransferFiled, pay.TransferSent, pay.TransferFailed, pay.TransferDone, pay.TransferReturned} {
+	// Every buyer and screening action is refused at every stage in the bank's hands, and
+	// once a retry of a failed transfer is arranged.
+	for _, stage := range []pay.TransferStage{pay.TransferFiled, pay.TransferSent, pay.TransferFailed, pay.TransferDone, pay.TransferReturned, pay.TransferNone} {
 		for _, status := range []pay.ExaminationStatus{pay.InProgress, pay.InProgressExaminationChecked, pay.InProgressExaminationCompleted, pay.TransferCompleted} {
 			for _, ar := range []bool{false, true} {
-				from := pay.PaymentState{Status: status, ActionRequired: ar, Transfer: stage, Card: pay.CardCaptured}
+				from := pay.PaymentState{Status: status, ActionRequired: ar, Transfer: stage, Card: pay.CardCaptured, EverFiled: true}
 				for _, a := range []pay.PaymentAction{pay.ActCheck, pay.ActComplete, pay.ActSendBack, pay.ActResubmit, pay.ActCancel, pay.ActExpire} {
 					_, err := pay.NextPayment(from, a)
 					assert.ErrorIs(t, err, pay.ErrTransition, "%s on %+v", a, from)

@@ -71,14 +71,17 @@ type Payment struct {
 	PayeeFee           int64             `db:"payee_fee"`
 	FeeFullBasisPoints int               `db:"fee_full_basis_points"`
 	TransferFileID     *int64            `db:"transfer_file_id"`
+	TransferAttempts   int               `db:"transfer_attempts"`
 	// Prior is the state before the change, in the payment Transition hands to its
-	// change func (for an audit row's "before").
-	Prior pay.PaymentState `db:"-"`
+	// change func (for an audit row's "before"); EventID is the change's event row.
+	Prior   pay.PaymentState `db:"-"`
+	EventID int64            `db:"-"`
 }
 
 // State is the payment's place in pay.NextPayment.
 func (p Payment) State() pay.PaymentState {
-	return pay.PaymentState{Status: p.ExaminationStatus, ActionRequired: p.ActionRequired, Transfer: p.TransferState, Card: p.CardStatus}
+	return pay.PaymentState{Status: p.ExaminationStatus, ActionRequired: p.ActionRequired, Transfer: p.TransferState, Card: p.CardStatus,
+		EverFiled: p.TransferAttempts > 0}
 }
 
 // Total is what the buyer's card is charged: the invoice and the fee.
@@ -117,7 +120,7 @@ const paymentColumns = `i.id, i.buyer_id, i.supplier_id, i.account_id, i.invoice
 	i.submit_key, i.card_id, i.card_status, i.card_result_code, i.action_url, i.authorized_amount,
 	i.fee_basis_points, i.promotion_code, i.invoice_number, i.invoice_date, i.registration_number, i.memo,
 	i.file_id, i.acknowledged, i.send_back_reason, i.submitted_at, s.name AS supplier_name, i.transfer_state, i.payee_fee,
-	i.fee_full_basis_points, i.transfer_file_id`
+	i.fee_full_basis_points, i.transfer_file_id, i.transfer_attempts`
 
 const paymentFrom = ` FROM invoices i JOIN suppliers s ON s.id = i.supplier_id AND s.buyer_id = i.buyer_id `
 
@@ -511,20 +514,23 @@ func transition(ctx context.Context, tx *sqlx.Tx, p Payment, a pay.PaymentAction
 		sendBack = ""
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE invoices SET examination_status = $7, action_required = $8, transfer_state = $9,
-		send_back_reason = $10, updated_at = $11
+		send_back_reason = $10, updated_at = $11,
+		transfer_attempts = transfer_attempts + CASE WHEN $9 = 'filed' AND transfer_state <> 'filed' THEN 1 ELSE 0 END
 		WHERE buyer_id = $1 AND id = $2 AND examination_status = $3 AND action_required = $4 AND transfer_state = $5
-		AND card_status = $6`,
+		AND card_status = $6 AND (transfer_attempts > 0) = $12`,
 		p.BuyerID, p.ID, from.Status, from.ActionRequired, from.Transfer, from.Card, to.Status, to.ActionRequired, to.Transfer,
-		sendBack, now)
+		sendBack, now, from.EverFiled)
 	if err != nil {
 		return p, fmt.Errorf("store: payment %d %s: %w", p.ID, a, err)
 	}
 	if rowsAffected(res) != 1 {
 		return p, fmt.Errorf("store: payment %d %s: %w", p.ID, a, ErrStateChanged)
 	}
-	if err := insertEvent(ctx, tx, p.BuyerID, p.ID, a, &from, to, actor, reason, now); err != nil {
+	eventID, err := insertEventID(ctx, tx, p.BuyerID, p.ID, a, &from, to, actor, reason, now)
+	if err != nil {
 		return p, err
 	}
+	p.EventID = eventID
 	if posting, ok := pay.TransferPosting(a, p.Money().Payable()); ok {
 		if err := post(ctx, tx, posting, PostingOf{InvoiceID: p.ID, BuyerID: p.BuyerID, PaymentRef: p.PaymentRef,
 			TransferFileID: p.TransferFileID}, now); err != nil {
@@ -533,6 +539,9 @@ func transition(ctx context.Context, tx *sqlx.Tx, p Payment, a pay.PaymentAction
 	}
 	p.Prior = from
 	p.ExaminationStatus, p.ActionRequired, p.TransferState, p.SendBackReason = to.Status, to.ActionRequired, to.Transfer, sendBack
+	if to.EverFiled && !from.EverFiled {
+		p.TransferAttempts++
+	}
 	return p, nil
 }
 
@@ -574,6 +583,13 @@ func setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, st pay.
 }
 
 func insertEvent(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, a pay.PaymentAction, from *pay.PaymentState, to pay.PaymentState, actor, reason string, now time.Time) error {
+	_, err := insertEventID(ctx, tx, buyerID, id, a, from, to, actor, reason, now)
+	return err
+}
+
+// insertEventID writes a payment's event row (with the buyer's notice, and the request's
+// step when it pays one) and answers the row's id.
+func insertEventID(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, a pay.PaymentAction, from *pay.PaymentState, to pay.PaymentState, actor, reason string, now time.Time) (int64, error) {
 	var fromStatus *pay.ExaminationStatus
 	var fromTransfer *pay.TransferStage
 	fromAR := false
@@ -589,17 +605,17 @@ func insertEvent(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, a pay.Paym
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
 		id, buyerID, a, fromStatus, to.Status, fromAR, to.ActionRequired, fromTransfer, to.Transfer, actor, reason, now)
 	if err != nil {
-		return fmt.Errorf("store: event of payment %d: %w", id, err)
+		return 0, fmt.Errorf("store: event of payment %d: %w", id, err)
 	}
 	if !a.ForBuyer() {
-		return nil // the transfer file's own steps: operators' work, not the buyer's news
+		return eventID, nil // the transfer file's own steps: operators' work, not the buyer's news
 	}
 	// Every change of a payment tells its buyer, in the same transaction: a notification
 	// and its mail, once per event; a request's payment moves the requester's invoice too.
 	if err := notifyPayment(ctx, tx, buyerID, id, eventID, a, to, reason, now); err != nil {
-		return err
+		return 0, err
 	}
-	return syncRequest(ctx, tx, id, a, to.Status, actor, now)
+	return eventID, syncRequest(ctx, tx, id, a, to.Status, actor, now)
 }
 
 type sqlResult interface{ RowsAffected() (int64, error) }

@@ -300,7 +300,7 @@ type Expiring struct {
 func (s *Store) ExpiringPayments(ctx context.Context, today, authorisedBefore time.Time) ([]Expiring, error) {
 	list := []Expiring{}
 	err := s.DB.SelectContext(ctx, &list, `SELECT buyer_id, id, NOT (transfer_date < $1) AS lapsing FROM invoices
-		WHERE submitted_at IS NOT NULL AND examination_status IN (1, 2, 3) AND transfer_state = ''
+		WHERE submitted_at IS NOT NULL AND examination_status IN (1, 2, 3) AND transfer_state = '' AND transfer_attempts = 0
 		AND card_status IN ('authorized', 'captured')
 		AND (transfer_date < $1 OR (card_status = 'authorized' AND submitted_at < $2))
 		ORDER BY id`, today.Format("2006-01-02"), authorisedBefore)

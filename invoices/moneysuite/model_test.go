@@ -775,6 +775,10 @@ func (s *modelSequence) check(t *rapid.T, final bool) {
 			t.Fatalf("invariant: the PSP and the ledger agree: payment %d: PSP captured %d, refunded %d; ledger receivable %d (%s, card %s)",
 				r.ID, captured, refundedAtPSP, got, r.Status.Label(), r.Card)
 		}
+		if r.Status == pay.InProgressExaminationCompleted && r.Card == pay.CardAuthorized {
+			t.Fatalf("invariant: a completed screening is captured once the jobs ran: payment %d is 審査完了 with its card only authorised (%s)",
+				r.ID, r.PaymentRef)
+		}
 		live := r.Card == pay.CardAuthorized && (r.Status == pay.InProgress || r.Status == pay.InProgressExaminationChecked ||
 			r.Status == pay.InProgressExaminationCompleted)
 		for _, ref := range holds {

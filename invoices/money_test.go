@@ -1,0 +1,239 @@
+package invoices_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"cardpay/gateway"
+	"cardpay/invoices"
+	"cardpay/pay"
+	"cardpay/store"
+)
+
+// The money's integrity (issue 23): once a payment is in a transfer file, nobody may
+// cancel, send back, correct or expire it; the card's status never goes back; every
+// movement has its balanced postings.
+
+// runJobs runs the queued jobs of kind for the service, as the runner would, and says
+// how many were payment id's (the package's other tests leave jobs of their own).
+func runJobs(t *testing.T, s *invoices.Service, kind string, id int64) int {
+	t.Helper()
+	n := 0
+	for {
+		j, err := db.Store.ClaimJob(context.Background(), "money-test", []string{kind}, time.Now().Add(24*time.Hour), time.Hour)
+		if err != nil {
+			require.ErrorIs(t, err, store.ErrNotFound)
+			return n
+		}
+		var run func(context.Context, json.RawMessage) error
+		switch kind {
+		case store.CaptureJobKind:
+			run = s.RunCaptureJob
+		case store.PaymentCardJobKind:
+			run = s.RunCardJob
+		}
+		var pj store.PaymentJob
+		require.NoError(t, json.Unmarshal(j.Payload, &pj))
+		err = run(context.Background(), j.Payload)
+		if pj.ID == id {
+			require.NoError(t, err)
+			n++
+		}
+		require.NoError(t, db.Store.CompleteJob(context.Background(), j.ID, "money-test", time.Now().Add(24*time.Hour)))
+	}
+}
+
+// screened submits and completes a payment and captures its card.
+func screened(t *testing.T, s *invoices.Service, f fixture, key string) store.Payment {
+	t.Helper()
+	ctx := context.Background()
+	res, err := s.Submit(ctx, f.buyer, f.submission(key))
+	require.NoError(t, err)
+	require.NoError(t, db.Store.SetSupplierStatus(ctx, f.buyer, f.supplier, pay.SupplierApproved))
+	first, second := newOperator(t, pay.RoleScreening), newOperator(t, pay.RoleScreening)
+	_, err = s.CheckPayment(ctx, first, res.Payment.ID)
+	require.NoError(t, err)
+	_, err = s.CompleteScreening(ctx, second, res.Payment.ID)
+	require.NoError(t, err)
+	runJobs(t, s, store.CaptureJobKind, res.Payment.ID)
+	p, err := db.Store.Payment(ctx, f.buyer, res.Payment.ID)
+	require.NoError(t, err)
+	require.Equal(t, pay.CardCaptured, p.CardStatus)
+	return p
+}
+
+func balances(t *testing.T, p store.Payment) store.Balances {
+	t.Helper()
+	b, err := db.Store.PaymentBalances(context.Background(), p.BuyerID, p.ID)
+	require.NoError(t, err)
+	return b
+}
+
+func TestAFiledPaymentCannotBeCancelledSentBackCorrectedOrExpired(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	s := newService(p)
+	pm := screened(t, s, f, "money-filed")
+	assert.Equal(t, store.Balances{pay.AccountCardReceivable: 103_000, pay.AccountSupplierPayable: -100_000, pay.AccountFeeRevenue: -3_000},
+		balances(t, pm), "the capture's postings")
+	mover, screener := newOperator(t, pay.RoleTransfers), newOperator(t, pay.RoleScreening)
+	remitter := pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳ", BankCode: "0005", BranchCode: "001", AccountType: pay.AccountCurrent, AccountNumber: "7654321"}
+	file, err := s.MakeTransferFile(ctx, mover, *pm.TransferDate, remitter)
+	require.NoError(t, err)
+	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.TransferFiled, pm.TransferState)
+	assert.False(t, pay.BuyerCanCancel(pm.State()), "the page offers no cancel")
+	assert.Equal(t, store.Balances{pay.AccountCardReceivable: 103_000, pay.AccountTransfersInTransit: -100_000, pay.AccountFeeRevenue: -3_000},
+		balances(t, pm), "payable moved to in transit")
+
+	tryAll := func(stage string) {
+		_, err := s.Cancel(ctx, f.buyer, "buyer:1", pm.ID, "")
+		assert.Equal(t, invoices.MsgCannotCancel, refusal(t, err, "cancel"), "%s: the buyer's cancel", stage)
+		_, err = s.CancelByOperator(ctx, screener, pm.ID, "不備")
+		assert.Equal(t, invoices.MsgCannotCancel, refusal(t, err, "cancel"), "%s: screening's cancel", stage)
+		_, err = s.SendBack(ctx, screener, pm.ID, pay.SendBackAmount, "")
+		assert.Equal(t, invoices.MsgScreeningMoved, refusal(t, err, "send_back"), "%s: send back", stage)
+		_, err = db.Store.Transition(ctx, f.buyer, pm.ID, pay.ActResubmit, "buyer:1", "", now, nil)
+		assert.ErrorIs(t, err, pay.ErrTransition, "%s: a correction", stage)
+		// The daily expiry, years after its transfer date, passes it by.
+		due, err := db.Store.ExpiringPayments(ctx, time.Date(2030, 1, 1, 0, 0, 0, 0, pay.Tokyo()), time.Now().AddDate(1, 0, 0))
+		require.NoError(t, err)
+		for _, e := range due {
+			assert.NotEqual(t, pm.ID, e.ID, "%s: the daily expiry", stage)
+		}
+		_, err = db.Store.Transition(ctx, f.buyer, pm.ID, pay.ActExpire, "system", "", now, nil)
+		assert.ErrorIs(t, err, pay.ErrTransition, "%s: expiring it", stage)
+		var jobs int
+		require.NoError(t, db.Store.DB.Get(&jobs, `SELECT count(*) FROM jobs WHERE kind = $1 AND (payload->>'id')::bigint = $2`,
+			store.PaymentCardJobKind, pm.ID))
+		assert.Zero(t, jobs, "%s: no release job was queued", stage)
+		tx, err := p.Lookup(ctx, pm.PaymentRef)
+		require.NoError(t, err)
+		assert.Zero(t, tx.Refunded, "%s: nothing refunded", stage)
+	}
+	tryAll("filed")
+	require.NoError(t, s.MarkTransferFileSent(ctx, mover, file.ID))
+	tryAll("sent")
+	require.NoError(t, s.FailTransfer(ctx, mover, pm.ID, "口座なし"))
+	tryAll("failed")
+	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, store.Balances{pay.AccountCardReceivable: 103_000, pay.AccountSupplierPayable: -100_000, pay.AccountFeeRevenue: -3_000},
+		balances(t, pm), "a failed transfer is owed again")
+	require.NoError(t, s.RetryTransfer(ctx, mover, pm.ID, pay.AddBankDays(time.Now().In(pay.Tokyo()), 2)))
+	tryAll("retried")
+	// The operators give it up (組戻し): the card is refunded, the books empty.
+	_, err = s.CancelFailedTransfer(ctx, mover, pm.ID, "口座が解約されていたため")
+	require.NoError(t, err)
+	assert.Equal(t, 1, runJobs(t, s, store.PaymentCardJobKind, pm.ID))
+	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.Cancel, pm.ExaminationStatus)
+	assert.Equal(t, pay.TransferReturned, pm.TransferState)
+	assert.Equal(t, pay.CardRefunded, pm.CardStatus)
+	assert.Empty(t, balances(t, pm))
+	tx, err := p.Lookup(ctx, pm.PaymentRef)
+	require.NoError(t, err)
+	assert.Equal(t, int64(103_000), tx.Refunded)
+}
+
+// A capture answered after the payment was cancelled and refunded never turns it back
+// into a charge, and posts nothing.
+func TestACaptureAnsweredAfterTheRefundChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	s := newService(p)
+	res, err := s.Submit(ctx, f.buyer, f.submission("money-late-capture"))
+	require.NoError(t, err)
+	id := res.Payment.ID
+	// The capture reaches the PSP; its answer is slow. Meanwhile the buyer cancels and the
+	// card job refunds what the PSP captured.
+	_, err = p.Capture(ctx, res.Payment.PaymentRef, res.Payment.AuthorizedAmount)
+	require.NoError(t, err)
+	_, err = s.Cancel(ctx, f.buyer, "buyer:1", id, "")
+	require.NoError(t, err)
+	assert.Equal(t, 1, runJobs(t, s, store.PaymentCardJobKind, id))
+	pm, err := db.Store.Submission(ctx, f.buyer, id)
+	require.NoError(t, err)
+	require.Equal(t, pay.CardRefunded, pm.CardStatus)
+	assert.Empty(t, balances(t, pm), "captured and refunded: both posted, nothing left")
+	// The capture's answer arrives now.
+	err = db.Store.SetPaymentCard(ctx, nil, f.buyer, id, pay.CardCaptured, "A001", now)
+	assert.ErrorIs(t, err, pay.ErrCardTransition)
+	pm, err = db.Store.Submission(ctx, f.buyer, id)
+	require.NoError(t, err)
+	assert.Equal(t, pay.CardRefunded, pm.CardStatus)
+	assert.Empty(t, balances(t, pm))
+	var postings []string
+	require.NoError(t, db.Store.DB.Select(&postings, `SELECT kind FROM ledger_postings WHERE invoice_id = $1 ORDER BY id`, id))
+	assert.Equal(t, []string{"capture", "refund"}, postings)
+}
+
+// A payment sent back after its screening completed and corrected under the same
+// authorisation before its capture job ran is captured when it completes again: each
+// completion queues its own capture.
+func TestACompletionAfterASendBackIsCaptured(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	s := newService(p)
+	res, err := s.Submit(ctx, f.buyer, f.submission("money-recomplete"))
+	require.NoError(t, err)
+	id := res.Payment.ID
+	require.NoError(t, db.Store.SetSupplierStatus(ctx, f.buyer, f.supplier, pay.SupplierApproved))
+	first, second := newOperator(t, pay.RoleScreening), newOperator(t, pay.RoleScreening)
+	complete := func() {
+		_, err := s.CheckPayment(ctx, first, id)
+		require.NoError(t, err)
+		_, err = s.CompleteScreening(ctx, second, id)
+		require.NoError(t, err)
+	}
+	complete()
+	_, err = s.SendBack(ctx, first, id, pay.SendBackAmount, "")
+	require.NoError(t, err)
+	_, err = s.Resubmit(ctx, f.buyer, "buyer:1", id, invoices.Correction{Invoice: f.submission("").Invoice})
+	require.NoError(t, err)
+	assert.Equal(t, 1, runJobs(t, s, store.CaptureJobKind, id), "the first completion's job finds it back in screening")
+	complete()
+	assert.Equal(t, 1, runJobs(t, s, store.CaptureJobKind, id), "the second completion has its own job")
+	pm, err := db.Store.Payment(ctx, f.buyer, id)
+	require.NoError(t, err)
+	assert.Equal(t, pay.CardCaptured, pm.CardStatus)
+	tx, err := p.Lookup(ctx, pm.PaymentRef)
+	require.NoError(t, err)
+	assert.Equal(t, gateway.StatusCaptured, tx.Status)
+}
+
+// The database refuses a posting that does not balance and any change of the journal.
+func TestTheJournalRefusesUnbalancedPostingsAndChanges(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	s := newService(newPSP())
+	pm := screened(t, s, f, "money-journal")
+	_, err := db.Store.DB.ExecContext(ctx, `WITH p AS (INSERT INTO ledger_postings (kind, invoice_id, buyer_id) VALUES ('capture', $1, $2) RETURNING id)
+		INSERT INTO ledger_entries (posting_id, account, amount) SELECT id, 'bank', 100 FROM p`, pm.ID, pm.BuyerID)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "does not balance")
+	for _, q := range []string{
+		`UPDATE ledger_entries SET amount = amount + 1 WHERE invoice_id = %d`,
+		`DELETE FROM ledger_entries WHERE invoice_id = %d`,
+		`UPDATE ledger_postings SET kind = 'refund' WHERE invoice_id = %d`,
+		`DELETE FROM ledger_postings WHERE invoice_id = %d`,
+	} {
+		_, err := db.Store.DB.ExecContext(ctx, fmt.Sprintf(q, pm.ID))
+		require.Error(t, err, q)
+		assert.Contains(t, err.Error(), "append-only", q)
+	}
+	_, err = db.Store.DB.ExecContext(ctx, `TRUNCATE ledger_entries, ledger_postings`)
+	require.Error(t, err)
+	assert.Len(t, balances(t, pm), 3, "the capture's postings are all still there")
+}
