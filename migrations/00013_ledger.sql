@@ -108,6 +108,20 @@ CREATE CONSTRAINT TRIGGER ledger_entries_balanced AFTER INSERT ON ledger_entries
 CREATE CONSTRAINT TRIGGER ledger_postings_balanced AFTER INSERT ON ledger_postings
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_posting_balanced();
 
+-- The daily reconciliation's results: one row a day, the differences it found (with their
+-- causes) and the three-way totals, for the console.
+CREATE TABLE reconciliation_runs (
+    id         BIGSERIAL PRIMARY KEY,
+    run_date   DATE NOT NULL UNIQUE,
+    from_date  DATE NOT NULL,
+    to_date    DATE NOT NULL,
+    payments   INT NOT NULL,
+    files      INT NOT NULL,
+    mismatches JSONB NOT NULL DEFAULT '[]',
+    totals     JSONB NOT NULL DEFAULT '{}',
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
 -- Opening balances of the payments made before the journal: one posting each, with the
 -- lines their state says they hold (pay.ExpectedBalances).
 -- +goose StatementBegin
@@ -138,6 +152,7 @@ $$;
 -- +goose StatementEnd
 
 -- +goose Down
+DROP TABLE reconciliation_runs;
 DROP TABLE ledger_entries;
 DROP TABLE ledger_postings;
 DROP FUNCTION ledger_posting_balanced();

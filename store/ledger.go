@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"cardpay/pay"
 )
@@ -245,6 +246,15 @@ func (r PaymentLedgerRow) Money() pay.PaymentMoney {
 // repeatable-read transaction), so a change made meanwhile is seen whole or not at all.
 // Operators and the checks.
 func (s *Store) PaymentLedger(ctx context.Context, buyerID int64) ([]PaymentLedgerRow, error) {
+	return s.paymentLedger(ctx, `($1 = 0 OR i.buyer_id = $1)`, `($1 = 0 OR buyer_id = $1)`, buyerID)
+}
+
+// PaymentLedgerOf is PaymentLedger for the payments of ids, whoever their buyers.
+func (s *Store) PaymentLedgerOf(ctx context.Context, ids []int64) ([]PaymentLedgerRow, error) {
+	return s.paymentLedger(ctx, `i.id = ANY($1)`, `invoice_id = ANY($1)`, pq.Int64Array(ids))
+}
+
+func (s *Store) paymentLedger(ctx context.Context, invoicesWhere, entriesWhere string, arg any) ([]PaymentLedgerRow, error) {
 	tx, err := s.DB.BeginTxx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("store: payment ledger: %w", err)
@@ -257,8 +267,8 @@ func (s *Store) PaymentLedger(ctx context.Context, buyerID int64) ([]PaymentLedg
 		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind = 'refund') AS refunds,
 		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind = 'transfer_filed') AS filed,
 		(SELECT count(*) FROM ledger_postings p WHERE p.invoice_id = i.id AND p.kind = 'transfer_done') AS done
-		FROM invoices i WHERE i.submitted_at IS NOT NULL AND i.invoice_type IN (1, 2) AND ($1 = 0 OR i.buyer_id = $1)
-		ORDER BY i.id`, buyerID); err != nil {
+		FROM invoices i WHERE i.submitted_at IS NOT NULL AND i.invoice_type IN (1, 2) AND `+invoicesWhere+`
+		ORDER BY i.id`, arg); err != nil {
 		return nil, fmt.Errorf("store: payment ledger: %w", err)
 	}
 	var lines []struct {
@@ -267,7 +277,7 @@ func (s *Store) PaymentLedger(ctx context.Context, buyerID int64) ([]PaymentLedg
 		Sum       int64             `db:"sum"`
 	}
 	if err := tx.SelectContext(ctx, &lines, `SELECT invoice_id, account, sum(amount)::bigint AS sum FROM ledger_entries
-		WHERE invoice_id IS NOT NULL AND ($1 = 0 OR buyer_id = $1) GROUP BY invoice_id, account`, buyerID); err != nil {
+		WHERE invoice_id IS NOT NULL AND `+entriesWhere+` GROUP BY invoice_id, account`, arg); err != nil {
 		return nil, fmt.Errorf("store: payment ledger: %w", err)
 	}
 	byID := map[int64]Balances{}
@@ -287,4 +297,79 @@ func (s *Store) PaymentLedger(ctx context.Context, buyerID int64) ([]PaymentLedg
 		}
 	}
 	return rows, nil
+}
+
+// LedgerMoves are what the journal moved for a payment or a transfer file: card charges
+// and refunds, and the payee's money filed, paid and returned by the bank.
+type LedgerMoves struct {
+	Captured int64 // card receivable debited by captures (and opening balances)
+	Refunded int64 // card receivable credited by refunds
+	Filed    int64 // moved into transfer files
+	Done     int64 // paid by the bank
+	Failed   int64 // returned by the bank
+}
+
+// ledgerMovesSQL sums the moves by a key column of the postings.
+const ledgerMovesSQL = `SELECT p.%[1]s AS key,
+	COALESCE(sum(e.amount) FILTER (WHERE p.kind IN ('capture', 'opening') AND e.account = 'card_receivable'), 0)::bigint AS captured,
+	COALESCE(-sum(e.amount) FILTER (WHERE p.kind = 'refund' AND e.account = 'card_receivable'), 0)::bigint AS refunded,
+	COALESCE(-sum(e.amount) FILTER (WHERE p.kind = 'transfer_filed' AND e.account = 'transfers_in_transit'), 0)::bigint AS filed,
+	COALESCE(-sum(e.amount) FILTER (WHERE p.kind = 'transfer_done' AND e.account = 'bank'), 0)::bigint AS done,
+	COALESCE(-sum(e.amount) FILTER (WHERE p.kind = 'transfer_failed' AND e.account = 'supplier_payable'), 0)::bigint AS failed
+	FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id WHERE p.%[1]s = ANY($1) GROUP BY p.%[1]s`
+
+func (s *Store) ledgerMoves(ctx context.Context, column string, ids []int64) (map[int64]LedgerMoves, error) {
+	var rows []struct {
+		Key int64 `db:"key"`
+		LedgerMoves
+	}
+	if err := s.DB.SelectContext(ctx, &rows, fmt.Sprintf(ledgerMovesSQL, column), pq.Int64Array(ids)); err != nil {
+		return nil, fmt.Errorf("store: ledger moves by %s: %w", column, err)
+	}
+	out := make(map[int64]LedgerMoves, len(rows))
+	for _, r := range rows {
+		out[r.Key] = r.LedgerMoves
+	}
+	return out, nil
+}
+
+// PaymentMoves are the journal's moves of each payment of ids. Operators only.
+func (s *Store) PaymentMoves(ctx context.Context, ids []int64) (map[int64]LedgerMoves, error) {
+	return s.ledgerMoves(ctx, "invoice_id", ids)
+}
+
+// FileMoves are the journal's moves of each transfer file of ids. Operators only.
+func (s *Store) FileMoves(ctx context.Context, ids []int64) (map[int64]LedgerMoves, error) {
+	return s.ledgerMoves(ctx, "transfer_file_id", ids)
+}
+
+// ReconciliationRun is one daily reconciliation as kept: its range, its counts, and the
+// differences and totals as JSON (the service's types).
+type ReconciliationRun struct {
+	RunDate    time.Time `db:"run_date"`
+	From       time.Time `db:"from_date"`
+	To         time.Time `db:"to_date"`
+	Payments   int       `db:"payments"`
+	Files      int       `db:"files"`
+	Mismatches []byte    `db:"mismatches"`
+	Totals     []byte    `db:"totals"`
+	CreatedAt  time.Time `db:"created_at"`
+}
+
+// SaveReconciliationRun keeps the day's run (a second run of the day replaces it).
+func (s *Store) SaveReconciliationRun(ctx context.Context, r ReconciliationRun) error {
+	if _, err := s.DB.ExecContext(ctx, `INSERT INTO reconciliation_runs (run_date, from_date, to_date, payments, files, mismatches, totals)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (run_date) DO UPDATE SET from_date = $2, to_date = $3, payments = $4, files = $5,
+		mismatches = $6, totals = $7, created_at = now()`,
+		r.RunDate.Format("2006-01-02"), r.From.Format("2006-01-02"), r.To.Format("2006-01-02"), r.Payments, r.Files,
+		string(r.Mismatches), string(r.Totals)); err != nil {
+		return fmt.Errorf("store: reconciliation run: %w", err)
+	}
+	return nil
+}
+
+// LastReconciliationRun is the newest daily run; ErrNotFound before the first.
+func (s *Store) LastReconciliationRun(ctx context.Context) (ReconciliationRun, error) {
+	return getOne[ReconciliationRun](ctx, s.DB, "last reconciliation", `SELECT run_date, from_date, to_date, payments, files,
+		mismatches, totals, created_at FROM reconciliation_runs ORDER BY run_date DESC LIMIT 1`)
 }

@@ -46,6 +46,13 @@ func main() {
 		}
 		return
 	}
+	if flag.Arg(0) == "reconcile" {
+		if err := reconcileCommand(flag.Args()[1:], os.Stdout, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))); err != nil {
+			fmt.Fprintln(os.Stderr, "reconcile:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *pages {
 		_ = json.NewEncoder(os.Stdout).Encode(handlers.Pages())
 		return
@@ -125,7 +132,7 @@ func run(logger *slog.Logger) error {
 	// Background jobs start after the migrations (their table exists). The shutdown
 	// signal stops their claiming and gives running jobs jobs.DefaultStopGrace; the
 	// deferred Stop waits for them before the mail server and the database close.
-	runner := &jobs.Runner{Store: st, Workers: cfg.JobWorkers, Logger: logger}
+	runner := &jobs.Runner{Store: st, Workers: cfg.JobWorkers, Lease: cfg.JobLease, Logger: logger}
 	runner.Register(account.MailJobKind, acct.DeliverMail)
 	runner.Register(store.NotificationMailJobKind, acct.DeliverNotification)
 	runner.Register(account.CleanupJobKind, acct.RunCleanupJob)
@@ -195,9 +202,13 @@ func run(logger *slog.Logger) error {
 	runner.Register(store.PaymentCardJobKind, deps.Invoices.RunCardJob)
 	runner.Register(store.CaptureJobKind, deps.Invoices.RunCaptureJob)
 	runner.Register(invoices.ExpiryJobKind, deps.Invoices.RunExpiryJob)
-	// Today's expiry (each run schedules the next day's): once, whichever instance
-	// enqueues it, by the day's unique key.
+	runner.Register(invoices.ReconcileJobKind, deps.Invoices.RunReconcileJob)
+	// Today's expiry and reconciliation (each run schedules the next day's): once,
+	// whichever instance enqueues them, by the day's unique key.
 	if err := deps.Invoices.ScheduleExpiry(ctx, time.Now()); err != nil {
+		return err
+	}
+	if err := deps.Invoices.ScheduleReconcile(ctx, time.Now()); err != nil {
 		return err
 	}
 	runner.Start(ctx)

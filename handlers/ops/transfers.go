@@ -81,6 +81,10 @@ func (h *Handler) renderTransfers(c *echo.Context, day time.Time, errs pay.Field
 		case it.TransferState == pay.TransferFailed:
 			r.State = "振込失敗"
 			r.CanRetry, r.CanCancel = mover, mover
+		case it.TransferState == pay.TransferSent:
+			// The bank has the file: only its result moves the payment.
+			r.State = "送信済み（結果待ち）"
+			r.CanComplete, r.CanFail = mover, mover
 		case it.TransferState.InBank():
 			r.State = it.TransferState.Label()
 		case it.ActionRequired:
@@ -122,13 +126,7 @@ func (h *Handler) renderTransfers(c *echo.Context, day time.Time, errs pay.Field
 				fr.Sent += "（" + names[*f.SentBy] + "）"
 			}
 		}
-		for _, r := range byFile[f.ID] {
-			if r.State == "振込ファイル作成済み" && f.SentAt != nil {
-				r.State = "送信済み（結果待ち）"
-				r.CanComplete, r.CanFail = mover, mover
-			}
-			fr.Rows = append(fr.Rows, r)
-		}
+		fr.Rows = append(fr.Rows, byFile[f.ID]...)
 		v.Files = append(v.Files, fr)
 	}
 	return web.ShowOps(h.App, c, TransfersPage.Title+"（"+v.DateLabel+"）", errs, v, pages.TransfersPage)
