@@ -16,6 +16,16 @@ import (
 // MsgCannotCancel: the payment is past the point where it can be cancelled.
 const MsgCannotCancel = "このお支払いは振込手続きが済んでいるか、既に終了しているため、キャンセルできません"
 
+// CancelRefusal is why the buyer can no longer cancel p (MsgCannotCancel: it is in the
+// transfer's hands, or ended), or "" when they can, or when it is a request not paid yet
+// (not theirs to cancel: they simply do not pay it).
+func CancelRefusal(p store.Payment) string {
+	if pay.BuyerCanCancel(p.State()) || pay.RequestOpen(p.ExaminationStatus) {
+		return ""
+	}
+	return MsgCannotCancel
+}
+
 // Cancel cancels one of the buyer's payments before the transfer: the state changes at
 // once (with its event) and a job, enqueued in the same transaction, voids the card's
 // authorisation or refunds it if it was captured, retrying until the PSP answers.

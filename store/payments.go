@@ -263,8 +263,25 @@ type PaymentEvent struct {
 	CreatedAt          time.Time              `db:"created_at"`
 }
 
-// PaymentEvents is the payment's timeline, oldest first.
+// PaymentEvents is the payment's timeline as its buyer reads it, oldest first: the
+// transfer file's own steps (pay.PaymentAction.ForBuyer) are the operators'.
 func (s *Store) PaymentEvents(ctx context.Context, buyerID, id int64) ([]PaymentEvent, error) {
+	all, err := s.OperatorPaymentEvents(ctx, buyerID, id)
+	if err != nil {
+		return nil, err
+	}
+	list := all[:0]
+	for _, e := range all {
+		if e.Action.ForBuyer() {
+			list = append(list, e)
+		}
+	}
+	return list, nil
+}
+
+// OperatorPaymentEvents is the payment's whole timeline, the transfer's steps with it,
+// oldest first. Operators only.
+func (s *Store) OperatorPaymentEvents(ctx context.Context, buyerID, id int64) ([]PaymentEvent, error) {
 	list := []PaymentEvent{}
 	err := s.DB.SelectContext(ctx, &list, `SELECT id, action, from_status, to_status, from_action_required,
 		to_action_required, actor, reason, created_at FROM invoice_events WHERE buyer_id = $1 AND invoice_id = $2 ORDER BY id`,

@@ -66,6 +66,8 @@ type invoiceJSON struct {
 	RegistrationNumber   string                `json:"registration_number"`
 	Memo                 string                `json:"memo"`
 	CardStatus           pay.CardStatus        `json:"card_status"`
+	Cancelable           bool                  `json:"cancelable"`
+	CancelRefusal        string                `json:"cancel_refusal"`
 	FileID               *int64                `json:"file_id"`
 	SubmittedAt          *time.Time            `json:"submitted_at"`
 	Account              *supplierAccount      `json:"account,omitempty"`
@@ -84,6 +86,7 @@ func invoiceOf(p store.Payment) invoiceJSON {
 	v := invoiceJSON{
 		ID: p.ID, InvoiceNumberDisplay: pay.InvoiceNumber(p.ID), InvoiceType: p.InvoiceType, Status: p.ExaminationStatus,
 		StatusLabel: p.ExaminationStatus.Label(), ActionRequired: p.ActionRequired, SendBackReason: p.SendBackReason,
+		Cancelable: pay.BuyerCanCancel(p.State()), CancelRefusal: invoices.CancelRefusal(p),
 		Supplier: invoiceSupplier{ID: p.SupplierID, Name: p.SupplierName}, Amount: p.Amount, Fee: p.Fee,
 		FeeRateBasisPoints: p.FeeBasisPoints, Total: p.Total(), PromotionCode: p.PromotionCode, InvoiceNumber: p.InvoiceNumber,
 		InvoiceDate: isoDate(p.InvoiceDate), DueDate: isoDate(p.DueDate), TransferDate: isoDate(p.TransferDate),

@@ -129,7 +129,7 @@ func cardStatusLabel(s pay.CardStatus) string {
 
 // timeline is the payment's events with who did each.
 func (h *Handler) timeline(ctx context.Context, p store.ScreeningItem) ([]pages.TimelineItem, error) {
-	events, err := h.Store.PaymentEvents(ctx, p.BuyerID, p.ID)
+	events, err := h.Store.OperatorPaymentEvents(ctx, p.BuyerID, p.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
 	pages "cardpay/views/payments"
@@ -40,6 +41,10 @@ func (h *Handler) ShowPaymentPage(l List) echo.HandlerFunc {
 			RegistrationNumber: p.RegistrationNumber, CardStatus: cardStatusLabel(p.CardStatus),
 			CanCancel: pay.BuyerCanCancel(p.State()), CancelHref: l.Path + "/" + idString(p.ID) + "/cancel",
 			CanResubmit: pay.BuyerCanResubmit(p.State()), ResubmitHref: "/payments/edit/" + idString(p.ID) + "/invoiceinfo",
+		}
+		if p.ExaminationStatus == pay.InProgressExaminationCompleted {
+			// On its way to the supplier: say why there is no cancel link.
+			v.CancelNote = invoices.CancelRefusal(p)
 		}
 		if p.PromotionCode != "" {
 			v.Promotion = p.PromotionCode
