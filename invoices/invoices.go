@@ -42,8 +42,9 @@ type Service struct {
 	ChallengeTimeout time.Duration
 	// Mailer builds the customer's mail of a card-payment request (account.Service).
 	Mailer RequestMailer
-	// Crash, when set, is called at the named points of a submission; the kill test sets
-	// it to end the process there (SIGKILL), never in production.
+	// Crash, when set, is called at the named points of a submission, a capture and the
+	// making of a transfer file; the kill tests set it to end the process there (SIGKILL),
+	// never in production.
 	Crash func(point string)
 }
 
@@ -54,6 +55,18 @@ const (
 	CrashAfterSettle    = "after-settle"    // recorded, the buyer not answered
 	CrashBeforeStart    = "before-start"    // checked, nothing written
 )
+
+// Crash points of the capture job and of making a transfer file.
+const (
+	CrashCaptureBeforePSP = "capture-before-psp" // the capture job is about to ask the PSP
+	CrashCaptureAfterPSP  = "capture-after-psp"  // the PSP captured, nothing recorded
+	CrashFileBeforeCommit = "file-before-commit" // the file and its payments written, not committed
+	CrashFileAfterCommit  = "file-after-commit"  // the file committed, the operator not answered
+)
+
+// CrashPoints are every crash point (CARDPAY_CRASH_AT accepts only these).
+var CrashPoints = []string{CrashBeforeStart, CrashAfterStart, CrashAfterAuthorize, CrashAfterSettle,
+	CrashCaptureBeforePSP, CrashCaptureAfterPSP, CrashFileBeforeCommit, CrashFileAfterCommit}
 
 func (s *Service) crash(point string) {
 	if s.Crash != nil {

@@ -174,10 +174,12 @@ func (s *Service) RunCaptureJob(ctx context.Context, payload json.RawMessage) er
 	}
 	switch {
 	case err == nil && tx.Status == gateway.StatusAuthorized:
+		s.crash(CrashCaptureBeforePSP)
 		tx, err = s.Gateway.Capture(ctx, j.Ref, p.AuthorizedAmount)
 		if err != nil {
 			return fmt.Errorf("invoices: capture %s: %w", j.Ref, err)
 		}
+		s.crash(CrashCaptureAfterPSP)
 	case err == nil && (tx.Status == gateway.StatusCaptured || tx.Status == gateway.StatusPartiallyRefunded):
 		// captured by an earlier run that died before recording it
 	default:

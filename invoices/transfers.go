@@ -65,9 +65,12 @@ func (s *Service) MakeTransferFile(ctx context.Context, op store.Operator, day t
 	}
 	f, err := s.Store.MakeTransferFile(ctx, day, op.ID, s.now(), func(items []store.TransferItem) ([]byte, error) {
 		return TransferFileOf(remitter, day, items).Bytes()
-	})
+	}, func() { s.crash(CrashFileBeforeCommit) })
 	if errors.Is(err, store.ErrNothingToTransfer) {
 		return f, pay.FieldErrors{{Field: "date", Message: MsgNothingDue}}
+	}
+	if err == nil {
+		s.crash(CrashFileAfterCommit)
 	}
 	return f, err
 }

@@ -141,9 +141,10 @@ func (s *Store) TransferFileIDs(ctx context.Context, fileID int64) ([]int64, err
 // from them, in one transaction that locks them: two operators making the day's file
 // at once make one file. Each payment moves to the transfer stage filed with its event
 // and its posting (payable → in transit). ErrNothingToTransfer when none is due.
-// crash, when not nil, is called after the file row is written (the kill test's point).
+// beforeCommit, when not nil, is called last in the transaction, before it commits (the
+// kill test's point).
 func (s *Store) MakeTransferFile(ctx context.Context, day time.Time, operatorID int64, now time.Time,
-	build func([]TransferItem) ([]byte, error)) (TransferFile, error) {
+	build func([]TransferItem) ([]byte, error), beforeCommit func()) (TransferFile, error) {
 	var f TransferFile
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		var ids []int64
@@ -182,8 +183,14 @@ func (s *Store) MakeTransferFile(ctx context.Context, day time.Time, operatorID 
 		if err := transitionAll(ctx, tx, ids, pay.ActFile, operatorActor(operatorID), "", now); err != nil {
 			return err
 		}
-		return s.AddAudit(ctx, tx, NewAudit{OperatorID: operatorID, ObjectType: AuditTransferFile, ObjectID: f.ID, Action: "make_file",
-			After: map[string]any{"transfer_date": day.Format("2006-01-02"), "records": len(items), "total": total, "payments": ids}}, now)
+		if err := s.AddAudit(ctx, tx, NewAudit{OperatorID: operatorID, ObjectType: AuditTransferFile, ObjectID: f.ID, Action: "make_file",
+			After: map[string]any{"transfer_date": day.Format("2006-01-02"), "records": len(items), "total": total, "payments": ids}}, now); err != nil {
+			return err
+		}
+		if beforeCommit != nil {
+			beforeCommit()
+		}
+		return nil
 	})
 	return f, err
 }

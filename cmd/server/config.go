@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"cardpay/files"
 	"cardpay/gateway/stripe"
 	"cardpay/handlers/info"
+	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/views"
 )
@@ -46,6 +48,10 @@ type Config struct {
 	// JobWorkers (JOB_WORKERS) is how many background jobs this instance runs at once;
 	// 0 runs none here (other instances on the same database still do).
 	JobWorkers int
+	// JobLease (JOB_LEASE, development and tests only; 0 is jobs.DefaultLease) is how
+	// long a claimed job stays with its worker without news: the kill tests shorten it so
+	// that a killed server's job is taken up again within seconds.
+	JobLease time.Duration
 	// Limits of one payment and the fee: PAYMENT_MIN_YEN and PAYMENT_MAX_YEN (default
 	// ¥1,000 to ¥10,000,000), FEE_BASIS_POINTS (default 300, 3.0 %).
 	Limits pay.Limits
@@ -53,7 +59,8 @@ type Config struct {
 	// settled waits before the reconciler asks the PSP.
 	SettleAfter time.Duration
 	// CrashAt (CARDPAY_CRASH_AT, never in production) kills the process with SIGKILL at
-	// a named point of a payment submission, for the kill test.
+	// a named point (invoices.CrashPoints) of a payment submission, a capture or the
+	// making of a transfer file, for the kill tests.
 	CrashAt string
 	// FilesDir (FILES_DIR) keeps the invoice files on one instance (default .data/files
 	// in development); FilesS3 (FILES_S3_ENDPOINT, _BUCKET, _ACCESS_KEY, _SECRET_KEY,
@@ -143,6 +150,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		c.JobWorkers = n
 	}
+	if v := getenv("JOB_LEASE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > time.Hour {
+			errs = append(errs, fmt.Errorf("JOB_LEASE must be a duration from 1s to 1h, got %q", v))
+		}
+		c.JobLease = d
+	}
 	c.Limits = pay.DefaultLimits
 	for _, l := range []struct {
 		name     string
@@ -171,6 +185,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		c.Limits.FeeBasisPoints = n
 	}
 	c.CrashAt = getenv("CARDPAY_CRASH_AT")
+	if c.CrashAt != "" && !slices.Contains(invoices.CrashPoints, c.CrashAt) {
+		errs = append(errs, fmt.Errorf("CARDPAY_CRASH_AT must be one of %s, got %q", strings.Join(invoices.CrashPoints, ", "), c.CrashAt))
+	}
 	if v := getenv("PAYMENT_SETTLE_AFTER"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
@@ -277,6 +294,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		if c.CrashAt != "" {
 			errs = append(errs, errors.New("CARDPAY_CRASH_AT is for the kill test only"))
+		}
+		if c.JobLease != 0 {
+			errs = append(errs, errors.New("JOB_LEASE is for development and tests only"))
 		}
 		if c.ResetDatabase {
 			errs = append(errs, errors.New("RESET_DATABASE is for development only"))
