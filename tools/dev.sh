@@ -22,7 +22,9 @@ start() {
 }
 
 changed() {
-  find cmd handlers views islands store static/css migrations pay auth -type f \
+  # Every folder of Go, templ, island, CSS or migration files (not the build output, the
+  # npm packages or the local data).
+  find . \( -path ./node_modules -o -path ./static/dist -o -path ./.data -o -path ./bin -o -path ./.git -o -path ./test-results \) -prune -o -type f \
     \( -name '*.go' -o -name '*.templ' -o -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.sql' -o -name '*.mjs' -o -name '*.json' \) \
     ! -name '*_templ.go' -newer "$stamp" -print -quit 2>/dev/null
 }
