@@ -159,6 +159,14 @@ func (s *Service) Reconcile(ctx context.Context, from, to time.Time) (Reconcilia
 			add(Mismatch{PaymentID: p.ID, Kind: MismatchTransfer, Detail: "振込完了なのに、送信済みの振込ファイルに入っていません"})
 		}
 	}
+	// The database refuses an unbalanced posting at commit; this proves it still holds.
+	unbalanced, err := s.Store.LedgerUnbalanced(ctx)
+	if err != nil {
+		return r, err
+	}
+	for _, id := range unbalanced {
+		add(Mismatch{Kind: MismatchLedger, Detail: fmt.Sprintf("仕訳 #%d の借方と貸方の合計が一致しません", id)})
+	}
 	files, err := s.Store.TransferFilesBetween(ctx, from, to)
 	if err != nil {
 		return r, err

@@ -52,7 +52,26 @@ const (
 	// ActReturn: a failed transfer is given up and the card refunded (組戻し): the payment
 	// ends as キャンセル with the transfer stage returned.
 	ActReturn PaymentAction = "transfer_return"
+	// The card's own moves, recorded as the PSP answered them (pay.NextCard): the capture,
+	// the void of an authorisation, the refund of a capture.
+	ActCardCaptured PaymentAction = "card_captured"
+	ActCardVoided   PaymentAction = "card_voided"
+	ActCardRefunded PaymentAction = "card_refunded"
 )
+
+// CardAction is the event of the card's move to st (captured, voided, refunded), or ""
+// for a move that is the submission's own (authorised, declined: the submit event).
+func CardAction(st CardStatus) PaymentAction {
+	switch st {
+	case CardCaptured:
+		return ActCardCaptured
+	case CardVoided:
+		return ActCardVoided
+	case CardRefunded:
+		return ActCardRefunded
+	}
+	return ""
+}
 
 var paymentActionLabels = map[PaymentAction]string{
 	ActSubmit:   "支払申請",
@@ -71,6 +90,9 @@ var paymentActionLabels = map[PaymentAction]string{
 	ActTransferFail: "振込不能",
 	ActRetry:        "再振込の手配",
 	ActReturn:       "振込不能による返金",
+	ActCardCaptured: "カード売上確定",
+	ActCardVoided:   "カード与信の取消",
+	ActCardRefunded: "カードへの返金",
 }
 
 // Label is the action as the payment's timeline shows it.
@@ -81,7 +103,7 @@ func (a PaymentAction) Label() string { return labelOf(paymentActionLabels, a) }
 // outcome (振込完了, a refund) is the buyer's news.
 func (a PaymentAction) ForBuyer() bool {
 	switch a {
-	case ActFile, ActSend, ActTransferFail, ActRetry:
+	case ActFile, ActSend, ActTransferFail, ActRetry, ActCardCaptured, ActCardVoided, ActCardRefunded:
 		return false
 	}
 	return true

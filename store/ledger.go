@@ -172,11 +172,6 @@ func (s *Store) PaymentBalances(ctx context.Context, buyerID, id int64) (Balance
 	return s.balances(ctx, `buyer_id = $1 AND invoice_id = $2`, buyerID, id)
 }
 
-// BuyerBalances are the balances of all of a buyer's payments.
-func (s *Store) BuyerBalances(ctx context.Context, buyerID int64) (Balances, error) {
-	return s.balances(ctx, `buyer_id = $1`, buyerID)
-}
-
 // TrialBalance is the service's balances of every account from the first posting up to
 // (not including) before. Operators only.
 func (s *Store) TrialBalance(ctx context.Context, before time.Time) (Balances, error) {

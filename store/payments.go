@@ -576,13 +576,21 @@ func (s *Store) SetPaymentCard(ctx context.Context, q *sqlx.Tx, buyerID, id int6
 }
 
 func setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, st pay.CardStatus, resultCode string, now time.Time) error {
-	var from pay.CardStatus
-	if err := tx.GetContext(ctx, &from, `SELECT card_status FROM invoices WHERE buyer_id = $1 AND id = $2 FOR UPDATE`, buyerID, id); err != nil {
+	var row struct {
+		Card      pay.CardStatus        `db:"card_status"`
+		Status    pay.ExaminationStatus `db:"examination_status"`
+		AR        bool                  `db:"action_required"`
+		Transfer  pay.TransferStage     `db:"transfer_state"`
+		EverFiled bool                  `db:"ever_filed"`
+	}
+	if err := tx.GetContext(ctx, &row, `SELECT card_status, examination_status, action_required, transfer_state,
+		transfer_attempts > 0 AS ever_filed FROM invoices WHERE buyer_id = $1 AND id = $2 FOR UPDATE`, buyerID, id); err != nil {
 		if notFound(err) {
 			return fmt.Errorf("store: card status of payment %d: %w", id, ErrNotFound)
 		}
 		return fmt.Errorf("store: card status of payment %d: %w", id, err)
 	}
+	from := row.Card
 	change, err := pay.NextCard(from, st)
 	if err != nil || !change {
 		return err
@@ -595,6 +603,16 @@ func setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, st pay.
 	}
 	if rowsAffected(res) != 1 {
 		return fmt.Errorf("store: card status of payment %d: %w", id, ErrStateChanged)
+	}
+	if a := pay.CardAction(st); a != "" && row.Status != 0 {
+		// The card's move is an event of the payment's (the operators' timeline), with the
+		// rest of its state as it stands.
+		before := pay.PaymentState{Status: row.Status, ActionRequired: row.AR, Transfer: row.Transfer, Card: from, EverFiled: row.EverFiled}
+		after := before
+		after.Card = st
+		if _, err := insertEventID(ctx, tx, buyerID, id, a, &before, after, "system", resultCode, now); err != nil {
+			return err
+		}
 	}
 	return postCard(ctx, tx, buyerID, id, from, st, now)
 }

@@ -142,7 +142,7 @@ func headerCases(t *testing.T, env *webtest.Env) (pages, others []headerCase, by
 	post(anon, "400 API", "/api/v1/login", "application/json", `{"email_address":`, same)
 	get(anon, "200 static CSS", static.URL("css/app.css"), nil)
 	// The operator console's own pages (handlers.Pages lists only its sign-in).
-	for _, p := range []string{"/ops/screening", "/ops/suppliers", "/ops/audit", "/ops/operators", "/ops/transfers", "/ops/reconciliation"} {
+	for _, p := range []string{"/ops/screening", "/ops/suppliers", "/ops/audit", "/ops/operators", "/ops/transfers", "/ops/reconciliation", "/ops/ledger"} {
 		get(operator, "200 console "+p, p, nil)
 	}
 	return pages, others, byAccess
