@@ -110,9 +110,9 @@ func (s *Service) Reconcile(ctx context.Context, from, to time.Time) (Reconcilia
 		book, mv := byID[p.ID], moves[p.ID]
 		r.Totals.LedgerCaptured += mv.Captured
 		r.Totals.LedgerRefunded += mv.Refunded
-		if want := pay.ExpectedBalances(book.Money(), book.Card, book.Transfer); !sameBalances(want, book.Balances) {
+		if !book.Agrees() {
 			add(Mismatch{PaymentID: p.ID, Kind: MismatchLedger, Detail: fmt.Sprintf("会計記録の残高（%s）が、お支払いの状態（%s・%s・%s）から見込まれる残高（%s）と違います",
-				balancesText(book.Balances), p.Status.Label(), cardLabel(p.CardStatus), p.TransferState.Label(), balancesText(want))})
+				balancesText(book.Balances), p.Status.Label(), cardLabel(p.CardStatus), p.TransferState.Label(), balancesText(book.Expected()))})
 		}
 		// Every authorisation the payment had (a corrected amount is authorised anew).
 		var captured, refunded int64
@@ -265,20 +265,6 @@ func refSeq(ref string) int {
 		return 1
 	}
 	return n
-}
-
-func sameBalances(a map[pay.LedgerAccount]int64, b store.Balances) bool {
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	for k, v := range b {
-		if a[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // balancesText shows balances as the console reads them: 勘定科目 借方/貸方 amount.

@@ -236,6 +236,28 @@ func (r PaymentLedgerRow) Money() pay.PaymentMoney {
 	return moneyFrom(r.Amount, r.Fee, r.PayeeFee, r.FullBps)
 }
 
+// Expected are the balances the payment's state says its journal holds.
+func (r PaymentLedgerRow) Expected() map[pay.LedgerAccount]int64 {
+	return pay.ExpectedBalances(r.Money(), r.Card, r.Transfer)
+}
+
+// Agrees says whether the journal holds exactly what the state says: the check of every
+// proof and of the reconciliation.
+func (r PaymentLedgerRow) Agrees() bool {
+	want := r.Expected()
+	for k, v := range want {
+		if r.Balances[k] != v {
+			return false
+		}
+	}
+	for k, v := range r.Balances {
+		if want[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
 // PaymentLedger reads every submitted payment (all buyers when buyerID is 0) with its
 // journal balances and counts of postings, from one snapshot of the database (a
 // repeatable-read transaction), so a change made meanwhile is seen whole or not at all.

@@ -488,12 +488,8 @@ func TestKilledDuringCaptureAndFileMaking(t *testing.T) {
 	var ledgerWrong, ledgerTwice, doneTwice int
 	var examples []string
 	for _, r := range ledger {
-		want := pay.ExpectedBalances(r.Money(), r.Card, r.Transfer)
-		same := len(want) == len(r.Balances)
-		for k, v := range want {
-			same = same && r.Balances[k] == v
-		}
-		if !same {
+		want := r.Expected()
+		if !r.Agrees() {
 			ledgerWrong++
 			if len(examples) < 3 {
 				examples = append(examples, fmt.Sprintf("payment %d (card %s, transfer %q): journal %v, state %v", r.ID, r.Card, r.Transfer, r.Balances, want))

@@ -743,10 +743,9 @@ func (s *modelSequence) check(t *rapid.T, final bool) {
 	}
 	var taken, refunded, sent, fees, held int64
 	for _, r := range rows {
-		want := pay.ExpectedBalances(r.Money(), r.Card, r.Transfer)
-		if !sameBalances(want, r.Balances) {
+		if !r.Agrees() {
 			t.Fatalf("invariant: state and ledger agree: payment %d (%s, card %s, transfer %q): journal %v, state says %v",
-				r.ID, r.Status.Label(), r.Card, r.Transfer, r.Balances, want)
+				r.ID, r.Status.Label(), r.Card, r.Transfer, r.Balances, r.Expected())
 		}
 		switch {
 		case r.Captures > 1:
@@ -835,20 +834,6 @@ func (s *modelSequence) check(t *rapid.T, final bool) {
 func authSeqOf(ref string) int {
 	n, _ := strconv.Atoi(ref[strings.LastIndexByte(ref, '-')+1:])
 	return n
-}
-
-func sameBalances(a, b map[pay.LedgerAccount]int64) bool {
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	for k, v := range b {
-		if a[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func modelSequences() int {

@@ -1098,8 +1098,8 @@ func (w *pgkillWorld) figures(ctx context.Context) pgkillFigures {
 		if row.Transfer == pay.TransferDone {
 			done++
 		}
-		want := pay.ExpectedBalances(row.Money(), row.Card, row.Transfer)
-		if !pgkillSameBalances(want, row.Balances) {
+		want := row.Expected()
+		if !row.Agrees() {
 			f.ledgerStateN++
 			if len(examples) < 3 {
 				examples = append(examples, fmt.Sprintf("payment %d (%s, card %s, transfer %q): journal %v, state says %v",
@@ -1168,18 +1168,4 @@ func (r *pgkillRecord) totalAcks(kind string) int {
 		n += m[kind]
 	}
 	return n
-}
-
-func pgkillSameBalances(want map[pay.LedgerAccount]int64, got store.Balances) bool {
-	for k, v := range want {
-		if got[k] != v {
-			return false
-		}
-	}
-	for k, v := range got {
-		if want[k] != v {
-			return false
-		}
-	}
-	return true
 }
