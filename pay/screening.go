@@ -141,6 +141,12 @@ func PaymentNotice(a PaymentAction, supplier string, amount int64, reason string
 			return "お支払いがキャンセルされました", what + "はキャンセルされました。カードのご利用は取り消されます。\n理由：" + reason
 		}
 		return "お支払いがキャンセルされました", what + "はキャンセルされました。カードのご利用は取り消されます。"
+	case ActReturn:
+		body = what + "は、取引先へのお振り込みができなかったため、キャンセルしました。カードのご利用は返金されます。"
+		if reason != "" {
+			body += "\n理由：" + reason
+		}
+		return "お支払いがキャンセルされました", body
 	case ActExpire:
 		return "お支払いが期限切れになりました", what + "は期限切れになりました。カードのご利用は取り消されます。お手数ですが、もう一度申請してください。"
 	case ActLink:

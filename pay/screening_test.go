@@ -93,13 +93,15 @@ func TestPaymentLink(t *testing.T) {
 
 func TestNotices(t *testing.T) {
 	for _, a := range []pay.PaymentAction{pay.ActSubmit, pay.ActCheck, pay.ActComplete, pay.ActTransfer, pay.ActSendBack,
-		pay.ActResubmit, pay.ActCancel, pay.ActExpire} {
+		pay.ActResubmit, pay.ActCancel, pay.ActExpire, pay.ActReturn} {
 		title, body := pay.PaymentNotice(a, "株式会社取引先", 100000, "理由")
 		assert.NotEqual(t, "お支払いの状況が変わりました", title, a)
 		assert.Contains(t, body, "株式会社取引先宛のお支払い（¥100,000）", a)
 	}
 	_, body := pay.PaymentNotice(pay.ActSendBack, "A", 1000, "請求金額が請求書と一致しません")
 	assert.Contains(t, body, "請求金額が請求書と一致しません")
+	_, body = pay.PaymentNotice(pay.ActReturn, "A", 1000, "口座が解約されていたため")
+	assert.Contains(t, body, "理由：口座が解約されていたため", "a return says why the transfer was given up")
 	for _, st := range []pay.SupplierStatus{pay.SupplierApproved, pay.SupplierEscalation, pay.SupplierRejected} {
 		title, body := pay.SupplierNotice("株式会社取引先", st, "理由あり")
 		assert.NotEqual(t, "取引先の状況が変わりました", title)
