@@ -185,15 +185,36 @@ type LedgerActivity struct {
 	Credit  int64             `db:"credit"`
 }
 
-// LedgerActivityBetween sums each account's debits and credits posted in [from, to).
-func (s *Store) LedgerActivityBetween(ctx context.Context, from, to time.Time) ([]LedgerActivity, error) {
-	list := []LedgerActivity{}
-	if err := s.DB.SelectContext(ctx, &list, `SELECT account, COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::bigint AS debit,
-		COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::bigint AS credit
-		FROM ledger_entries WHERE created_at >= $1 AND created_at < $2 GROUP BY account ORDER BY account`, from, to); err != nil {
-		return nil, fmt.Errorf("store: ledger activity: %w", err)
+// TrialBalanceDay is a day's trial balance in [start, end): each account's balance
+// before start, its debits and credits of the day, and its balance before end, read by one
+// statement (one snapshot), so the three always add up. Operators only.
+func (s *Store) TrialBalanceDay(ctx context.Context, start, end time.Time) (open Balances, activity []LedgerActivity, closing Balances, err error) {
+	var rows []struct {
+		LedgerActivity
+		Open    int64 `db:"open"`
+		Closing int64 `db:"closing"`
 	}
-	return list, nil
+	if err := s.DB.SelectContext(ctx, &rows, `SELECT account,
+		COALESCE(sum(amount) FILTER (WHERE created_at < $1), 0)::bigint AS open,
+		COALESCE(sum(amount) FILTER (WHERE created_at >= $1 AND created_at < $2 AND amount > 0), 0)::bigint AS debit,
+		COALESCE(-sum(amount) FILTER (WHERE created_at >= $1 AND created_at < $2 AND amount < 0), 0)::bigint AS credit,
+		COALESCE(sum(amount) FILTER (WHERE created_at < $2), 0)::bigint AS closing
+		FROM ledger_entries WHERE created_at < $2 GROUP BY account ORDER BY account`, start, end); err != nil {
+		return nil, nil, nil, fmt.Errorf("store: trial balance: %w", err)
+	}
+	open, closing, activity = Balances{}, Balances{}, []LedgerActivity{}
+	for _, r := range rows {
+		if r.Open != 0 {
+			open[r.Account] = r.Open
+		}
+		if r.Closing != 0 {
+			closing[r.Account] = r.Closing
+		}
+		if r.Debit != 0 || r.Credit != 0 {
+			activity = append(activity, r.LedgerActivity)
+		}
+	}
+	return open, activity, closing, nil
 }
 
 // LedgerUnbalanced lists the postings whose lines do not sum to zero (the database

@@ -35,15 +35,7 @@ func (h *Handler) ShowLedgerPage(c *echo.Context) error {
 	start := day
 	end := start.AddDate(0, 0, 1)
 	ctx := c.Request().Context()
-	open, err := h.Store.TrialBalance(ctx, start)
-	if err != nil {
-		return err
-	}
-	activity, err := h.Store.LedgerActivityBetween(ctx, start, end)
-	if err != nil {
-		return err
-	}
-	closing, err := h.Store.TrialBalance(ctx, end)
+	open, activity, closing, err := h.Store.TrialBalanceDay(ctx, start, end)
 	if err != nil {
 		return err
 	}

@@ -200,10 +200,14 @@ func TestTrialBalanceOfTheDayAgrees(t *testing.T) {
 	ctx := context.Background()
 	day, ok := pay.ParseDate(today)
 	require.True(t, ok)
-	activity, err := webtest.Store().LedgerActivityBetween(ctx, day, day.AddDate(0, 0, 1))
+	open, activity, closing, err := webtest.Store().TrialBalanceDay(ctx, day, day.AddDate(0, 0, 1))
 	require.NoError(t, err)
-	closing, err := webtest.Store().TrialBalance(ctx, day.AddDate(0, 0, 1))
+	whole, err := webtest.Store().TrialBalance(ctx, day.AddDate(0, 0, 1))
 	require.NoError(t, err)
+	assert.Equal(t, whole, closing, "the day's closing is the book up to its end")
+	for _, a := range activity {
+		assert.Equal(t, closing[a.Account], open[a.Account]+a.Debit-a.Credit, "opening + the day = closing: %s", a.Account)
+	}
 	for _, a := range activity {
 		r := byAccount[a.Account.Label()]
 		assert.Equal(t, []string{pay.Yen(a.Debit), pay.Yen(a.Credit)}, r[2:4], a.Account)
