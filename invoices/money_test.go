@@ -49,21 +49,32 @@ func runJobs(t *testing.T, s *invoices.Service, kind string, id int64) int {
 	}
 }
 
-// screened submits and completes a payment and captures its card.
-func screened(t *testing.T, s *invoices.Service, f fixture, key string) store.Payment {
+// completed submits a payment and completes its screening (the supplier approved, two
+// operators), capturing its card when asked, as the capture job would.
+func completed(t *testing.T, s *invoices.Service, f fixture, key string, capture bool) store.Payment {
 	t.Helper()
 	ctx := context.Background()
 	res, err := s.Submit(ctx, f.buyer, f.submission(key))
 	require.NoError(t, err)
-	require.NoError(t, db.Store.SetSupplierStatus(ctx, f.buyer, f.supplier, pay.SupplierApproved))
 	first, second := newOperator(t, pay.RoleScreening), newOperator(t, pay.RoleScreening)
+	require.NoError(t, s.ReviewSupplier(ctx, first, f.supplier, pay.SupplierApproved, ""))
 	_, err = s.CheckPayment(ctx, first, res.Payment.ID)
 	require.NoError(t, err)
-	_, err = s.CompleteScreening(ctx, second, res.Payment.ID)
+	pm, err := s.CompleteScreening(ctx, second, res.Payment.ID)
 	require.NoError(t, err)
-	runJobs(t, s, store.CaptureJobKind, res.Payment.ID)
-	p, err := db.Store.Payment(ctx, f.buyer, res.Payment.ID)
-	require.NoError(t, err)
+	if capture {
+		payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
+		require.NoError(t, s.RunCaptureJob(ctx, payload))
+		pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+		require.NoError(t, err)
+	}
+	return pm
+}
+
+// screened submits and completes a payment and captures its card.
+func screened(t *testing.T, s *invoices.Service, f fixture, key string) store.Payment {
+	t.Helper()
+	p := completed(t, s, f, key, true)
 	require.Equal(t, pay.CardCaptured, p.CardStatus)
 	return p
 }

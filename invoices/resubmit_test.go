@@ -107,20 +107,9 @@ func TestResubmitOfARequestKeepsItsAmountAndFee(t *testing.T) {
 // capture job when capture), then sent back by screening.
 func completedAndSentBack(t *testing.T, s *invoices.Service, f fixture, key string, capture bool) store.Payment {
 	t.Helper()
-	ctx := context.Background()
-	res, err := s.Submit(ctx, f.buyer, f.submission(key))
-	require.NoError(t, err)
-	first, second := newOperator(t, pay.RoleScreening), newOperator(t, pay.RoleScreening)
-	require.NoError(t, s.ReviewSupplier(ctx, first, f.supplier, pay.SupplierApproved, ""))
-	_, err = s.CheckPayment(ctx, first, res.Payment.ID)
-	require.NoError(t, err)
-	pm, err := s.CompleteScreening(ctx, second, res.Payment.ID)
-	require.NoError(t, err)
-	if capture {
-		payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
-		require.NoError(t, s.RunCaptureJob(ctx, payload))
-	}
-	pm, err = s.SendBack(ctx, first, pm.ID, pay.SendBackOther, "請求書番号が違います")
+	pm := completed(t, s, f, key, capture)
+	first := newOperator(t, pay.RoleScreening)
+	pm, err := s.SendBack(context.Background(), first, pm.ID, pay.SendBackOther, "請求書番号が違います")
 	require.NoError(t, err)
 	require.True(t, pm.ActionRequired)
 	require.Equal(t, pay.InProgressExaminationCompleted, pm.ExaminationStatus)
