@@ -6,3 +6,14 @@ import "crypto/tls"
 func NewSMTPWithTLSConfig(rawURL, from string, tc *tls.Config) (Sender, error) {
 	return newSMTP(rawURL, from, tc)
 }
+
+// NewSMTPRequiringTLSWithTLSConfig is NewSMTPRequiringTLS trusting a test server's
+// certificate.
+func NewSMTPRequiringTLSWithTLSConfig(rawURL, from string, tc *tls.Config) (Sender, error) {
+	s, err := newSMTP(rawURL, from, tc)
+	if err != nil {
+		return nil, err
+	}
+	s.requireTLS = true
+	return s, nil
+}

@@ -27,11 +27,14 @@ type smtpSender struct {
 	host        string
 	port        int
 	implicitTLS bool
-	username    string
-	password    string
-	hasUser     bool
-	from        *netmail.Address
-	tlsConfig   *tls.Config
+	// requireTLS (production) refuses to send over a connection that STARTTLS did not
+	// secure, instead of falling back to plain text when the server does not offer it.
+	requireTLS bool
+	username   string
+	password   string
+	hasUser    bool
+	from       *netmail.Address
+	tlsConfig  *tls.Config
 }
 
 // NewSMTP returns a Sender for rawURL, SMTP_URL in the configuration:
@@ -45,6 +48,19 @@ type smtpSender struct {
 // address or one with a display name, e.g. "請求書カード払い <no-reply@example.jp>".
 func NewSMTP(rawURL, from string) (Sender, error) {
 	return newSMTP(rawURL, from, nil)
+}
+
+// NewSMTPRequiringTLS is NewSMTP for production: every delivery is over TLS, implicit
+// (smtps://) or by STARTTLS, which an smtp:// server must then offer — a server that
+// does not, or a connection stripped of it on the way, gets no mail rather than a
+// password reset link in plain text.
+func NewSMTPRequiringTLS(rawURL, from string) (Sender, error) {
+	s, err := newSMTP(rawURL, from, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.requireTLS = true
+	return s, nil
 }
 
 func newSMTP(rawURL, from string, tlsConfig *tls.Config) (*smtpSender, error) {
@@ -168,6 +184,8 @@ func (s *smtpSender) options() []gomail.Option {
 	}
 	if s.implicitTLS {
 		opts = append(opts, gomail.WithSSL())
+	} else if s.requireTLS {
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
 	} else {
 		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
 	}

@@ -89,6 +89,29 @@ func TestSendRefusesAnUntrustedCertificate(t *testing.T) {
 	}
 }
 
+// Production's sender (NewSMTPRequiringTLS) sends nothing to an smtp:// server that does
+// not offer STARTTLS — the plain-text fallback the development sender allows — and
+// delivers over STARTTLS and implicit TLS as usual.
+func TestProductionSenderRequiresTLS(t *testing.T) {
+	plain := mailtest.NewServer(t)
+	sender, err := mail.NewSMTPRequiringTLS(plain.URL(), from)
+	require.NoError(t, err)
+	err = sender.Send(context.Background(), mail.PasswordChanged("user@example.jp", service, at))
+	require.Error(t, err, "no STARTTLS offered: the mail is not sent in plain text")
+	assert.Empty(t, plain.Messages())
+
+	for name, opt := range map[string]mailtest.Option{"smtps": mailtest.WithImplicitTLS(), "STARTTLS": mailtest.WithSTARTTLS()} {
+		t.Run(name, func(t *testing.T) {
+			srv := mailtest.NewServer(t, opt)
+			sender, err := mail.NewSMTPRequiringTLSWithTLSConfig(srv.URL(), from, srv.ClientTLSConfig())
+			require.NoError(t, err)
+			sent := mail.PasswordChanged("user@example.jp", service, at)
+			require.NoError(t, sender.Send(context.Background(), sent))
+			assert.Equal(t, sent.Text, srv.WaitFor(t, "user@example.jp", 5*time.Second).Text)
+		})
+	}
+}
+
 func TestSendFailsWithWrongOrMissingCredentials(t *testing.T) {
 	srv := mailtest.NewServer(t, mailtest.WithAuth("mailer", "secret"))
 	wrong := strings.Replace(srv.URL(), ":secret@", ":wrong@", 1)

@@ -5,6 +5,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 export PORT="${PORT:-8080}"
+# Without APP_ENV the server applies the production rules and refuses to start on
+# development defaults (issue 24): the development loop says it is one.
+export APP_ENV="${APP_ENV:-development}"
 pid=""
 stamp=$(mktemp)
 trap 'rm -f "$stamp"; [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; exit 0' EXIT INT TERM

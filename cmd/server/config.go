@@ -26,7 +26,7 @@ type Config struct {
 	Port         int
 	DatabaseURL  string
 	BaseURL      string
-	Env          string // development or production
+	Env          string // development or production (APP_ENV; production when unset)
 	ServiceName  string
 	SMTPURL      string
 	SecretKey    string
@@ -204,9 +204,14 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.FilesS3.Endpoint != "" && (c.FilesS3.Bucket == "" || c.FilesS3.AccessKey == "" || c.FilesS3.SecretKey == "") {
 		errs = append(errs, errors.New("FILES_S3_ENDPOINT needs FILES_S3_BUCKET, FILES_S3_ACCESS_KEY and FILES_S3_SECRET_KEY"))
 	}
+	// Fail safe: a server started without APP_ENV is taken for production, so that a
+	// forgotten variable never runs real customers on the development secret key, the
+	// sandbox PSP and the in-process mailbox. Development says so (task dev, the test
+	// scripts).
+	envUnset := c.Env == ""
 	switch c.Env {
 	case "":
-		c.Env = "development"
+		c.Env = "production"
 	case "development", "production":
 	default:
 		errs = append(errs, fmt.Errorf("APP_ENV must be development or production, got %q", c.Env))
@@ -307,6 +312,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		if c.PSP == "sandbox" {
 			errs = append(errs, errors.New("production needs PSP=stripe: the sandbox PSP is for development and tests"))
 		}
+	}
+	if envUnset && len(errs) > 0 {
+		errs = append([]error{errors.New("APP_ENV is not set, so the production settings below are required " +
+			"(set APP_ENV=development to develop: task dev does)")}, errs...)
 	}
 	return c, errors.Join(errs...)
 }

@@ -10,8 +10,53 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// envOf is an environment of m, in development unless m names APP_ENV (even as ""):
+// without APP_ENV the server takes itself for production.
 func envOf(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
+	return func(k string) string {
+		if v, ok := m[k]; ok || k != "APP_ENV" {
+			return v
+		}
+		return "development"
+	}
+}
+
+// A server started without APP_ENV applies the production rules: with nothing else
+// set it refuses to start, saying why; with every production setting it starts as
+// production (the sandbox PSP, the development secret and the mailbox are never used).
+func TestLoadConfigWithoutAppEnvIsProduction(t *testing.T) {
+	_, err := LoadConfig(envOf(map[string]string{"APP_ENV": ""}))
+	require.Error(t, err)
+	for _, want := range []string{"APP_ENV is not set", "SECRET_KEY", "DATABASE_URL", "SMTP_URL", "PSP=stripe", "TRANSFER_REMITTER_CODE"} {
+		assert.Contains(t, err.Error(), want)
+	}
+	_, err = LoadConfig(envOf(map[string]string{"APP_ENV": "", "DEMO_PASSWORD": "demo"}))
+	assert.ErrorContains(t, err, "DEMO_PASSWORD", "no demo accounts without APP_ENV")
+
+	prod := map[string]string{"APP_ENV": ""}
+	for k, v := range productionEnv() {
+		if k != "APP_ENV" {
+			prod[k] = v
+		}
+	}
+	c, err := LoadConfig(envOf(prod))
+	require.NoError(t, err)
+	assert.True(t, c.Production())
+	assert.Equal(t, "production", c.Env)
+}
+
+// productionEnv is a complete production configuration.
+func productionEnv() map[string]string {
+	prod := map[string]string{
+		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
+		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp/",
+		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files",
+		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
+	}
+	for k, v := range prodTransfers {
+		prod[k] = v
+	}
+	return prod
 }
 
 func TestLoadConfigDefaults(t *testing.T) {
@@ -29,15 +74,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 }
 
 func TestLoadConfig(t *testing.T) {
-	prod := map[string]string{
-		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
-		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp/",
-		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files",
-		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
-	}
-	for k, v := range prodTransfers {
-		prod[k] = v
-	}
+	prod := productionEnv()
 	with := func(k, v string) map[string]string {
 		m := map[string]string{}
 		for a, b := range prod {

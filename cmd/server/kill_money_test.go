@@ -50,7 +50,7 @@ func TestKilledDuringCaptureAndFileMaking(t *testing.T) {
 	env := append(os.Environ(),
 		"DATABASE_URL="+db.Server.DSN(db.Name), "PORT="+strconv.Itoa(appPort), "SANDBOX_PSP_PORT="+strconv.Itoa(pspPort),
 		"BASE_URL="+base, "DEMO_PASSWORD="+password, "JOB_WORKERS=2", "JOB_LEASE=2s",
-		"SMTP_URL=", "FILES_DIR="+t.TempDir(), "PAYMENT_SETTLE_AFTER=1s",
+		"SMTP_URL=", "FILES_DIR="+t.TempDir(), "PAYMENT_SETTLE_AFTER=1s", "APP_ENV=development",
 	)
 	type server struct {
 		cmd    *exec.Cmd

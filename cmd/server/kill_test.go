@@ -43,7 +43,7 @@ func TestKilledDuringSubmission(t *testing.T) {
 	env := append(os.Environ(),
 		"DATABASE_URL="+db.Server.DSN(db.Name), "PORT="+strconv.Itoa(appPort), "SANDBOX_PSP_PORT="+strconv.Itoa(pspPort),
 		"BASE_URL="+base, "DEMO_PASSWORD=kill-test-password-1", "JOB_WORKERS=2", "LOG_LEVEL=warn",
-		"SMTP_URL=", "FILES_DIR="+t.TempDir(), "PAYMENT_SETTLE_AFTER=1s",
+		"SMTP_URL=", "FILES_DIR="+t.TempDir(), "PAYMENT_SETTLE_AFTER=1s", "APP_ENV=development",
 	)
 	start := func(extra ...string) *exec.Cmd {
 		t.Helper()

@@ -33,7 +33,11 @@ func mailSender(ctx context.Context, cfg Config, st *store.Store, logger *slog.L
 		box = st
 		logger.Info("development mailbox", "read at", cfg.BaseURL+"/dev/mailbox", "smtp", smtpURL)
 	}
-	s, err := mail.NewSMTP(smtpURL, from)
+	newSender := mail.NewSMTP
+	if cfg.Production() {
+		newSender = mail.NewSMTPRequiringTLS
+	}
+	s, err := newSender(smtpURL, from)
 	if err != nil {
 		_ = stop()
 		return nil, nil, nil, err

@@ -25,7 +25,9 @@ func TestReconcileCommand(t *testing.T) {
 	t.Setenv("DATABASE_URL", d.Server.DSN(d.Name))
 	t.Setenv("APP_ENV", "development")
 	t.Setenv("PSP", "sandbox")
-	cfg, err := LoadConfig(func(k string) string { return map[string]string{"DATABASE_URL": d.Server.DSN(d.Name)}[k] })
+	cfg, err := LoadConfig(func(k string) string {
+		return map[string]string{"DATABASE_URL": d.Server.DSN(d.Name), "APP_ENV": "development"}[k]
+	})
 	require.NoError(t, err)
 	require.NoError(t, d.Store.Migrate(ctx))
 	require.NoError(t, seedDemo(ctx, d.Store, cfg, logger))
