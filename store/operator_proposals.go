@@ -207,7 +207,11 @@ func (s *Store) DecideProposal(ctx context.Context, id, by int64, approve bool, 
 				return err
 			}
 		}
-		return s.AddAudit(ctx, tx, NewAudit{OperatorID: by, ObjectType: AuditProposal, ObjectID: id, Action: map[bool]string{true: "approve", false: "reject"}[approve],
+		action := "reject"
+		if approve {
+			action = "approve"
+		}
+		return s.AddAudit(ctx, tx, NewAudit{OperatorID: by, ObjectType: AuditProposal, ObjectID: id, Action: action,
 			Before: map[string]any{"status": ProposalPending, "proposed_by": proposer},
 			After:  mergeFacts(proposalFacts(p.Kind, p.OperatorID, p.EmailAddress, p.Roles), "status", status)}, now)
 	})

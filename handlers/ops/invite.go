@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
@@ -53,12 +54,15 @@ func (h *Handler) AcceptInvite(c *echo.Context) error {
 	errs.Add("password_confirmation", pay.CheckPasswordConfirmation(password, c.FormValue("password_confirmation")))
 	if len(errs) == 0 {
 		o, err := h.Account.AcceptInvite(c.Request().Context(), c.Param("token"), password, strings.TrimSpace(c.FormValue("code")))
-		if fe, ok := err.(pay.FieldErrors); ok {
+		var fe pay.FieldErrors
+		switch {
+		case errors.As(err, &fe):
 			errs = fe
-		} else if !web.Refused(c, &errs, "token", err) {
-			if err != nil {
-				return err
-			}
+		case web.Refused(c, &errs, "code", err):
+			// a dead link (field token) or a limit (next to the code): shown below
+		case err != nil:
+			return err
+		default:
 			h.SetOpsFlash(c, views.Flash{Color: "success", Title: "担当者として登録しました", Text: o.EmailAddress + " でログインしてください"})
 			return c.Redirect(http.StatusSeeOther, SignInPage.Path)
 		}

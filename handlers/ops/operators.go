@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -112,7 +113,8 @@ func (h *Handler) ProposeInvite(c *echo.Context) error {
 	}
 	p, err := h.Account.ProposeInvite(c.Request().Context(), *web.CurrentOperator(c),
 		account.InviteInput{EmailAddress: v.Email, Name: v.Name, Roles: roles})
-	if errs, ok := err.(pay.FieldErrors); ok {
+	var errs pay.FieldErrors
+	if errors.As(err, &errs) {
 		return h.renderOperators(c, v, errs)
 	}
 	if err != nil {

@@ -177,7 +177,11 @@ func TestAnInvitationTakesTwoAdministratorsAndTheInviteeSetsTheirOwnCredentials(
 	assert.Equal(t, http.StatusOK, other.Get("/ops/transfers").StatusCode)
 	assert.Equal(t, http.StatusForbidden, other.Get("/ops/operators").StatusCode, "not an administrator")
 
-	// Both steps and the enrolment are in the audit log.
+	// Both steps and the enrolment are in the audit log, in words.
+	audit := b.Get("/ops/audit?object=operator_proposal").Body
+	for _, want := range []string{"招待の提案", "提案の承認", "提案 #" + strconv.FormatInt(id, 10)} {
+		assert.Contains(t, audit, want)
+	}
 	log, _, err := webtest.Store().AuditLog(ctx, store.AuditFilter{ObjectType: store.AuditProposal, ObjectID: id})
 	require.NoError(t, err)
 	require.Len(t, log, 2)
@@ -283,6 +287,7 @@ func TestAnInviterAndTheirInviteeAreOnePersonForDualControl(t *testing.T) {
 
 	path := "/ops/screening/" + strconv.FormatInt(p.id, 10)
 	require.Equal(t, http.StatusSeeOther, inviter.Post(path+"/check", nil).StatusCode)
+	assert.Contains(t, invitee.Get(path).Body, "30日以内にもう一方を招待しているため", "the page says so before the button is pressed")
 	res := invitee.Post(path+"/complete", nil)
 	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
 	webtest.AssertFieldError(t, res, "complete", invoices.MsgInvitedPair)
