@@ -31,9 +31,11 @@ func (h *Handler) renderInvite(c *echo.Context, errs pay.FieldErrors) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	c.Response().Header().Set("Referrer-Policy", "no-referrer")
 	opened, err := h.Account.OpenInvite(c.Request().Context(), token)
-	var dead pay.FieldErrors
-	if web.Refused(c, &dead, "token", err) {
-		return web.ShowOps(h.App, c, InvitePage.Title, dead, pages.InviteView{Invalid: true}, pages.InvitePage)
+	if r, ok := account.AsRefusal(err); ok {
+		// A dead link is a page that is gone, said in words; there is no form to correct.
+		v := pages.InviteView{Invalid: r.Message}
+		v.SetBase(h.OpsBase(c, InvitePage.Title))
+		return web.Render(c, http.StatusNotFound, pages.InvitePage(v))
 	}
 	if err != nil {
 		return err

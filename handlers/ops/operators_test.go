@@ -160,6 +160,7 @@ func TestAnInvitationTakesTwoAdministratorsAndTheInviteeSetsTheirOwnCredentials(
 	assert.ElementsMatch(t, []string{pay.RoleScreening, pay.RoleTransfers}, []string(o.Roles))
 	// The link is used up.
 	dead := env.Client(t).Get(link)
+	assert.Equal(t, http.StatusNotFound, dead.StatusCode)
 	assert.Contains(t, dead.Body, account.MsgInviteInvalid)
 	assert.NotRegexp(t, shownSecret, dead.Body)
 	assert.Contains(t, env.Client(t).Get("/ops/invite/"+"x").Body, account.MsgInviteInvalid)
