@@ -14,6 +14,7 @@ import (
 	"github.com/pquerna/otp/totp"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/account"
 	"cardpay/handlers/webtest"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -190,4 +191,39 @@ func TestAnInviteeCannotCompleteWhatTheirInviterChecked(t *testing.T) {
 			strings.Contains(res.Body, invoices.MsgInvitedPair), pm.ExaminationStatus.Label()),
 		res.StatusCode == http.StatusUnprocessableEntity && strings.Contains(res.Body, invoices.MsgInvitedPair) &&
 			pm.ExaminationStatus == pay.InProgressExaminationChecked)
+}
+
+func TestAnInvitationsCodeCannotBeGuessedForever(t *testing.T) {
+	env := attackEnv(t, account.DefaultLimits)
+	a, b := signInOp(t, env, newOperator(t, env)), signInOp(t, env, newOperator(t, env))
+	email := suiteInviteEmail("guessed")
+	id, path := proposeInviteOf(t, a, email)
+	require.Equal(t, http.StatusSeeOther, b.Post(path+"/approve", nil).StatusCode)
+	link := suiteInviteLink.FindString(env.Mail.WaitFor(t, email, 10*time.Second).Text)
+	require.NotEmpty(t, link)
+
+	// Wrong codes on the one link, each from an address of its own: the limit of the link
+	// (account.DefaultLimits' sign-in target) stops them, whatever the IP.
+	const tries = 40
+	wrong, limited, other := 0, 0, 0
+	retryAfter := true
+	for range tries {
+		res := newVisitor(t, env).form(link, url.Values{"password": {invitedPassword}, "password_confirmation": {invitedPassword},
+			"code": {"000000"}})
+		switch res.StatusCode {
+		case http.StatusUnprocessableEntity:
+			wrong++
+		case http.StatusTooManyRequests:
+			limited++
+			retryAfter = retryAfter && res.Header.Get("Retry-After") != ""
+		default:
+			other++
+		}
+	}
+	var used int
+	require.NoError(t, webtest.Store().DB.Get(&used, `SELECT count(*) FROM operator_invites WHERE proposal_id = $1 AND used_at IS NOT NULL`, id))
+	want := account.DefaultLimits[account.ActSignIn+".target"].N
+	record(t, "operators", "guessing an invitation link's authenticator code from ever new IPs",
+		fmt.Sprintf("%d wrong codes → %d checked, %d × 429 (Retry-After %v), %d other; invitation used: %d", tries, wrong, limited, retryAfter, other, used),
+		wrong == want && limited == tries-want && retryAfter && other == 0 && used == 0)
 }
