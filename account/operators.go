@@ -18,8 +18,9 @@ import (
 // authenticator code, always all three: there is no operator without TOTP. Their
 // failures count towards the same throttle as the buyers' (auth.DefaultThrottle).
 
-// NewOperatorInput is an operator to create (the `server create-operator` command and
-// the administrator's page).
+// NewOperatorInput is an operator to create from the command line (the `server
+// create-operator` command: the first administrator; the development demo operators).
+// The console never creates one: administrators invite (operator_invites.go).
 type NewOperatorInput struct {
 	EmailAddress string
 	Name         string
@@ -30,8 +31,8 @@ type NewOperatorInput struct {
 	TOTPSecret string
 }
 
-// CreatedOperator is the new operator with its authenticator's secret, shown once to
-// be entered in the operator's app.
+// CreatedOperator is the new operator with its authenticator's secret, shown once, on
+// the terminal of whoever runs the command, to be entered in the operator's app.
 type CreatedOperator struct {
 	Operator   store.Operator
 	TOTPSecret string
@@ -44,25 +45,11 @@ const MsgOperatorExists = "このメールアドレスの担当者はすでに�
 // CreateOperator checks the input, hashes the password, makes the authenticator's
 // secret (sealed) and stores the operator. Field errors for bad input.
 func (s *Service) CreateOperator(ctx context.Context, in NewOperatorInput) (CreatedOperator, error) {
-	var errs pay.FieldErrors
 	in.EmailAddress = strings.TrimSpace(in.EmailAddress)
 	in.Name = strings.TrimSpace(in.Name)
-	if a, err := mail.ParseAddress(in.EmailAddress); err != nil || a.Address != in.EmailAddress {
-		errs.Add("email_address", "メールアドレスを正しく入力してください")
-	}
-	if in.Name == "" || utf8.RuneCountInString(in.Name) > 50 {
-		errs.Add("name", "氏名を50文字以内で入力してください")
-	}
+	errs := checkOperatorFields(in.EmailAddress, in.Name, in.Roles)
 	if utf8.RuneCountInString(in.Password) < 12 {
 		errs.Add("password", "パスワードは12文字以上にしてください")
-	}
-	if len(in.Roles) == 0 {
-		errs.Add("roles", "権限を1つ以上選んでください")
-	}
-	for _, r := range in.Roles {
-		if pay.RoleLabel(r) == "不明" {
-			errs.Add("roles", "権限を選び直してください")
-		}
 	}
 	if len(errs) > 0 {
 		return CreatedOperator{}, errs
@@ -76,9 +63,7 @@ func (s *Service) CreateOperator(ctx context.Context, in NewOperatorInput) (Crea
 		return CreatedOperator{}, err
 	}
 	if in.TOTPSecret != "" {
-		key = auth.TOTPKey{Secret: in.TOTPSecret, URL: (&url.URL{Scheme: "otpauth", Host: "totp",
-			Path:     "/" + s.ServiceName + " 運用:" + in.EmailAddress,
-			RawQuery: url.Values{"secret": {in.TOTPSecret}, "issuer": {s.ServiceName + " 運用"}}.Encode()}).String()}
+		key = auth.TOTPKey{Secret: in.TOTPSecret, URL: totpURL(s.ServiceName+" 運用", in.EmailAddress, in.TOTPSecret)}
 	}
 	sealed, err := s.Sealer.Seal(key.Secret)
 	if err != nil {
@@ -93,6 +78,33 @@ func (s *Service) CreateOperator(ctx context.Context, in NewOperatorInput) (Crea
 		return CreatedOperator{}, err
 	}
 	return CreatedOperator{Operator: o, TOTPSecret: key.Secret, TOTPURL: key.URL}, nil
+}
+
+// totpURL is the otpauth URI of an existing secret, for an authenticator app.
+func totpURL(issuer, account, secret string) string {
+	return (&url.URL{Scheme: "otpauth", Host: "totp", Path: "/" + issuer + ":" + account,
+		RawQuery: url.Values{"secret": {secret}, "issuer": {issuer}}.Encode()}).String()
+}
+
+// checkOperatorFields checks an operator's address, name and roles (trimmed already).
+func checkOperatorFields(email, name string, roles []string) pay.FieldErrors {
+	var errs pay.FieldErrors
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
+		errs.Add("email_address", "メールアドレスを正しく入力してください")
+	}
+	if name == "" || utf8.RuneCountInString(name) > 50 {
+		errs.Add("name", "氏名を50文字以内で入力してください")
+	}
+	if len(roles) == 0 {
+		errs.Add("roles", "権限を1つ以上選んでください")
+	}
+	for _, r := range roles {
+		if pay.RoleLabel(r) == "不明" {
+			errs.Add("roles", "権限を選び直してください")
+			break
+		}
+	}
+	return errs
 }
 
 // badOperatorCredentials is the one answer for an unknown address, a wrong password

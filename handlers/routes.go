@@ -223,6 +223,10 @@ func routes(e *echo.Echo, a *web.App) {
 	console.GET("/signin", opsArea.ShowSignInPage)
 	console.POST("/signin", opsArea.SignIn)
 	console.POST("/signout", opsArea.SignOut)
+	// An invitation's link: the invitee, not yet an operator, sets their own password
+	// and authenticator.
+	console.GET("/invite/:token", opsArea.ShowInvitePage)
+	console.POST("/invite/:token", opsArea.AcceptInvite)
 	operators := console.Group("", a.RequireOperator())
 	operators.GET("", opsArea.ShowHome)
 	operators.GET("/audit", opsArea.ShowAuditPage)
@@ -243,7 +247,12 @@ func routes(e *echo.Echo, a *web.App) {
 
 	admins := console.Group("", a.RequireOperator(pay.RoleAdmin))
 	admins.GET("/operators", opsArea.ShowOperatorsPage)
-	admins.POST("/operators", opsArea.CreateOperator)
+	admins.POST("/operators", opsArea.ProposeInvite)
+	admins.POST("/operators/proposals/:id/approve", opsArea.DecideProposal(true))
+	admins.POST("/operators/proposals/:id/reject", opsArea.DecideProposal(false))
+	admins.POST("/operators/:id/disable", opsArea.DisableOperator)
+	admins.POST("/operators/:id/enable", opsArea.ProposeEnable)
+	admins.POST("/operators/:id/roles", opsArea.ProposeRoles)
 	movers := console.Group("", a.RequireOperator(pay.RoleTransfers))
 	movers.GET("/transfers", opsArea.ShowTransfersPage)
 	movers.POST("/transfers/files", opsArea.MakeTransferFile)

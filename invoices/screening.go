@@ -30,6 +30,10 @@ const (
 	MsgScreeningMoved    = "このお支払いは状態が変わったため、この操作はできません。画面を読み込み直して、いまの状態を確かめてください"
 	MsgNothingToScreen   = "このお支払いは審査の対象ではありません"
 	MsgCaptureLapsedNote = "審査完了時にカードの与信が有効でなかったため、期限切れになりました"
+
+	// MsgInvitedPair: one of the two invited the other within pay.InviterWindow, which
+	// dual control counts as one person.
+	MsgInvitedPair = "書類を確認した担当者とあなたの一方が、30日以内にもう一方を招待（提案または承認）しているため、審査を完了できません。別の担当者が完了してください（二人による確認）"
 )
 
 // ActorOf is how an operator appears in a payment's events ("operator:12").
@@ -107,6 +111,13 @@ func (s *Service) CompleteScreening(ctx context.Context, op store.Operator, id i
 		}
 		if by == op.ID {
 			return pay.FieldErrors{{Field: string(pay.ActComplete), Message: MsgSameOperator}}
+		}
+		invited, err := s.Store.Invitations(ctx, tx, by, op.ID)
+		if err != nil {
+			return err
+		}
+		if pay.InvitedEachOther(by, op.ID, invited, s.now()) {
+			return pay.FieldErrors{{Field: string(pay.ActComplete), Message: MsgInvitedPair}}
 		}
 		st, err := s.Store.SupplierStatusOf(ctx, tx, p.BuyerID, p.SupplierID)
 		if err != nil {

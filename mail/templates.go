@@ -118,6 +118,12 @@ func AccountLocked(to, serviceName string, until time.Time, resetURL string) Mes
 	return render("account_locked.txt", to, templateData{ServiceName: serviceName, Until: pay.JapaneseDateTime(until), Link: resetURL})
 }
 
+// OperatorInvite invites name to the operator console: the single-use link where they
+// set their own password and enrol their own authenticator, valid until until.
+func OperatorInvite(to, serviceName, name, link string, until time.Time) Message {
+	return render("operator_invite.txt", to, templateData{ServiceName: serviceName, Title: name, Link: link, Until: pay.JapaneseDateTime(until)})
+}
+
 // minutes rounds up, so that a mail never promises more time than the code has.
 func minutes(d time.Duration) int {
 	m := int((d + time.Minute - 1) / time.Minute)

@@ -65,6 +65,9 @@ func TestTemplates(t *testing.T) {
 			Amount: 5000, Deadline: time.Date(2026, 12, 10, 0, 0, 0, 0, pay.Tokyo()), Link: "https://pay.example.jp/request/KEY"}),
 			"keiri@customer.example", "【請求書カード払い】株式会社依頼元からカード払いのご依頼が届いています", "",
 			[]string{"株式会社お客さま 御中", "¥5,000"}},
+		{"operator invitation", mail.OperatorInvite("new@ops.example", service, "新人 審査", "https://cardpay.example/ops/invite/TOKEN",
+			time.Date(2026, 12, 25, 0, 35, 0, 0, time.UTC)), "new@ops.example", "【請求書カード払い】運用コンソールへの招待", "",
+			[]string{"新人 審査 様", "\nhttps://cardpay.example/ops/invite/TOKEN\n", "一度だけ", "有効期限：2026年12月25日 09:35", "だれにも伝えないでください"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

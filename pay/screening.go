@@ -11,7 +11,7 @@ import (
 const (
 	RoleScreening = "screening" // 審査: check, complete, send back, cancel; review suppliers
 	RoleTransfers = "transfers" // 振込: transfer files and their outcomes
-	RoleAdmin     = "admin"     // 管理者: creates operators; reads the audit log
+	RoleAdmin     = "admin"     // 管理者: proposes and approves operators and their roles; reads the audit log
 )
 
 var roleLabels = map[string]string{

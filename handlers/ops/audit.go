@@ -22,6 +22,7 @@ var auditObjects = []struct{ Key, Label string }{
 	{store.AuditPayment, "お支払い"},
 	{store.AuditSupplier, "取引先"},
 	{store.AuditOperator, "担当者"},
+	{store.AuditProposal, "担当者の提案"},
 	{store.AuditSignIn, "ログイン"},
 }
 
@@ -29,6 +30,18 @@ var auditActions = map[string]string{
 	"review":  "取引先の確認",
 	"sign_in": "ログイン",
 	"create":  "担当者の登録",
+	// The operators' proposals and what their approval does (store/operator_proposals.go).
+	"propose_invite": "招待の提案",
+	"propose_grant":  "権限追加の提案",
+	"propose_revoke": "権限削除の提案",
+	"propose_enable": "再開の提案",
+	"approve":        "提案の承認",
+	"reject":         "提案の却下",
+	"enrol":          "招待からの登録",
+	"grant":          "権限の追加",
+	"revoke":         "権限の削除",
+	"enable":         "再開",
+	"disable":        "停止",
 }
 
 // ShowAuditPage lists the operators' actions, newest first, by operator and object.
@@ -83,6 +96,8 @@ func (h *Handler) ShowAuditPage(c *echo.Context) error {
 			r.Object, r.ObjectHref = pay.InvoiceNumber(a.ObjectID), fmt.Sprintf("%s/%d", QueuePage.Path, a.ObjectID)
 		case store.AuditSupplier:
 			r.Object, r.ObjectHref = fmt.Sprintf("取引先 #%d", a.ObjectID), fmt.Sprintf("%s/%d", SuppliersPage.Path, a.ObjectID)
+		case store.AuditProposal:
+			r.Object = fmt.Sprintf("提案 #%d", a.ObjectID)
 		default:
 			r.Object = fmt.Sprintf("担当者 #%d", a.ObjectID)
 		}

@@ -67,10 +67,20 @@ func (h *Handler) renderScreening(c *echo.Context, id int64, errs pay.FieldError
 	v.CanComplete = screener && can(pay.ActComplete)
 	v.CanSendBack = screener && can(pay.ActSendBack)
 	v.CanCancel = screener && can(pay.ActCancel)
+	invitedPair := false
+	if v.CanComplete && p.CheckedBy != nil && *p.CheckedBy != op.ID {
+		invited, err := h.Store.Invitations(c.Request().Context(), h.Store.DB, *p.CheckedBy, op.ID)
+		if err != nil {
+			return err
+		}
+		invitedPair = pay.InvitedEachOther(*p.CheckedBy, op.ID, invited, h.Now())
+	}
 	if v.CanComplete {
 		switch {
 		case p.CheckedBy != nil && *p.CheckedBy == op.ID:
 			v.CompleteNote = "あなたが書類を確認したため、審査の完了は別の担当者が行います。"
+		case invitedPair:
+			v.CompleteNote = "書類を確認した担当者とあなたの一方が30日以内にもう一方を招待しているため、審査の完了は別の担当者が行います。"
 		case p.SupplierStatus != pay.SupplierApproved:
 			v.CompleteNote = "取引先が承認されていないため、いまは完了できません。"
 		}
