@@ -34,10 +34,10 @@ func TestSeedDemo(t *testing.T) {
 	corp, err := db.Store.UserByEmail(ctx, "corp@demo.example")
 	require.NoError(t, err)
 
-	// The console's demo operators: two screeners (dual control) and an administrator,
-	// who sign in with the demo password and the printed authenticator secret.
+	// The console's demo operators: two screeners (dual control) and two administrators
+	// (one proposes, the other approves), who sign in with the demo password and the printed authenticator secret.
 	acct := &account.Service{Store: db.Store, Sealer: auth.NewSealer(cfg.SecretKey), Throttle: auth.DefaultThrottle}
-	for _, email := range []string{"screening1@ops.demo.example", "screening2@ops.demo.example", "admin@ops.demo.example"} {
+	for _, email := range []string{"screening1@ops.demo.example", "screening2@ops.demo.example", "admin@ops.demo.example", "admin2@ops.demo.example"} {
 		code, err := totp.GenerateCode(DemoOperatorSecret, time.Now())
 		require.NoError(t, err)
 		o, err := acct.SignInOperator(ctx, email, cfg.DemoPassword, code)

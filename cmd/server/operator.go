@@ -71,12 +71,15 @@ func createOperator(args []string, logger *slog.Logger) error {
 }
 
 // demoOperators are the console's operators in development: two screeners (completing
-// a screening needs a second operator) and one for transfers and administration. They
+// a screening needs a second operator), one for transfers and administration, and a
+// second administrator (an invitation or a change of roles one administrator proposes
+// takes another's approval). They
 // share DemoOperatorSecret, so that `task dev` and the browser tests can compute codes.
 var demoOperators = []account.NewOperatorInput{
 	{EmailAddress: "screening1@ops.demo.example", Name: "審査 一郎", Roles: []string{pay.RoleScreening}},
 	{EmailAddress: "screening2@ops.demo.example", Name: "審査 二郎", Roles: []string{pay.RoleScreening}},
 	{EmailAddress: "admin@ops.demo.example", Name: "管理 花子", Roles: []string{pay.RoleTransfers, pay.RoleAdmin}},
+	{EmailAddress: "admin2@ops.demo.example", Name: "管理 次郎", Roles: []string{pay.RoleAdmin}},
 }
 
 // DemoOperatorSecret is the development demo operators' authenticator secret (base32).
@@ -107,6 +110,6 @@ func seedOperators(ctx context.Context, st *store.Store, cfg Config, password st
 			return fmt.Errorf("demo operator %s: %w", in.EmailAddress, err)
 		}
 	}
-	fmt.Printf("demo operators (/ops/signin): screening1@ops.demo.example, screening2@ops.demo.example (審査), admin@ops.demo.example (振込・管理) — password: %s, authenticator secret: %s\n", password, DemoOperatorSecret)
+	fmt.Printf("demo operators (/ops/signin): screening1@ops.demo.example, screening2@ops.demo.example (審査), admin@ops.demo.example (振込・管理), admin2@ops.demo.example (管理: approves admin@'s proposals) — password: %s, authenticator secret: %s\n", password, DemoOperatorSecret)
 	return nil
 }
