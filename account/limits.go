@@ -206,3 +206,19 @@ func (s *Service) hit(ctx context.Context, rule, key string) error {
 	}
 	return nil
 }
+
+// CountDecoyAttempt counts an entry on a code page that has no code behind it (a sign-up
+// of an address that has an account, or none to re-register) and says whether it is
+// within auth.CodeMaxAttempts: the same one-statement count as a real code's
+// (store.CountCodeAttempt), in rate_limit_hits, keyed by what the page is about and when
+// its "code" was sent, so that even parallel entries meet the limit exactly where a real
+// code's would and the answers do not tell the two apart.
+func (s *Service) CountDecoyAttempt(ctx context.Context, key string, sent time.Time) (bool, error) {
+	const rule = "code.decoy"
+	sum := sha256.Sum256([]byte(rule + "\x00" + strings.ToLower(strings.TrimSpace(key)) + "\x00" + strconv.FormatInt(sent.Unix(), 10)))
+	n, err := s.Store.HitRateLimit(ctx, rule, hex.EncodeToString(sum[:]), sent, sent.Add(auth.CodeTTL))
+	if err != nil {
+		return false, err
+	}
+	return n <= auth.CodeMaxAttempts, nil
+}
