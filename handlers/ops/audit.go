@@ -23,12 +23,15 @@ var auditObjects = []struct{ Key, Label string }{
 	{store.AuditSupplier, "取引先"},
 	{store.AuditOperator, "担当者"},
 	{store.AuditSignIn, "ログイン"},
+	{store.AuditBuyer, "購入者"},
 }
 
 var auditActions = map[string]string{
-	"review":  "取引先の確認",
-	"sign_in": "ログイン",
-	"create":  "担当者の登録",
+	"review": "取引先の確認",
+	// The card checks' lock lifted (/ops/locks).
+	"unlock_card_checks": "カード追加の停止の解除",
+	"sign_in":            "ログイン",
+	"create":             "担当者の登録",
 }
 
 // ShowAuditPage lists the operators' actions, newest first, by operator and object.
@@ -83,6 +86,8 @@ func (h *Handler) ShowAuditPage(c *echo.Context) error {
 			r.Object, r.ObjectHref = pay.InvoiceNumber(a.ObjectID), fmt.Sprintf("%s/%d", QueuePage.Path, a.ObjectID)
 		case store.AuditSupplier:
 			r.Object, r.ObjectHref = fmt.Sprintf("取引先 #%d", a.ObjectID), fmt.Sprintf("%s/%d", SuppliersPage.Path, a.ObjectID)
+		case store.AuditBuyer:
+			r.Object = fmt.Sprintf("購入者 #%d", a.ObjectID)
 		default:
 			r.Object = fmt.Sprintf("担当者 #%d", a.ObjectID)
 		}
