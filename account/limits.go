@@ -33,7 +33,7 @@ const (
 	ActRequestKey     = "request_key"    // a card-payment request's key checked or linked (target: the account)
 	ActRequestMail    = "request_mail"   // a card-payment request sent, which mails its customer (target: the account)
 	ActCardCheck      = "card_check"     // a card added: the PSP is asked to verify it (target: the buyer)
-	ActCardDecline    = "card_decline"   // a card check the issuer declined (IP only: the buyer's declines lock in card_check_locks)
+	ActCardDecline    = "card_decline"   // a card check the issuer declined (target: the buyer, whose declines lock in card_check_locks)
 )
 
 // Limit allows N requests per Window (fixed windows).
@@ -78,6 +78,10 @@ var DefaultLimits = Limits{
 	ActCardCheck + ".ip":     {N: 20, Window: time.Hour},
 	ActCardCheck + ".target": {N: 10, Window: time.Hour},
 	ActCardDecline + ".ip":   {N: 10, Window: 24 * time.Hour},
+	// The buyer's declines are counted in card_check_locks, by Japan day, so that an
+	// operator can see and lift the lock: only N is read (CardDeclineLimit); the day is
+	// always the Japan day.
+	ActCardDecline + ".target": {N: 5, Window: 24 * time.Hour},
 }
 
 // ParseLimits reads RATE_LIMITS over base: comma-separated "rule=N/window" such as
@@ -227,6 +231,13 @@ func (s *Service) CountCardDecline(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// CardDeclineLimit is how many declined card checks in a Japan day lock adding cards for
+// a buyer (card_decline.target's N); 0 when the rule is off.
+func (s *Service) CardDeclineLimit() int {
+	l, _ := s.rule(ActCardDecline + ".target")
+	return l.N
 }
 
 func (s *Service) rule(rule string) (Limit, bool) {

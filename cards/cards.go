@@ -54,7 +54,8 @@ type Service struct {
 	// (tests of other rules, the background jobs that only finish checks).
 	Limiter Limiter
 	// DeclineLimit is how many declined checks a buyer may have in a Japan day before
-	// adding cards is locked; 0 means DeclineLimit.
+	// adding cards is locked; 0 means the Limiter's (card_decline.target), or
+	// DeclineLimit without one.
 	DeclineLimit int
 }
 
@@ -65,6 +66,9 @@ type Limiter interface {
 	LimitCardCheck(ctx context.Context, buyerID int64) error
 	// CountCardDecline counts a declined check against the caller's IP.
 	CountCardDecline(ctx context.Context) error
+	// CardDeclineLimit is the declines in a Japan day that lock a buyer (RATE_LIMITS'
+	// card_decline.target); 0 turns the lock off.
+	CardDeclineLimit() int
 }
 
 // DeclineLimit is the default number of declined card checks a buyer may have in a
@@ -73,10 +77,14 @@ type Limiter interface {
 // looks.
 const DeclineLimit = 5
 
-// DeclineLimitOrDefault is the number of declined checks that locks a buyer's day.
+// DeclineLimitOrDefault is the number of declined checks that locks a buyer's day; 0
+// when the lock is off (RATE_LIMITS turned card_decline.target off).
 func (s *Service) DeclineLimitOrDefault() int {
-	if s.DeclineLimit > 0 {
+	switch {
+	case s.DeclineLimit > 0:
 		return s.DeclineLimit
+	case s.Limiter != nil:
+		return s.Limiter.CardDeclineLimit()
 	}
 	return DeclineLimit
 }
@@ -106,7 +114,9 @@ func countsAsDecline(code gateway.ResultCode) bool {
 // withDecline marks a declined outcome to be counted against the buyer's day.
 func (s *Service) withDecline(o store.CardCheckOutcome) store.CardCheckOutcome {
 	if !o.Authorized && countsAsDecline(gateway.ResultCode(o.ResultCode)) {
-		o.Decline = &store.DeclineCount{Day: Day(s.now()), Limit: s.DeclineLimitOrDefault()}
+		if limit := s.DeclineLimitOrDefault(); limit > 0 {
+			o.Decline = &store.DeclineCount{Day: Day(s.now()), Limit: limit}
+		}
 	}
 	return o
 }

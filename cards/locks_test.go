@@ -39,6 +39,8 @@ func (f *fakeLimiter) LimitCardCheck(context.Context, int64) error {
 	return nil
 }
 
+func (f *fakeLimiter) CardDeclineLimit() int { return cards.DeclineLimit }
+
 func (f *fakeLimiter) CountCardDecline(context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
