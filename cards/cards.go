@@ -387,7 +387,7 @@ func (s *Service) finishCheck(ctx context.Context, buyerID int64, paymentID stri
 	if err != nil {
 		return Added{}, err
 	}
-	if o.Decline != nil && cc.Status == store.CardCheckDeclined && s.Limiter != nil {
+	if s.Limiter != nil && cc.Status == store.CardCheckDeclined && !o.Authorized && countsAsDecline(gateway.ResultCode(o.ResultCode)) {
 		// The caller's IP read this decline (the webhook's declines have no IP).
 		if err := s.Limiter.CountCardDecline(ctx); err != nil {
 			return Added{}, err

@@ -27,6 +27,7 @@ type fakeLimiter struct {
 	mu               sync.Mutex
 	checks, declines int
 	refuse           bool
+	lockOff          bool // card_decline.target turned off
 }
 
 func (f *fakeLimiter) LimitCardCheck(context.Context, int64) error {
@@ -39,7 +40,12 @@ func (f *fakeLimiter) LimitCardCheck(context.Context, int64) error {
 	return nil
 }
 
-func (f *fakeLimiter) CardDeclineLimit() int { return cards.DeclineLimit }
+func (f *fakeLimiter) CardDeclineLimit() int {
+	if f.lockOff {
+		return 0
+	}
+	return cards.DeclineLimit
+}
 
 func (f *fakeLimiter) CountCardDecline(context.Context) error {
 	f.mu.Lock()
@@ -154,4 +160,20 @@ func TestLimiterRefusesBeforeThePSP(t *testing.T) {
 	_, limited := account.AsLimited(err)
 	assert.True(t, limited, "got %v", err)
 	assert.Empty(t, gw.auths)
+}
+
+func TestLockOffStillCountsTheIP(t *testing.T) {
+	ctx := context.Background()
+	buyer := newBuyer(t)
+	s := newService(declining(gateway.ResultOverLimit))
+	lim := &fakeLimiter{lockOff: true}
+	s.Limiter = lim
+	for range cards.DeclineLimit + 2 {
+		_, err := s.AddCard(ctx, buyer, "tok")
+		assert.False(t, refusal(t, err).Locked, "the lock is off")
+	}
+	assert.Equal(t, cards.DeclineLimit+2, lim.declines, "the IP's declines are counted all the same")
+	l, err := db.Store.CardCheckLock(ctx, buyer, cards.Day(now))
+	require.NoError(t, err)
+	assert.Zero(t, l.Declines, "nothing counted for a lock that is off")
 }
