@@ -2,6 +2,7 @@ package securitysuite_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -79,6 +80,55 @@ func TestParallelCodeGuesses(t *testing.T) {
 	record(t, "abuse", "50 parallel code guesses (one sign-up code, limiter off)",
 		fmt.Sprintf("%d counted, %d answered wrong, %d too many, %d accepted; right code then refused: %t", counted, wrong, tooMany, accepted, rightRefused),
 		counted <= 5 && wrong <= 5 && accepted == 0 && wrong+tooMany == guesses && rightRefused)
+}
+
+// TestParallelSecondFactorGuesses is the same attack on the API's second factor
+// (login_2auth, a mailed code): 50 wrong codes at once for one login challenge.
+func TestParallelSecondFactorGuesses(t *testing.T) {
+	env := attackEnv(t, account.Limits{})
+	ctx := context.Background()
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	require.NoError(t, webtest.Store().SetTwoFactor(ctx, u.BuyerID, u.ID, account.SecondFactorEmail, ""))
+	v := newVisitor(t, env)
+	res := v.call(http.MethodPost, "/login", map[string]any{"email_address": u.EmailAddress, "password": webtest.Password})
+	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+	var ch struct {
+		SessionToken string `json:"session_token"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.Body), &ch))
+	code := env.WaitCode(t, u.EmailAddress)
+	n, err := strconv.Atoi(code)
+	require.NoError(t, err)
+
+	const guesses = 50
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		accepted int
+		statuses = map[int]int{}
+	)
+	start := make(chan struct{})
+	for i := range guesses {
+		guess := fmt.Sprintf("%06d", (n+1+i)%1_000_000)
+		wg.Go(func() {
+			<-start
+			r := v.call(http.MethodPost, "/login_2auth", map[string]any{"session_token": ch.SessionToken, "code": guess})
+			mu.Lock()
+			defer mu.Unlock()
+			statuses[r.StatusCode]++
+			if r.StatusCode == http.StatusOK {
+				accepted++
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	var counted int
+	require.NoError(t, webtest.Store().DB.Get(&counted, `SELECT attempts FROM one_time_codes WHERE purpose = 'signin'
+		AND subject = $1 ORDER BY id DESC LIMIT 1`, strconv.FormatInt(u.ID, 10)))
+	record(t, "abuse", "50 parallel second-factor guesses (API login_2auth, mailed code, limiter off)",
+		fmt.Sprintf("%d counted, %d accepted (statuses %v)", counted, accepted, statuses),
+		counted <= 5 && accepted == 0)
 }
 
 // cardBuyer is a signed-in buyer's browser at an IP of its own.
