@@ -218,29 +218,9 @@ func (s *Service) checkTOTP(ctx context.Context, u store.User, input string) err
 	return &Refusal{Field: "code", Message: "確認コードが正しくありません。"}
 }
 
-// checkCode applies auth.CheckCode to the newest code for (purpose, subject), counting a
-// wrong attempt and using the code up on success.
+// checkCode applies auth.CheckCode to the newest code for (purpose, subject), counting
+// the attempt and using the code up on success (useLatestCode).
 func (s *Service) checkCode(ctx context.Context, purpose, subject, input, field string) error {
-	c, err := s.Store.LatestCode(ctx, purpose, subject)
-	if errors.Is(err, store.ErrNotFound) {
-		return &Refusal{Field: field, Message: auth.CodeWrong.Message()}
-	}
-	if err != nil {
-		return err
-	}
-	res := auth.CheckCode(auth.StoredCode{Hash: c.CodeHash, ExpiresAt: c.ExpiresAt, Attempts: c.Attempts, UsedAt: c.UsedAt}, input, s.now(), s.Codes)
-	switch res {
-	case auth.CodeOK:
-		if err := s.Store.UseCode(ctx, c.ID); errors.Is(err, store.ErrNotFound) {
-			return &Refusal{Field: field, Message: auth.CodeUsed.Message()}
-		} else if err != nil {
-			return err
-		}
-		return nil
-	case auth.CodeWrong:
-		if err := s.Store.CountCodeAttempt(ctx, c.ID); err != nil {
-			return err
-		}
-	}
-	return &Refusal{Field: field, Message: res.Message()}
+	_, err := s.useLatestCode(ctx, purpose, subject, input, field)
+	return err
 }

@@ -90,30 +90,37 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, u store.User, input st
 	return email, nil
 }
 
-// useLatestCode is checkCode for callers that need the accepted code itself (its
-// payload): it checks input against the newest code for (purpose, subject), counts a
-// wrong attempt, and uses the code up on success.
+// useLatestCode checks input against the newest code for (purpose, subject) and answers
+// the accepted code (its payload). The attempt is counted before the comparison, in the
+// statement that checks the limit (store.CountCodeAttempt), so that parallel guesses
+// cannot compare more than auth.CodeMaxAttempts entries; the right code is then used up
+// (once, even when two requests bring it at the same time).
 func (s *Service) useLatestCode(ctx context.Context, purpose, subject, input, field string) (store.OneTimeCode, error) {
-	c, err := s.Store.LatestCode(ctx, purpose, subject)
+	now := s.now()
+	c, counted, err := s.Store.CountCodeAttempt(ctx, purpose, subject, now, auth.CodeMaxAttempts)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.OneTimeCode{}, &Refusal{Field: field, Message: auth.CodeWrong.Message()}
 	}
 	if err != nil {
 		return store.OneTimeCode{}, err
 	}
-	res := auth.CheckCode(auth.StoredCode{Hash: c.CodeHash, ExpiresAt: c.ExpiresAt, Attempts: c.Attempts, UsedAt: c.UsedAt}, input, s.now(), s.Codes)
-	switch res {
-	case auth.CodeOK:
+	stored := auth.StoredCode{Hash: c.CodeHash, ExpiresAt: c.ExpiresAt, Attempts: c.Attempts, UsedAt: c.UsedAt}
+	if counted {
+		stored.Attempts-- // CheckCode wants the entries before this one
+	}
+	res := auth.CheckCode(stored, input, now, s.Codes)
+	if !counted && (res == auth.CodeOK || res == auth.CodeWrong) {
+		// Not counted, yet the newest code may be tried: it was sent after the count
+		// looked. This entry was never compared with it, so it cannot be accepted.
+		res = auth.CodeWrong
+	}
+	if res == auth.CodeOK {
 		if err := s.Store.UseCode(ctx, c.ID); errors.Is(err, store.ErrNotFound) {
 			return store.OneTimeCode{}, &Refusal{Field: field, Message: auth.CodeUsed.Message()}
 		} else if err != nil {
 			return store.OneTimeCode{}, err
 		}
 		return c, nil
-	case auth.CodeWrong:
-		if err := s.Store.CountCodeAttempt(ctx, c.ID); err != nil {
-			return store.OneTimeCode{}, err
-		}
 	}
 	return store.OneTimeCode{}, &Refusal{Field: field, Message: res.Message()}
 }

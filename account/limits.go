@@ -32,6 +32,8 @@ const (
 	ActToken          = "token"          // the API's token refresh (target: the token family)
 	ActRequestKey     = "request_key"    // a card-payment request's key checked or linked (target: the account)
 	ActRequestMail    = "request_mail"   // a card-payment request sent, which mails its customer (target: the account)
+	ActCardCheck      = "card_check"     // a card added: the PSP is asked to verify it (target: the buyer)
+	ActCardDecline    = "card_decline"   // a card check the issuer declined (target: the buyer, whose declines lock in card_check_locks)
 )
 
 // Limit allows N requests per Window (fixed windows).
@@ -69,6 +71,17 @@ var DefaultLimits = Limits{
 	// mailing strangers through us is stopped within the hour.
 	ActRequestMail + ".ip":     {N: 300, Window: time.Hour},
 	ActRequestMail + ".target": {N: 100, Window: time.Hour},
+	// A buyer adds a card or two, now and then; someone trying stolen cards tries many.
+	// The buyer's own declines lock adding cards after cards.DeclineLimit a day; these
+	// cap the attempts, and the declines of one IP across buyers (many accounts, one
+	// script).
+	ActCardCheck + ".ip":     {N: 20, Window: time.Hour},
+	ActCardCheck + ".target": {N: 10, Window: time.Hour},
+	ActCardDecline + ".ip":   {N: 10, Window: 24 * time.Hour},
+	// The buyer's declines are counted in card_check_locks, by Japan day, so that an
+	// operator can see and lift the lock: only N is read (CardDeclineLimit); the day is
+	// always the Japan day.
+	ActCardDecline + ".target": {N: 5, Window: 24 * time.Hour},
 }
 
 // ParseLimits reads RATE_LIMITS over base: comma-separated "rule=N/window" such as
@@ -117,7 +130,7 @@ func ParseLimits(s string, base Limits) (Limits, error) {
 }
 
 var limitedActions = []string{ActSignIn, ActSignup, ActCode, ActPasswordReset, ActReregistration,
-	ActEmailChange, ActTwoFactor, ActToken, ActRequestKey, ActRequestMail}
+	ActEmailChange, ActTwoFactor, ActToken, ActRequestKey, ActRequestMail, ActCardCheck, ActCardDecline}
 
 func isLimitedAction(a string) bool {
 	for _, x := range limitedActions {
@@ -184,20 +197,72 @@ func (s *Service) LimitBuyer(ctx context.Context, action string, buyerID int64) 
 	return s.LimitCaller(ctx, action, "buyer:"+strconv.FormatInt(buyerID, 10))
 }
 
-func (s *Service) hit(ctx context.Context, rule, key string) error {
+// LimitCardCheck comes before a card check of the buyer from the caller's IP: an IP
+// whose declined checks filled card_decline.ip is refused, then the check is counted
+// against card_check (the IP and the buyer).
+func (s *Service) LimitCardCheck(ctx context.Context, buyerID int64) error {
+	if ip := CallerOf(ctx).Client.IP; ip != "" {
+		if l, ok := s.rule(ActCardDecline + ".ip"); ok {
+			now := s.now()
+			start := now.Truncate(l.Window)
+			n, err := s.Store.RateLimitHits(ctx, ActCardDecline+".ip", ruleKey(ActCardDecline+".ip", ip), start)
+			if err != nil {
+				return err
+			}
+			if n >= l.N {
+				end := start.Add(l.Window)
+				return &Limited{Until: end, RetryAfter: end.Sub(now)}
+			}
+		}
+	}
+	return s.LimitBuyer(ctx, ActCardCheck, buyerID)
+}
+
+// CountCardDecline counts a declined card check against the caller's IP
+// (card_decline.ip); the next LimitCardCheck from a full IP is refused.
+func (s *Service) CountCardDecline(ctx context.Context) error {
+	ip := CallerOf(ctx).Client.IP
+	if ip == "" {
+		return nil
+	}
+	if err := s.hit(ctx, ActCardDecline+".ip", ip); err != nil {
+		if _, ok := AsLimited(err); !ok {
+			return err
+		}
+	}
+	return nil
+}
+
+// CardDeclineLimit is how many declined card checks in a Japan day lock adding cards for
+// a buyer (card_decline.target's N); 0 when the rule is off.
+func (s *Service) CardDeclineLimit() int {
+	l, _ := s.rule(ActCardDecline + ".target")
+	return l.N
+}
+
+func (s *Service) rule(rule string) (Limit, bool) {
 	limits := s.Limits
 	if limits == nil {
 		limits = DefaultLimits
 	}
 	l, ok := limits[rule]
-	if !ok || l.N == 0 {
+	return l, ok && l.N > 0
+}
+
+func ruleKey(rule, key string) string {
+	sum := sha256.Sum256([]byte(rule + "\x00" + key))
+	return hex.EncodeToString(sum[:])
+}
+
+func (s *Service) hit(ctx context.Context, rule, key string) error {
+	l, ok := s.rule(rule)
+	if !ok {
 		return nil
 	}
 	now := s.now()
 	start := now.Truncate(l.Window)
 	end := start.Add(l.Window)
-	sum := sha256.Sum256([]byte(rule + "\x00" + key))
-	n, err := s.Store.HitRateLimit(ctx, rule, hex.EncodeToString(sum[:]), start, end)
+	n, err := s.Store.HitRateLimit(ctx, rule, ruleKey(rule, key), start, end)
 	if err != nil {
 		return err
 	}
@@ -205,4 +270,20 @@ func (s *Service) hit(ctx context.Context, rule, key string) error {
 		return &Limited{Until: end, RetryAfter: end.Sub(now)}
 	}
 	return nil
+}
+
+// CountDecoyAttempt counts an entry on a code page that has no code behind it (a sign-up
+// of an address that has an account, or none to re-register) and says whether it is
+// within auth.CodeMaxAttempts: the same one-statement count as a real code's
+// (store.CountCodeAttempt), in rate_limit_hits, keyed by what the page is about and when
+// its "code" was sent, so that even parallel entries meet the limit exactly where a real
+// code's would and the answers do not tell the two apart.
+func (s *Service) CountDecoyAttempt(ctx context.Context, key string, sent time.Time) (bool, error) {
+	const rule = "code.decoy"
+	sum := sha256.Sum256([]byte(rule + "\x00" + strings.ToLower(strings.TrimSpace(key)) + "\x00" + strconv.FormatInt(sent.Unix(), 10)))
+	n, err := s.Store.HitRateLimit(ctx, rule, hex.EncodeToString(sum[:]), sent, sent.Add(auth.CodeTTL))
+	if err != nil {
+		return false, err
+	}
+	return n <= auth.CodeMaxAttempts, nil
 }

@@ -56,7 +56,7 @@ func TestParseLimits(t *testing.T) {
 		out := account.Limits{}
 		for _, a := range []string{account.ActSignIn, account.ActSignup, account.ActCode, account.ActPasswordReset,
 			account.ActReregistration, account.ActEmailChange, account.ActTwoFactor, account.ActToken,
-			account.ActRequestKey, account.ActRequestMail} {
+			account.ActRequestKey, account.ActRequestMail, account.ActCardCheck, account.ActCardDecline} {
 			out[a+"."+scope] = l
 		}
 		return out
@@ -86,6 +86,8 @@ func TestParseLimits(t *testing.T) {
 		{"every action by name", "request_mail.target=1/1m,request_key.ip=2/1m,reregistration.ip=3/1m,email_change.target=4/1m",
 			with(account.Limits{"request_mail.target": {N: 1, Window: time.Minute}, "request_key.ip": {N: 2, Window: time.Minute},
 				"reregistration.ip": {N: 3, Window: time.Minute}, "email_change.target": {N: 4, Window: time.Minute}})},
+		{"the card checks' rules", "card_check.target=3/1h,card_decline.ip=2/24h",
+			with(account.Limits{"card_check.target": {N: 3, Window: time.Hour}, "card_decline.ip": {N: 2, Window: 24 * time.Hour}})},
 	}
 	for _, tc := range valid {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,4 +363,44 @@ func TestAsLimited(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = account.AsLimited(&account.Refusal{Message: "x"})
 	assert.False(t, ok)
+}
+
+// TestCardCheckLimits: card checks are counted per buyer and per IP, and an IP whose
+// declined checks filled card_decline.ip is refused before its next check.
+func TestCardCheckLimits(t *testing.T) {
+	start := time.Date(2030, 1, 15, 9, 0, 10, 0, time.UTC)
+	clk := newSecClock(start)
+	lim := account.Limits{"card_check.ip": {N: 4, Window: time.Hour}, "card_check.target": {N: 2, Window: time.Hour},
+		"card_decline.ip": {N: 3, Window: 24 * time.Hour}}
+	s := &account.Service{Store: db.Store, Limits: lim, Now: clk.Now}
+	from := func(ip string) context.Context {
+		return account.WithCaller(context.Background(), account.Caller{Client: account.Client{IP: ip}})
+	}
+	hour := time.Date(2030, 1, 15, 10, 0, 0, 0, time.UTC)
+
+	t.Run("per buyer and per IP an hour", func(t *testing.T) {
+		ctx := from("198.51.100.1")
+		require.NoError(t, s.LimitCardCheck(ctx, 901))
+		require.NoError(t, s.LimitCardCheck(ctx, 901))
+		limited(t, s.LimitCardCheck(ctx, 901), hour, start)
+		require.NoError(t, s.LimitCardCheck(ctx, 902), "another buyer from the same IP")
+		limited(t, s.LimitCardCheck(ctx, 903), hour, start)
+		require.NoError(t, s.LimitCardCheck(from("198.51.100.2"), 903), "another IP")
+	})
+
+	t.Run("declines per IP a day", func(t *testing.T) {
+		ctx := from("198.51.100.9")
+		day := time.Date(2030, 1, 16, 0, 0, 0, 0, time.UTC)
+		for range 3 {
+			require.NoError(t, s.LimitCardCheck(ctx, 910))
+			require.NoError(t, s.CountCardDecline(ctx))
+			clk.Add(time.Hour) // keep under the hourly rules
+		}
+		now := clk.Now()
+		limited(t, s.LimitCardCheck(ctx, 911), day, now)
+		assert.Equal(t, 3, hits(t, "card_decline.ip", "198.51.100.9"), "a refused check is not a decline")
+		require.NoError(t, s.CountCardDecline(ctx), "counting past the limit is no error")
+		require.NoError(t, s.LimitCardCheck(from("198.51.100.10"), 911), "another IP")
+		require.NoError(t, s.CountCardDecline(context.Background()), "no IP (a webhook): nothing counted")
+	})
 }

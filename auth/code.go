@@ -134,10 +134,13 @@ func (r CodeResult) String() string {
 	return fmt.Sprintf("CodeResult(%d)", int(r))
 }
 
-// CheckCode decides what an entered code means. It changes nothing; the caller must, in
-// the same transaction that read c (SELECT … FOR UPDATE), persist the consequence:
-//   - CodeWrong: increment Attempts, or the attempt limit never bites;
-//   - CodeOK: set UsedAt, or the code could be replayed.
+// CheckCode decides what an entered code means. It changes nothing; the caller must
+// persist the consequence so that it holds under parallel entries:
+//   - count the entry before comparing, in the statement that checks the limit (an
+//     UPDATE … WHERE attempts < CodeMaxAttempts), and pass the count from before it in
+//     c.Attempts: a count written after a read lets parallel guesses past the limit;
+//   - CodeOK: set UsedAt conditionally (WHERE used_at IS NULL), or the code could be
+//     replayed.
 //
 // The other results change nothing. The checks run in this order: a used code reports
 // CodeUsed, then an expired one CodeExpired (valid strictly before ExpiresAt), then a code

@@ -50,6 +50,75 @@ type Service struct {
 	// Payments acts on webhooks about card payments of invoices (payment ids "inv-…");
 	// nil leaves them to the payment's own calls and its reconciler.
 	Payments PaymentEvents
+	// Limiter caps card checks per buyer and IP (account.Service); nil does not limit
+	// (tests of other rules, the background jobs that only finish checks).
+	Limiter Limiter
+	// DeclineLimit is how many declined checks a buyer may have in a Japan day before
+	// adding cards is locked; 0 means the Limiter's (card_decline.target), or
+	// DeclineLimit without one.
+	DeclineLimit int
+}
+
+// Limiter is the rate limiter's part that card checks use (account.Service).
+type Limiter interface {
+	// LimitCardCheck counts a check of the buyer from the caller's IP, or refuses it
+	// with an *account.Limited.
+	LimitCardCheck(ctx context.Context, buyerID int64) error
+	// CountCardDecline counts a declined check against the caller's IP.
+	CountCardDecline(ctx context.Context) error
+	// CardDeclineLimit is the declines in a Japan day that lock a buyer (RATE_LIMITS'
+	// card_decline.target); 0 turns the lock off.
+	CardDeclineLimit() int
+}
+
+// DeclineLimit is the default number of declined card checks a buyer may have in a
+// Japan day: a buyer who mistypes a card or two gets there rarely; someone trying
+// stolen cards reads five declines, then no more until the next day or an operator
+// looks.
+const DeclineLimit = 5
+
+// DeclineLimitOrDefault is the number of declined checks that locks a buyer's day; 0
+// when the lock is off (RATE_LIMITS turned card_decline.target off).
+func (s *Service) DeclineLimitOrDefault() int {
+	switch {
+	case s.DeclineLimit > 0:
+		return s.DeclineLimit
+	case s.Limiter != nil:
+		return s.Limiter.CardDeclineLimit()
+	}
+	return DeclineLimit
+}
+
+// Day is the Japan day of t (YYYY-MM-DD), the day of the card-check locks.
+func Day(t time.Time) string { return t.In(pay.Tokyo()).Format(time.DateOnly) }
+
+// Locked says whether adding cards is locked for the buyer today (Japan time).
+func (s *Service) Locked(ctx context.Context, buyerID int64) (bool, error) {
+	l, err := s.Store.CardCheckLock(ctx, buyerID, Day(s.now()))
+	return l.Locked(), err
+}
+
+// Unlock lifts the buyer's card-check lock of today, with the operator's audit row;
+// store.ErrStateChanged when the buyer is not locked (any more).
+func (s *Service) Unlock(ctx context.Context, buyerID, operatorID int64, reason string) error {
+	return s.Store.UnlockCardChecks(ctx, buyerID, Day(s.now()), operatorID, reason, s.now())
+}
+
+// countsAsDecline says whether a check's result is the issuer's (or the 3-D Secure
+// challenge's) refusal of the card, which is what someone trying stolen cards reads;
+// a processor error or a timeout says nothing about the card and is not counted.
+func countsAsDecline(code gateway.ResultCode) bool {
+	return code.IsDecline() && code != gateway.ResultProcessorError && code != gateway.ResultTimeout
+}
+
+// withDecline marks a declined outcome to be counted against the buyer's day.
+func (s *Service) withDecline(o store.CardCheckOutcome) store.CardCheckOutcome {
+	if !o.Authorized && countsAsDecline(gateway.ResultCode(o.ResultCode)) {
+		if limit := s.DeclineLimitOrDefault(); limit > 0 {
+			o.Decline = &store.DeclineCount{Day: Day(s.now()), Limit: limit}
+		}
+	}
+	return o
 }
 
 // PaymentEvents is the part of the payment service that webhooks reach (invoices.Service).
@@ -81,6 +150,8 @@ type Refusal struct {
 	Field   string
 	Message string
 	Code    gateway.ResultCode
+	// Locked: adding cards is locked for the buyer today (MsgLocked).
+	Locked bool
 }
 
 func (r *Refusal) Error() string { return r.Message }
@@ -101,6 +172,7 @@ const (
 	MsgChallengeUnfin  = "カード会社の本人認証（3-Dセキュア）が完了していません。お手数ですが、もう一度カードを追加してください"
 	MsgPaymentIDTaken  = "このお支払い番号は使用できません。別のお支払い番号を指定してください"
 	MsgPaymentIDReused = "このお支払い番号では、既に別のカードまたは金額で与信を行っています"
+	MsgLocked          = "カードの確認でお断りが続いたため、本日はカードの追加を停止しています。明日以降にもう一度お試しいただくか、お問い合わせ窓口までご連絡ください"
 )
 
 // MsgTooMany is the refusal of a card over the limit of saved cards.
@@ -204,6 +276,19 @@ func (s *Service) AddCard(ctx context.Context, buyerID int64, token string) (Add
 	if n >= pay.MaxSavedCards {
 		return Added{}, refuse("token", MsgTooMany, "")
 	}
+	// The lock first: a locked buyer's attempts reach neither the limiter nor the PSP.
+	if locked, err := s.Locked(ctx, buyerID); err != nil {
+		return Added{}, err
+	} else if locked {
+		return Added{}, &Refusal{Field: "token", Message: MsgLocked, Locked: true}
+	}
+	if s.Limiter != nil {
+		// Every attempt that reaches the PSP counts, whatever its outcome: a token
+		// the PSP turns into a card already tells whether the number exists.
+		if err := s.Limiter.LimitCardCheck(ctx, buyerID); err != nil {
+			return Added{}, err
+		}
+	}
 	gc, err := s.Gateway.SaveCard(ctx, token)
 	switch {
 	case errors.Is(err, gateway.ErrBadToken), errors.Is(err, gateway.ErrNotFound):
@@ -297,9 +382,16 @@ func resultOr(code, def gateway.ResultCode) gateway.ResultCode {
 }
 
 func (s *Service) finishCheck(ctx context.Context, buyerID int64, paymentID string, o store.CardCheckOutcome) (Added, error) {
+	o = s.withDecline(o)
 	cc, err := s.Store.FinishCardCheck(ctx, buyerID, paymentID, o, s.now())
 	if err != nil {
 		return Added{}, err
+	}
+	if s.Limiter != nil && cc.Status == store.CardCheckDeclined && !o.Authorized && countsAsDecline(gateway.ResultCode(o.ResultCode)) {
+		// The caller's IP read this decline (the webhook's declines have no IP).
+		if err := s.Limiter.CountCardDecline(ctx); err != nil {
+			return Added{}, err
+		}
 	}
 	return s.checkOutcome(ctx, cc)
 }

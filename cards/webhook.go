@@ -135,7 +135,7 @@ func (s *Service) applyToCheck(ctx context.Context, buyerID int64, paymentID str
 	default:
 		return nil
 	}
-	_, err := s.Store.FinishCardCheck(ctx, buyerID, paymentID, o, s.now())
+	_, err := s.Store.FinishCardCheck(ctx, buyerID, paymentID, s.withDecline(o), s.now())
 	return err
 }
 

@@ -244,6 +244,10 @@ func routes(e *echo.Echo, a *web.App) {
 	screeners.GET("/suppliers", opsArea.ShowSuppliersPage)
 	screeners.GET("/suppliers/:id", opsArea.ShowSupplierPage)
 	screeners.POST("/suppliers/:id", opsArea.ReviewSupplier)
+	// Buyers locked out of adding cards after declined checks (ops.LocksPage says why
+	// this is the screening role's).
+	screeners.GET("/locks", opsArea.ShowLocksPage)
+	screeners.POST("/locks/:id/unlock", opsArea.UnlockCardChecks)
 
 	admins := console.Group("", a.RequireOperator(pay.RoleAdmin))
 	admins.GET("/operators", opsArea.ShowOperatorsPage)

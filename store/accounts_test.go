@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,8 +29,12 @@ func TestCodesOnlyNewestWorksOnce(t *testing.T) {
 	assert.Nil(t, latest.UsedAt)
 	assert.ErrorIs(t, db.Store.UseCode(ctx, first), store.ErrNotFound, "a new code retires the old one")
 
-	require.NoError(t, db.Store.CountCodeAttempt(ctx, second))
-	require.NoError(t, db.Store.CountCodeAttempt(ctx, second))
+	for range 2 {
+		c, counted, err := db.Store.CountCodeAttempt(ctx, store.PurposeSignup, "s-1", time.Now(), 5)
+		require.NoError(t, err)
+		assert.True(t, counted)
+		assert.Equal(t, second, c.ID, "the newest code is counted")
+	}
 	require.NoError(t, db.Store.UseCode(ctx, second))
 	assert.ErrorIs(t, db.Store.UseCode(ctx, second), store.ErrNotFound, "a code works once")
 	latest, err = db.Store.LatestCode(ctx, store.PurposeSignup, "s-1")
@@ -39,6 +44,52 @@ func TestCodesOnlyNewestWorksOnce(t *testing.T) {
 
 	_, err = db.Store.LatestCode(ctx, store.PurposeSignIn, "s-1")
 	assert.ErrorIs(t, err, store.ErrNotFound, "codes are per purpose")
+	_, _, err = db.Store.CountCodeAttempt(ctx, store.PurposeSignIn, "s-1", time.Now(), 5)
+	assert.ErrorIs(t, err, store.ErrNotFound, "no code, nothing counted")
+	c, counted, err := db.Store.CountCodeAttempt(ctx, store.PurposeSignup, "s-1", time.Now(), 5)
+	require.NoError(t, err)
+	assert.False(t, counted, "a used code is not counted")
+	assert.Equal(t, 2, c.Attempts)
+}
+
+// TestCountCodeAttemptParallel fires 50 entries at once at one code: the check and the
+// count are one statement, so exactly the limit is counted.
+func TestCountCodeAttemptParallel(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now()
+	_, err := db.Store.CreateCode(ctx, store.PurposeSignIn, "p-1", "h", "", now.Add(10*time.Minute))
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	countedN, refused := 0, 0
+	start := make(chan struct{})
+	for range 50 {
+		wg.Go(func() {
+			<-start
+			_, counted, err := db.Store.CountCodeAttempt(ctx, store.PurposeSignIn, "p-1", now, 5)
+			mu.Lock()
+			defer mu.Unlock()
+			if assert.NoError(t, err) && counted {
+				countedN++
+			} else {
+				refused++
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	assert.Equal(t, 5, countedN)
+	assert.Equal(t, 45, refused)
+	c, err := db.Store.LatestCode(ctx, store.PurposeSignIn, "p-1")
+	require.NoError(t, err)
+	assert.Equal(t, 5, c.Attempts)
+
+	// An expired code is not counted either.
+	_, err = db.Store.CreateCode(ctx, store.PurposeSignIn, "p-2", "h", "", now.Add(-time.Second))
+	require.NoError(t, err)
+	_, counted, err := db.Store.CountCodeAttempt(ctx, store.PurposeSignIn, "p-2", now, 5)
+	require.NoError(t, err)
+	assert.False(t, counted)
 }
 
 func TestRegisterFromSignupOnce(t *testing.T) {

@@ -343,6 +343,10 @@ type CardCheckOutcome struct {
 	Authorized bool
 	// ResultCode is the gateway result code (a decline's reason).
 	ResultCode string
+	// Decline, when set on a decline the issuer gave (not a processor error), counts it
+	// against the buyer's day in the transaction that finishes the check, so that each
+	// check counts once whichever of the return page and the webhook finishes it.
+	Decline *DeclineCount
 }
 
 // FinishCardCheck gives a check its outcome exactly once: the buyer's return page and
@@ -390,6 +394,9 @@ func (s *Store) FinishCardCheck(ctx context.Context, buyerID int64, paymentID st
 		if _, err := tx.ExecContext(ctx, `UPDATE card_checks SET status = $3, result_code = $4, refusal = $5, card_id = $6, updated_at = now()
 			WHERE buyer_id = $1 AND payment_id = $2`, buyerID, paymentID, status, o.ResultCode, refusal, cardID); err != nil {
 			return fmt.Errorf("store: finish card check %s: %w", paymentID, err)
+		}
+		if status == CardCheckDeclined && o.Decline != nil {
+			return countDecline(ctx, tx, buyerID, *o.Decline, now)
 		}
 		return nil
 	})

@@ -69,9 +69,27 @@ func (s *Store) LatestCode(ctx context.Context, purpose, subject string) (OneTim
 	return c, nil
 }
 
-// CountCodeAttempt adds one wrong attempt.
-func (s *Store) CountCodeAttempt(ctx context.Context, id int64) error {
-	return s.execOne(ctx, fmt.Sprintf("code %d attempt", id), `UPDATE one_time_codes SET attempts = attempts + 1 WHERE id = $1`, id)
+// CountCodeAttempt counts one entry against the newest code for (purpose, subject) and
+// returns that code, in the same statement that checks the code may still be tried
+// (unused, unexpired at now, fewer than max entries counted): parallel guesses queue on
+// the row and each sees the count the previous one left, so no more than max entries
+// are ever compared. Every entry counts, the right one included (it uses the code up).
+// When nothing was counted, counted is false and the code is the newest one as it
+// stands, for the caller to say why (used, expired, too many); ErrNotFound when no code
+// was ever sent.
+func (s *Store) CountCodeAttempt(ctx context.Context, purpose, subject string, now time.Time, max int) (c OneTimeCode, counted bool, err error) {
+	err = s.DB.GetContext(ctx, &c, `UPDATE one_time_codes SET attempts = attempts + 1
+		WHERE id = (SELECT id FROM one_time_codes WHERE purpose = $1 AND subject = $2 ORDER BY created_at DESC, id DESC LIMIT 1)
+			AND used_at IS NULL AND expires_at > $3 AND attempts < $4
+		RETURNING id, purpose, subject, code_hash, payload, expires_at, attempts, used_at, created_at`, purpose, subject, now, max)
+	if err == nil {
+		return c, true, nil
+	}
+	if !notFound(err) {
+		return OneTimeCode{}, false, fmt.Errorf("store: count code attempt %s/%s: %w", purpose, subject, err)
+	}
+	c, err = s.LatestCode(ctx, purpose, subject)
+	return c, false, err
 }
 
 // UseCode marks a code used; ErrNotFound when it was used concurrently, so a code

@@ -24,6 +24,19 @@ func (s *Store) HitRateLimit(ctx context.Context, rule, keyHash string, windowSt
 	return n, nil
 }
 
+// RateLimitHits is how many requests the window of (rule, keyHash) starting at
+// windowStart holds, without counting one: for a rule counted by one action (a declined
+// card check) and checked before another (the next check).
+func (s *Store) RateLimitHits(ctx context.Context, rule, keyHash string, windowStart time.Time) (int, error) {
+	var n int
+	err := s.DB.GetContext(ctx, &n, `SELECT COALESCE((SELECT hits FROM rate_limit_hits
+		WHERE rule = $1 AND key_hash = $2 AND window_start = $3), 0)`, rule, keyHash, windowStart)
+	if err != nil {
+		return 0, fmt.Errorf("store: rate limit %s: %w", rule, err)
+	}
+	return n, nil
+}
+
 // SignInThrottle is the failure count of one throttle key (an address for unknown
 // devices, or a known device).
 type SignInThrottle struct {

@@ -141,7 +141,7 @@ func run(logger *slog.Logger) error {
 	}
 	// A PSP webhook is stored by its request and acted on by this job, which needs only
 	// the database (the gateway is built below).
-	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger,
+	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger, Limiter: acct,
 		Payments: &invoices.Service{Store: st, Logger: logger}}).RunEventJob)
 	fileStore, err := invoiceFileStore(ctx, cfg, logger)
 	if err != nil {
@@ -185,7 +185,7 @@ func run(logger *slog.Logger) error {
 		return err
 	}
 	deps.Gateway, deps.PSPOrigin = gw, pspOrigin
-	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true}
+	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true, Limiter: deps.Account}
 	deps.Invoices = &invoices.Service{Store: st, Gateway: gw, Limits: cfg.Limits, BaseURL: cfg.BaseURL, Logger: logger,
 		SettleAfter: cfg.SettleAfter, Mailer: deps.Account}
 	if cfg.CrashAt != "" {

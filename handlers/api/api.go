@@ -9,6 +9,7 @@
 //
 //	400 {"status":"invalid_json"|"bad_request", "message":…}
 //	401 {"status":"unauthorized"|"expired_access_token"|"invalid_credentials"|…, "message":…}
+//	403 {"status":"card_check_locked", "message":…, "errors":[…]} (adding cards locked after declined checks, until the next day or an operator)
 //	404 {"status":"not_found", "message":…} (postal_codes: {"status":"not_found"} alone, as it always was)
 //	409 {"status":"supplier_in_use"|"terms_outdated"|"invalid_state", "message":…}
 //	422 {"status":"card_declined", "message":…, "result_code":…, "errors":[…]} (a card refused by the card company)

@@ -169,7 +169,8 @@ func (s *server) approveCreditCard(c *echo.Context) error {
 
 // cardError answers a refusal of the card rules as 422: card_declined with the gateway's
 // result code when the card itself was refused (a decline, a brand the service does not
-// take), validation_error otherwise (a duplicate, the limit, a bad amount).
+// take), validation_error otherwise (a duplicate, the limit, a bad amount); and adding
+// cards locked after the day's declined checks as 403 card_check_locked.
 func cardError(err error) error {
 	r, ok := cards.AsRefusal(err)
 	if !ok {
@@ -177,6 +178,11 @@ func cardError(err error) error {
 	}
 	e := fieldError(r.Field, r.Message)
 	e.Message = r.Message
+	if r.Locked {
+		// Not a 429: waiting a while does not help; the next day (JST) or an operator does.
+		e.code, e.Status = http.StatusForbidden, "card_check_locked"
+		return e
+	}
 	if r.Code != "" && cards.IsDecline(string(r.Code)) {
 		e.Status = "card_declined"
 		e.ResultCode = string(r.Code)

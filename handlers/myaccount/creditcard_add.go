@@ -60,6 +60,10 @@ func (h *Handler) renderAddCreditCard(c *echo.Context, refusal string) error {
 	if err != nil {
 		return err
 	}
+	locked, err := h.Cards.Locked(c.Request().Context(), u.BuyerID)
+	if err != nil {
+		return err
+	}
 	var errs pay.FieldErrors
 	if refusal != "" {
 		errs.Add("card", refusal)
@@ -71,6 +75,10 @@ func (h *Handler) renderAddCreditCard(c *echo.Context, refusal string) error {
 		},
 		HostedAction: AddCreditCardPage.Path + "/hosted",
 		CanAdd:       n < pay.MaxSavedCards, MaxCards: pay.MaxSavedCards,
+		Locked: locked,
+	}
+	if locked && refusal != cards.MsgLocked {
+		v.LockedMessage = cards.MsgLocked
 	}
 	var labels []string
 	for _, b := range pay.AcceptedBrands {
@@ -140,6 +148,11 @@ func (h *Handler) ReturnFromCardVerification(c *echo.Context) error {
 func (h *Handler) answerAdded(c *echo.Context, added cards.Added, err error) error {
 	if r, ok := cards.AsRefusal(err); ok {
 		return h.renderAddCreditCard(c, r.Message)
+	}
+	// Over the card checks' limits: the page answers 429 with the time to try again.
+	var limited pay.FieldErrors
+	if web.Refused(c, &limited, "card", err) {
+		return h.renderAddCreditCard(c, limited[0].Message)
 	}
 	if err != nil {
 		return err

@@ -252,6 +252,8 @@ func TestAddCardWithAChallenge(t *testing.T) {
 }
 
 func TestEveryDeclineMessageIsShown(t *testing.T) {
+	// Every decline in a row for one buyer: webtest's limiter is off (account.Limits{}),
+	// and with it the lock that five declines set (cards' TestDeclinesLockAddingCards).
 	env := webtest.New(t)
 	u, c := signedIn(t, env)
 	for _, d := range declineCards {

@@ -24,12 +24,15 @@ var auditObjects = []struct{ Key, Label string }{
 	{store.AuditOperator, "担当者"},
 	{store.AuditProposal, "担当者の提案"},
 	{store.AuditSignIn, "ログイン"},
+	{store.AuditBuyer, "購入者"},
 }
 
 var auditActions = map[string]string{
 	"review":  "取引先の確認",
 	"sign_in": "ログイン",
 	"create":  "担当者の登録",
+	// The card checks' lock lifted (/ops/locks).
+	"unlock_card_checks": "カード追加の停止の解除",
 	// The operators' proposals and what their approval does (store/operator_proposals.go).
 	"propose_invite": "招待の提案",
 	"propose_grant":  "権限追加の提案",
@@ -98,6 +101,8 @@ func (h *Handler) ShowAuditPage(c *echo.Context) error {
 			r.Object, r.ObjectHref = fmt.Sprintf("取引先 #%d", a.ObjectID), fmt.Sprintf("%s/%d", SuppliersPage.Path, a.ObjectID)
 		case store.AuditProposal:
 			r.Object = fmt.Sprintf("提案 #%d", a.ObjectID)
+		case store.AuditBuyer:
+			r.Object = fmt.Sprintf("購入者 #%d", a.ObjectID)
 		default:
 			r.Object = fmt.Sprintf("担当者 #%d", a.ObjectID)
 		}

@@ -63,7 +63,6 @@ func (h *Handler) VerifySignupCode(c *echo.Context) error {
 	}
 	h.Sessions.Put(ctx, web.SessionSignupVerified, s.ID)
 	h.Sessions.Remove(ctx, web.SessionSignupSentAt)
-	h.Sessions.Remove(ctx, web.SessionSignupAttempts)
 	h.SetFlash(c, views.Flash{Color: "success", Title: "メールアドレスを確認しました", Text: "続けて利用者情報を登録してください。"})
 	return c.Redirect(http.StatusSeeOther, "/registration")
 }
@@ -97,16 +96,21 @@ func (h *Handler) checkSignupCode(c *echo.Context, s web.SignupInSession, code s
 		return "", err
 	}
 	sent := time.Unix(h.Sessions.GetInt64(ctx, web.SessionSignupSentAt), 0)
-	attempts := h.Sessions.GetInt(ctx, web.SessionSignupAttempts)
 	var res auth.CodeResult
-	switch {
-	case !h.Now().Before(sent.Add(auth.CodeTTL)):
+	if !h.Now().Before(sent.Add(auth.CodeTTL)) {
 		res = auth.CodeExpired
-	case attempts >= auth.CodeMaxAttempts:
-		res = auth.CodeTooManyAttempts
-	default:
-		h.Sessions.Put(ctx, web.SessionSignupAttempts, attempts+1)
+	} else {
+		// Counted in the database in one statement, like a real code's entries: a
+		// count in the session would let parallel entries all read the same number,
+		// and the answers would then tell this page from a real one.
+		counted, err := h.Account.CountDecoyAttempt(ctx, "signup:"+s.Email, sent)
+		if err != nil {
+			return "", err
+		}
 		res = auth.CodeWrong
+		if !counted {
+			res = auth.CodeTooManyAttempts
+		}
 	}
 	return codeMessage(res.Message()), nil
 }

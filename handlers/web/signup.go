@@ -18,17 +18,17 @@ const (
 	SessionSignupResignup = "signup_resignup"
 	SessionSignupVerified = "signup_verified_id"
 	// When no code was mailed (an unknown address at re-registration, an address that
-	// already has an account), the code page still answers as if one had been: these
-	// give that answer the real code's expiry and attempt limit.
-	SessionSignupSentAt   = "signup_code_sent_at"
-	SessionSignupAttempts = "signup_code_attempts"
-	SessionRegistration   = "registration"
-	SessionRegistered     = "registration_done"
+	// already has an account), the code page still answers as if one had been: this
+	// gives that answer the real code's expiry, and (with the address) keys its attempt
+	// count (account.CountDecoyAttempt).
+	SessionSignupSentAt = "signup_code_sent_at"
+	SessionRegistration = "registration"
+	SessionRegistered   = "registration_done"
 )
 
 var signupSessionKeys = []string{
 	SessionSignupID, SessionSignupEmail, SessionSignupResignup, SessionSignupVerified,
-	SessionSignupSentAt, SessionSignupAttempts, SessionRegistration, SessionRegistered,
+	SessionSignupSentAt, SessionRegistration, SessionRegistered,
 }
 
 // SignupInSession is the sign-up this visitor started: ID is 0 when re-registration
@@ -79,5 +79,4 @@ func (a *App) StartSignupCode(c *echo.Context, id int64, email string, resignup 
 func (a *App) SignupCodeSent(c *echo.Context) {
 	ctx := c.Request().Context()
 	a.Sessions.Put(ctx, SessionSignupSentAt, a.Now().Unix())
-	a.Sessions.Put(ctx, SessionSignupAttempts, 0)
 }

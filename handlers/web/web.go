@@ -96,6 +96,9 @@ func New(d Deps) *App {
 	if d.Cards == nil && d.Gateway != nil {
 		d.Cards = &cards.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}
 	}
+	if d.Cards != nil && d.Cards.Limiter == nil && d.Account != nil {
+		d.Cards.Limiter = d.Account
+	}
 	if d.Invoices == nil && d.Gateway != nil {
 		d.Invoices = &invoices.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}
 	}

@@ -165,7 +165,8 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	psp := startPSP(t, &d, "http://"+srv.Listener.Addr().String(), logger)
 	if d.Cards == nil && d.Gateway != nil {
 		// Webhooks are processed by a background job, as in production.
-		d.Cards = &cards.Service{Store: db.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock, QueueEvents: true}
+		d.Cards = &cards.Service{Store: db.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock, QueueEvents: true,
+			Limiter: d.Account}
 	}
 	if d.Invoices == nil && d.Gateway != nil {
 		// A submission nobody settled is looked at after a second, not two minutes.
