@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"image/jpeg"
-	"image/png"
 	"strings"
 	"sync"
 
@@ -48,6 +46,7 @@ const (
 	msgPDFTooManyPages      = "PDF が%dページあります。請求書は%dページまでの PDF を選択してください。"
 	msgPDFUnreadable        = "PDF を読み取れませんでした。ファイルが壊れている可能性があります。PDF を保存し直してから選択してください。"
 	msgImageTooManyPixels   = "画像の画素数が大きすぎます（%d×%d）。4000万画素以下に縮小した画像を選択してください。"
+	msgImageTooMuchMemory   = "画像を開くのに必要なメモリが大きすぎます（%d×%d 画素、約%dMB）。画素数を減らした画像か、通常の JPEG で保存し直した画像を選択してください。"
 	msgImageUnreadable      = "画像を読み取れませんでした。ファイルが壊れている可能性があります。撮影またはスキャンし直した画像を選択してください。"
 )
 
@@ -87,26 +86,21 @@ func CheckInvoiceFile(name string, b []byte) (InvoiceFileInfo, string) {
 	return checkImage(byContent, b)
 }
 
-// checkImage reads only the header first (DecodeConfig), so a file claiming
-// 100000×100000 pixels is refused before any pixel buffer exists; a file within
-// the limit is then decoded once to prove the data is an image at all, which
-// the OCR will need anyway.
+// checkImage reads only the header first (CheckImageHeader), so a file claiming
+// 100000×100000 pixels, or a bomb that would decode to hundreds of megabytes, is refused
+// before any pixel buffer exists; a file within the limits is then decoded once to prove
+// the data is an image at all, which the OCR will need anyway.
 func checkImage(mediaType string, b []byte) (InvoiceFileInfo, string) {
-	decodeConfig, decode := jpeg.DecodeConfig, jpeg.Decode
-	if mediaType == FileTypePNG {
-		decodeConfig, decode = png.DecodeConfig, png.Decode
-	}
-	cfg, err := decodeConfig(bytes.NewReader(b))
-	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+	_, h, err := DecodeImage(b)
+	switch {
+	case errors.Is(err, ErrImageTooLarge) && int64(h.Width)*int64(h.Height) > MaxInvoiceImagePixels:
+		return InvoiceFileInfo{}, fmt.Sprintf(msgImageTooManyPixels, h.Width, h.Height)
+	case errors.Is(err, ErrImageTooLarge):
+		return InvoiceFileInfo{}, fmt.Sprintf(msgImageTooMuchMemory, h.Width, h.Height, h.DecodeBytes>>20)
+	case err != nil || h.MediaType != mediaType:
 		return InvoiceFileInfo{}, msgImageUnreadable
 	}
-	if int64(cfg.Width)*int64(cfg.Height) > MaxInvoiceImagePixels {
-		return InvoiceFileInfo{}, fmt.Sprintf(msgImageTooManyPixels, cfg.Width, cfg.Height)
-	}
-	if _, err := decode(bytes.NewReader(b)); err != nil {
-		return InvoiceFileInfo{}, msgImageUnreadable
-	}
-	return InvoiceFileInfo{MediaType: mediaType, Width: cfg.Width, Height: cfg.Height}, ""
+	return InvoiceFileInfo{MediaType: mediaType, Width: h.Width, Height: h.Height}, ""
 }
 
 var pdfConfigOnce sync.Once
