@@ -41,7 +41,8 @@ const (
 	msgInvoiceFileType      = "JPEG、PNG、PDF のいずれかの形式のファイルを選択してください。"
 	msgInvoiceFileExtension = "ファイル名の拡張子が .pdf、.jpg、.jpeg、.png のいずれでもありません。請求書の PDF か画像（JPEG、PNG）を選択してください。"
 	msgInvoiceFileMismatch  = "ファイル名の拡張子（%s）と中身の形式（%s）が一致しません。拡張子を書き換えたファイルは受け付けられません。元のファイルを選択してください。"
-	msgPDFJavaScript        = "JavaScript などの自動で動く処理を含む PDF は受け付けられません。印刷用に保存し直した PDF を選択してください。"
+	msgPDFJavaScript        = "JavaScript、プログラムの起動、フォームの送信などの自動で動く処理を含む PDF は受け付けられません。印刷用に保存し直した PDF を選択してください。"
+	msgPDFEmbeddedFile      = "ほかのファイルが埋め込まれた PDF は受け付けられません。請求書だけを印刷用に保存し直した PDF を選択してください。"
 	msgPDFEncrypted         = "パスワードまたは暗号化で保護された PDF は受け付けられません。保護を解除した PDF を選択してください。"
 	msgPDFTooManyPages      = "PDF が%dページあります。請求書は%dページまでの PDF を選択してください。"
 	msgPDFUnreadable        = "PDF を読み取れませんでした。ファイルが壊れている可能性があります。PDF を保存し直してから選択してください。"
@@ -159,12 +160,17 @@ func checkPDF(b []byte) (info InvoiceFileInfo, msg string) {
 		if err != nil {
 			return InvoiceFileInfo{}, msgPDFUnreadable
 		}
-		if hasActiveContent(o, 0) {
-			return InvoiceFileInfo{}, msgPDFJavaScript
+		if msg := activeContent(o, 0); msg != "" {
+			return InvoiceFileInfo{}, msg
 		}
 	}
-	if ctx.RootDict != nil && hasActiveContent(ctx.RootDict, 0) {
-		return InvoiceFileInfo{}, msgPDFJavaScript
+	if ctx.RootDict != nil {
+		if msg := activeContent(ctx.RootDict, 0); msg != "" {
+			return InvoiceFileInfo{}, msg
+		}
+	}
+	if msg := activeNameInBytes(b); msg != "" {
+		return InvoiceFileInfo{}, msg
 	}
 	pages, err := countPages(ctx.XRefTable)
 	if err != nil || pages == 0 {
@@ -176,17 +182,42 @@ func checkPDF(b []byte) (info InvoiceFileInfo, msg string) {
 	return InvoiceFileInfo{MediaType: FileTypePDF, Pages: pages}, ""
 }
 
-// activeKeys are the dictionary keys through which a PDF runs code: /JS and
-// /JavaScript (name tree, action), /AA (actions on open, close, focus…).
-// An /OpenAction that runs JavaScript is an action dictionary with /S
-// /JavaScript and /JS, found by the same walk wherever it lives.
-var activeKeys = []string{"JS", "JavaScript", "AA"}
+// activeKeys are the dictionary keys through which a PDF runs code or carries other
+// files (issue 24): /JS and /JavaScript (name tree, action), /AA (actions on open, close,
+// focus…), /EmbeddedFiles (the name tree of attachments), /EF (a file specification's
+// embedded file) and /RichMedia (Flash and video with their own scripts). pdfcpu has
+// decoded #xx in every name already, so /J#61vaScript arrives as /JavaScript.
+var activeKeys = map[string]string{
+	"JS": msgPDFJavaScript, "JavaScript": msgPDFJavaScript, "AA": msgPDFJavaScript, "RichMedia": msgPDFJavaScript,
+	"EmbeddedFiles": msgPDFEmbeddedFile, "EF": msgPDFEmbeddedFile,
+}
 
-// hasActiveContent walks one object's direct contents; indirect objects are
-// visited on their own from the table, so references are not followed.
-func hasActiveContent(o types.Object, depth int) bool {
-	if depth > 64 {
-		return false
+// activeActions are the action types (/S) that run something: a script, a program
+// (/Launch), a form sent or data read elsewhere (/SubmitForm, /ImportData), a jump into
+// an embedded file (/GoToE). An /OpenAction or /AA entry is an action dictionary of one
+// of them, found by the same walk wherever it lives (in the catalog, a page, an
+// annotation, an object stream).
+var activeActions = map[string]bool{
+	"JavaScript": true, "Launch": true, "SubmitForm": true, "ImportData": true, "GoToE": true, "RichMediaExecute": true,
+}
+
+// activeTypes are the /Type and /Subtype values of embedded files and of annotations
+// that carry them.
+var activeTypes = map[string]string{
+	"EmbeddedFile": msgPDFEmbeddedFile, "FileAttachment": msgPDFEmbeddedFile, "RichMedia": msgPDFJavaScript,
+}
+
+// maxPDFObjectDepth bounds the walk into one object's direct contents: no real file nests
+// dictionaries and arrays this deep, and one that does is refused rather than left
+// partly unseen.
+const maxPDFObjectDepth = 64
+
+// activeContent walks one object's direct contents and names the refusal ("" when none);
+// indirect objects are visited on their own from the table, so references are not
+// followed.
+func activeContent(o types.Object, depth int) string {
+	if depth > maxPDFObjectDepth {
+		return msgPDFUnreadable
 	}
 	var d types.Dict
 	switch v := o.(type) {
@@ -200,28 +231,86 @@ func hasActiveContent(o types.Object, depth int) bool {
 		d = v.Dict
 	case *types.ObjectStreamDict:
 		d = v.Dict
+	case types.XRefStreamDict:
+		d = v.Dict
+	case *types.XRefStreamDict:
+		d = v.Dict
 	case types.Array:
 		for _, e := range v {
-			if hasActiveContent(e, depth+1) {
-				return true
+			if msg := activeContent(e, depth+1); msg != "" {
+				return msg
 			}
 		}
-		return false
+		return ""
 	default:
-		return false
+		return ""
 	}
-	for _, k := range activeKeys {
-		if _, ok := d[k]; ok {
-			return true
+	for k, v := range d {
+		if msg, ok := activeKeys[k]; ok {
+			return msg
+		}
+		if n, ok := v.(types.Name); ok {
+			switch {
+			case k == "S" && activeActions[string(n)]:
+				return msgPDFJavaScript
+			case k == "Type" || k == "Subtype":
+				if msg, ok := activeTypes[string(n)]; ok {
+					return msg
+				}
+			}
+		}
+		if msg := activeContent(v, depth+1); msg != "" {
+			return msg
 		}
 	}
-	if s, ok := d["S"].(types.Name); ok && s == "JavaScript" {
+	return ""
+}
+
+// activeNames are the names that the raw bytes of a PDF must not hold, #xx-decoded: the
+// second look, for what pdfcpu's reading may have hidden (a duplicate key, where pdfcpu
+// keeps the last and a reader may run the first). Only names long enough never to occur
+// by chance in compressed bytes are looked for; the short ones (/JS, /AA, /EF) are found by
+// the walk.
+var activeNames = map[string]string{
+	"JavaScript": msgPDFJavaScript, "Launch": msgPDFJavaScript, "SubmitForm": msgPDFJavaScript,
+	"ImportData": msgPDFJavaScript, "RichMedia": msgPDFJavaScript, "RichMediaExecute": msgPDFJavaScript,
+	"EmbeddedFile": msgPDFEmbeddedFile, "EmbeddedFiles": msgPDFEmbeddedFile, "FileAttachment": msgPDFEmbeddedFile,
+}
+
+// activeNameInBytes scans b for a name token (a slash and the regular characters after
+// it, #xx decoded as PDF readers do) among activeNames.
+func activeNameInBytes(b []byte) string {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '/' {
+			continue
+		}
+		j := i + 1
+		for j < len(b) && j-i <= 64 && !pdfDelimiter(b[j]) {
+			j++
+		}
+		if j-i > 64 || j == i+1 {
+			continue
+		}
+		name := b[i+1 : j]
+		if bytes.IndexByte(name, '#') >= 0 {
+			decoded, err := types.DecodeName(string(name))
+			if err != nil {
+				continue
+			}
+			name = []byte(decoded)
+		}
+		if msg, ok := activeNames[string(name)]; ok {
+			return msg
+		}
+	}
+	return ""
+}
+
+// pdfDelimiter is PDF's white space and delimiter characters: what ends a name.
+func pdfDelimiter(c byte) bool {
+	switch c {
+	case 0, '\t', '\n', '\f', '\r', ' ', '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
 		return true
-	}
-	for _, v := range d {
-		if hasActiveContent(v, depth+1) {
-			return true
-		}
 	}
 	return false
 }
