@@ -114,11 +114,17 @@ func ocrFieldsOf(raw []byte) map[string]ocrField {
 // uploadInvoiceFile is POST invoices/files/upload (multipart, field invoice_file): 201
 // with the file, or 422 with the reason nothing was stored.
 func (s *server) uploadInvoiceFile(c *echo.Context) error {
+	buyerID := caller(c).User.BuyerID
+	release, busy := s.UploadSlot(c, buyerID)
+	defer release()
+	if busy != "" {
+		return tooManyUploads(busy)
+	}
 	up, problem := web.ReadUpload(c, pay.InvoiceFileField)
 	if problem != "" {
 		return fileRefusal(problem)
 	}
-	return s.saveInvoiceFile(c, caller(c).User.BuyerID, up)
+	return s.saveInvoiceFile(c, buyerID, up)
 }
 
 func (s *server) saveInvoiceFile(c *echo.Context, buyerID int64, up web.Upload) error {
@@ -137,6 +143,14 @@ func (s *server) saveInvoiceFile(c *echo.Context, buyerID int64, up web.Upload) 
 func fileRefusal(msg string) error {
 	e := fieldError(pay.InvoiceFileField, msg)
 	e.Message = msg
+	return e
+}
+
+// tooManyUploads is 429 (with Retry-After, set by UploadSlot) naming the file field: the
+// buyer or the instance has as many uploads running as it takes; nothing was read.
+func tooManyUploads(msg string) error {
+	e := fieldError(pay.InvoiceFileField, msg)
+	e.code, e.Status, e.Message = http.StatusTooManyRequests, "too_many_uploads", msg
 	return e
 }
 
@@ -167,6 +181,11 @@ func (s *server) signedUpload(c *echo.Context) error {
 	name := strings.TrimSpace(c.QueryParam("name"))
 	if name == "" || pay.FileTypeFromName(name) == "" {
 		return fileRefusal(msgUploadName)
+	}
+	release, busy := s.UploadSlot(c, buyerID)
+	defer release()
+	if busy != "" {
+		return tooManyUploads(busy)
 	}
 	c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, web.MaxUploadBody)
 	b, problem := web.ReadBody(c)
