@@ -1,7 +1,13 @@
 package api
 
 import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/json"
+	"errors"
+	"math"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
@@ -27,11 +33,15 @@ const (
 
 	signedUploadPath = "/invoices/files/signed_upload/"
 
-	msgBadSignedURL = "このURLは有効期限が切れているか、正しくありません。もう一度URLを取得してください。"
-	msgUploadName   = "nameにファイル名（拡張子 .pdf、.jpg、.jpeg、.png）を指定してください"
+	msgBadSignedURL  = "このURLは有効期限が切れているか、正しくありません。もう一度URLを取得してください。"
+	msgUploadURLUsed = "このアップロード用URLは使用済みです。1つのURLでアップロードできるファイルは1件です。新しいURLを取得してください。"
+	msgUploadName    = "nameにファイル名（拡張子 .pdf、.jpg、.jpeg、.png）を指定してください"
 )
 
-var errBadSignedURL = newError(http.StatusForbidden, "invalid_signature", msgBadSignedURL)
+var (
+	errBadSignedURL  = newError(http.StatusForbidden, "invalid_signature", msgBadSignedURL)
+	errUploadURLUsed = newError(http.StatusConflict, "upload_url_used", msgUploadURLUsed)
+)
 
 type ocrField struct {
 	Value      any     `json:"value"`
@@ -165,16 +175,26 @@ type uploadURLAnswer struct {
 // credentials, for large files and outside clients.
 func (s *server) invoiceFileUploadURL(c *echo.Context) error {
 	exp := s.Now().Add(uploadURLTTL)
-	token := s.FileSigner.Sign("upload", caller(c).User.BuyerID, 0, exp)
+	// The file slot of an upload token holds a random number: each URL is its own, also
+	// two asked for in the same second, so that each takes its own one upload.
+	nonce, err := rand.Int(rand.Reader, big.NewInt(math.MaxInt64))
+	if err != nil {
+		return err
+	}
+	token := s.FileSigner.Sign("upload", caller(c).User.BuyerID, nonce.Int64(), exp)
 	return c.JSON(http.StatusOK, uploadURLAnswer{
 		UploadURL: s.absolute(signedUploadPath + token), Method: http.MethodPut, ExpiresAt: exp.In(pay.Tokyo()),
 	})
 }
 
 // signedUpload is PUT invoices/files/signed_upload/{token}?name=…: the bytes are the file.
-// The token authenticates: 403 when it expired or was altered.
+// The token authenticates: 403 when it expired or was altered. A URL takes one upload
+// (issue 24): its use is recorded before the body is read (store.UseUploadURL), so a
+// second PUT with it, even at the same moment, is 409 and stores nothing; a refused file
+// gives the URL back for a corrected one.
 func (s *server) signedUpload(c *echo.Context) error {
-	buyerID, _, err := s.FileSigner.Verify("upload", c.Param("token"), s.Now())
+	token := c.Param("token")
+	buyerID, _, err := s.FileSigner.Verify("upload", token, s.Now())
 	if err != nil {
 		return errBadSignedURL
 	}
@@ -187,12 +207,36 @@ func (s *server) signedUpload(c *echo.Context) error {
 	if busy != "" {
 		return tooManyUploads(busy)
 	}
+	ctx := c.Request().Context()
+	sum := sha256.Sum256([]byte(token))
+	if err := s.Store.UseUploadURL(ctx, buyerID, sum[:], s.Now()); err != nil {
+		if errors.Is(err, store.ErrUploadURLUsed) {
+			return errUploadURLUsed
+		}
+		return err
+	}
+	stored := false
+	defer func() {
+		if !stored {
+			if err := s.Store.ReleaseUploadURL(context.WithoutCancel(ctx), buyerID, sum[:]); err != nil {
+				s.Logger.Error("api: giving back an upload URL", "buyer", buyerID, "error", err)
+			}
+		}
+	}()
 	c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, web.MaxUploadBody)
 	b, problem := web.ReadBody(c)
 	if problem != "" {
 		return fileRefusal(problem)
 	}
-	return s.saveInvoiceFile(c, buyerID, web.Upload{Name: web.FileName(name), Bytes: b})
+	f, problem, err := s.SaveInvoiceFile(ctx, buyerID, web.Upload{Name: web.FileName(name), Bytes: b})
+	if err != nil {
+		return err
+	}
+	if problem != "" {
+		return fileRefusal(problem)
+	}
+	stored = true
+	return c.JSON(http.StatusCreated, invoiceFileOf(f))
 }
 
 // invoiceFile is GET invoices/files/{id}: the file, its reading state and what was read,
