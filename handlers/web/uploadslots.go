@@ -52,6 +52,9 @@ func (a *App) UploadSlot(c *echo.Context, buyerID int64) (release func(), msg st
 	}
 	if msg != "" {
 		tooMany(c, uploadRetryAfter)
+		// Nothing of the body is read: without this, Go's server would read up to 256 KB
+		// of it before answering, to keep the connection.
+		c.Response().Header().Set("Connection", "close")
 		return func() {}, msg
 	}
 	if s.perBuyer == nil {
