@@ -21,6 +21,11 @@ const (
 	// 600 DPI A4 scan gives. A small PNG or JPEG can claim far more, and
 	// decoding it would take gigabytes (a decompression bomb).
 	MaxInvoiceImagePixels = 40_000_000
+	// MaxInvoicePDFPageArea is the largest page, in square points: the OCR draws a
+	// scanned page at 300 DPI, and a page of a few bytes can claim 200 inches a side (3.6
+	// gigapixels for poppler to allocate). This is MaxInvoiceImagePixels at 300 DPI,
+	// A2 and a little more; invoices are A4.
+	MaxInvoicePDFPageArea = MaxInvoiceImagePixels * (72.0 / 300) * (72.0 / 300)
 )
 
 // InvoiceFileField is the form and API field name of the invoice file.
@@ -45,6 +50,7 @@ const (
 	msgPDFEmbeddedFile      = "ほかのファイルが埋め込まれた PDF は受け付けられません。請求書だけを印刷用に保存し直した PDF を選択してください。"
 	msgPDFEncrypted         = "パスワードまたは暗号化で保護された PDF は受け付けられません。保護を解除した PDF を選択してください。"
 	msgPDFTooManyPages      = "PDF が%dページあります。請求書は%dページまでの PDF を選択してください。"
+	msgPDFPageTooLarge      = "PDF のページが大きすぎます（%d×%d mm）。A4 などの用紙サイズで保存し直した PDF を選択してください。"
 	msgPDFUnreadable        = "PDF を読み取れませんでした。ファイルが壊れている可能性があります。PDF を保存し直してから選択してください。"
 	msgImageTooManyPixels   = "画像の画素数が大きすぎます（%d×%d）。4000万画素以下に縮小した画像を選択してください。"
 	msgImageTooMuchMemory   = "画像を開くのに必要なメモリが大きすぎます（%d×%d 画素、約%dMB）。画素数を減らした画像か、通常の JPEG で保存し直した画像を選択してください。"
@@ -146,6 +152,7 @@ func checkPDF(b []byte) (info InvoiceFileInfo, msg string) {
 	if ctx.Encrypt != nil || ctx.E != nil || bytes.Contains(b, []byte("/Encrypt")) {
 		return InvoiceFileInfo{}, msgPDFEncrypted
 	}
+	unit := 1.0 // the largest /UserUnit of any page
 	for nr, e := range ctx.Table {
 		if e == nil || e.Free {
 			continue
@@ -163,6 +170,7 @@ func checkPDF(b []byte) (info InvoiceFileInfo, msg string) {
 		if msg := activeContent(o, 0); msg != "" {
 			return InvoiceFileInfo{}, msg
 		}
+		unit = max(unit, userUnit(o))
 	}
 	if ctx.RootDict != nil {
 		if msg := activeContent(ctx.RootDict, 0); msg != "" {
@@ -179,7 +187,34 @@ func checkPDF(b []byte) (info InvoiceFileInfo, msg string) {
 	if pages > MaxInvoicePDFPages {
 		return InvoiceFileInfo{}, fmt.Sprintf(msgPDFTooManyPages, pages, MaxInvoicePDFPages)
 	}
+	// pdfcpu sizes its answer by the /Count the file claims: the leaves are the truth.
+	ctx.PageCount = pages
+	dims, err := ctx.PageDims()
+	if err != nil {
+		return InvoiceFileInfo{}, msgPDFUnreadable
+	}
+	for _, d := range dims {
+		if d.Width*d.Height*unit*unit > MaxInvoicePDFPageArea {
+			return InvoiceFileInfo{}, fmt.Sprintf(msgPDFPageTooLarge, int(d.Width*unit*25.4/72), int(d.Height*unit*25.4/72))
+		}
+	}
 	return InvoiceFileInfo{MediaType: FileTypePDF, Pages: pages}, ""
+}
+
+// userUnit is a page's /UserUnit (PDF 1.6: the size of its unit in points, 1 when
+// absent), which multiplies the media box that pdfcpu reports.
+func userUnit(o types.Object) float64 {
+	d, ok := o.(types.Dict)
+	if !ok {
+		return 1
+	}
+	switch v := d["UserUnit"].(type) {
+	case types.Float:
+		return max(1, v.Value())
+	case types.Integer:
+		return max(1, float64(v.Value()))
+	}
+	return 1
 }
 
 // activeKeys are the dictionary keys through which a PDF runs code or carries other

@@ -69,3 +69,41 @@ func TestCheckInvoiceFileRefusesActiveContentAtAnyDepth(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckInvoiceFileRefusesAPageTooLargeToDraw: the OCR draws a scanned page at 300 DPI,
+// so a page of a few bytes claiming 200 inches a side is refused, /UserUnit included.
+func TestCheckInvoiceFileRefusesAPageTooLargeToDraw(t *testing.T) {
+	page := func(box, extra string) []byte {
+		return buildPDF([]string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /MediaBox [" + box + "] " + extra + ">>",
+		}, "")
+	}
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		msg  string
+	}{
+		{"A4", page("0 0 595 842", ""), ""},
+		{"A3 landscape", page("0 0 1191 842", ""), ""},
+		{"A2", page("0 0 1191 1684", ""), ""},
+		{"200 inches a side", page("0 0 14400 14400", ""), "PDF のページが大きすぎます（5080×5080 mm）"},
+		{"A4 with a user unit of 10", page("0 0 595 842", "/UserUnit 10 "), "PDF のページが大きすぎます（2099×2970 mm）"},
+		{"a /Count of 1 over two real pages still reads", buildPDF([]string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+			"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+		}, ""), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, msg := pay.CheckInvoiceFile("請求書.pdf", tc.b)
+			if tc.msg == "" {
+				require.Empty(t, msg)
+			} else {
+				require.Contains(t, msg, tc.msg)
+			}
+		})
+	}
+}
