@@ -12,8 +12,9 @@ import (
 )
 
 // Signer makes and checks the app's own short-lived URL tokens for invoice
-// files: a download of one file (5 minutes) or an upload slot (10 minutes,
-// file 0). The token carries the buyer, the file and the expiry, and an
+// files: a download of one file (5 minutes) or an upload slot (10 minutes; the
+// file is a random number there, so that every upload URL differs and takes
+// its own one upload). The token carries the buyer, the file and the expiry, and an
 // HMAC-SHA256 with the app's SECRET_KEY over them and the purpose, so it works
 // for one purpose on one file of one buyer until it expires, whichever
 // backend keeps the bytes, and without a session (outside clients may use
@@ -42,7 +43,7 @@ func (s Signer) mac(purpose string, buyerID, fileID, expires int64) []byte {
 }
 
 // Sign returns the token letting buyerID use purpose ("download", "upload")
-// on fileID (0 for an upload) until expires (whole seconds).
+// on fileID (a random number for an upload) until expires (whole seconds).
 func (s Signer) Sign(purpose string, buyerID, fileID int64, expires time.Time) string {
 	if len(s.Key) == 0 {
 		panic("files: Signer.Key is empty")
@@ -68,7 +69,10 @@ func (s Signer) Verify(purpose, token string, now time.Time) (buyerID, fileID in
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || buyerID <= 0 || fileID < 0 ||
 		// Only the canonical spelling: "+7" or "07" would verify the same MAC.
 		parts[0] != strconv.FormatInt(buyerID, 10) || parts[1] != strconv.FormatInt(fileID, 10) ||
-		parts[2] != strconv.FormatInt(exp, 10) {
+		parts[2] != strconv.FormatInt(exp, 10) ||
+		// Base64's last character has spare bits a lenient decoder ignores: a token has
+		// one spelling, so that its use can be recorded by its text (one-use uploads).
+		parts[3] != base64.RawURLEncoding.EncodeToString(sig) {
 		return 0, 0, ErrURLInvalid
 	}
 	if !hmac.Equal(sig, s.mac(purpose, buyerID, fileID, exp)) {

@@ -1,35 +1,29 @@
 package ocr
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
-	_ "image/jpeg" // decoders for image.Decode
-	_ "image/png"
 	"math"
 	"slices"
 
 	"golang.org/x/image/draw"
+
+	"cardpay/pay"
 )
 
 // maxLongSide bounds the working image: a 13 MP phone photo holds A4 text at well over
 // 300 DPI, and tesseract's time grows with the pixels.
 const maxLongSide = 4200
 
-// decodeImage decodes a JPEG or PNG after checking its size from the header alone (a
-// decompression bomb is refused before any pixel is allocated), and turns it upright by
-// its EXIF orientation (phones store the sensor's rotation there, not in the pixels).
+// decodeImage decodes a JPEG or PNG through pay.DecodeImage, the one check of every
+// uploaded image: its type from the magic bytes, its size and the memory its decoding
+// takes from the header alone (a decompression bomb is refused before any pixel is
+// allocated). It then turns the picture upright by its EXIF orientation (phones store the
+// sensor's rotation there, not in the pixels).
 func decodeImage(b []byte) (image.Image, error) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("ocr: image: %w", err)
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > MaxPixels {
-		return nil, fmt.Errorf("ocr: image of %d×%d pixels is too large", cfg.Width, cfg.Height)
-	}
-	img, _, err := image.Decode(bytes.NewReader(b))
+	img, _, err := pay.DecodeImage(b)
 	if err != nil {
 		return nil, fmt.Errorf("ocr: image: %w", err)
 	}

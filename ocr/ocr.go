@@ -28,6 +28,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"cardpay/pay"
 )
 
 // ErrUnavailable is wrapped by every error caused by a missing tool or model; the error's
@@ -37,9 +39,10 @@ var ErrUnavailable = errors.New("ocr: tool unavailable")
 // MaxPages is the most pages of a PDF that are read; uploads of more are refused before.
 const MaxPages = 20
 
-// MaxPixels bounds the images decoded here (the upload check refuses bigger ones first;
-// this keeps the adapter safe on its own).
-const MaxPixels = 40_000_000
+// MaxPixels bounds the images decoded here: every decoding goes through
+// pay.DecodeImage, the upload's own check (pixels and decoding memory), so that the
+// adapter is safe on its own too.
+const MaxPixels = pay.MaxInvoiceImagePixels
 
 // Media types Read accepts.
 const (

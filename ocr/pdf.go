@@ -139,7 +139,7 @@ func (r *Reader) scannedPage(ctx context.Context, dir string, n int) (image.Imag
 }
 
 // singleScan says whether pdfimages -list shows one image on the page, of a scanner's
-// resolution (100–600 ppi): a scanned page, not a logo on a drawn one.
+// resolution (100–600 ppi) and at most MaxPixels: a scanned page, not a logo on a drawn one.
 func singleScan(list []byte) bool {
 	images := 0
 	ok := false
@@ -154,7 +154,12 @@ func singleScan(list []byte) bool {
 		}
 		images++
 		ppi, err := strconv.Atoi(f[12])
-		ok = err == nil && ppi >= 100 && ppi <= 600
+		w, errW := strconv.Atoi(f[3])
+		h, errH := strconv.Atoi(f[4])
+		// An image over MaxPixels would be written out whole by pdfimages only for
+		// decodeImage to refuse it: pdftoppm draws the page at a size the upload check
+		// bounded instead.
+		ok = err == nil && ppi >= 100 && ppi <= 600 && errW == nil && errH == nil && int64(w)*int64(h) <= MaxPixels
 	}
 	return images == 1 && ok
 }

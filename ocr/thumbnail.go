@@ -12,6 +12,8 @@ import (
 	"strconv"
 
 	"golang.org/x/image/draw"
+
+	"cardpay/pay"
 )
 
 // ThumbnailSide is the long side of a preview picture in pixels: an A4 page at
@@ -81,8 +83,9 @@ func (r *Reader) pdfThumbnail(ctx context.Context, b []byte, maxSide int) ([]byt
 		return nil, fmt.Errorf("ocr: pdftoppm wrote no first page: %w", err)
 	}
 	// pdftoppm writes RGB; a page without colour (most invoices) is a third of that
-	// as grey. Decoding 424×600 pixels costs about a millisecond.
-	img, err := png.Decode(bytes.NewReader(out))
+	// as grey. Decoding 424×600 pixels costs about a millisecond. It is decoded like an
+	// upload (pay.DecodeImage): a page poppler drew is only as small as the file says.
+	img, _, err := pay.DecodeImage(out)
 	if err != nil {
 		return nil, fmt.Errorf("ocr: pdftoppm wrote no PNG: %w", err)
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"cardpay/pay"
 )
 
 // thumb makes a thumbnail, checks that it is a PNG whose long side is at most side and
@@ -151,6 +153,18 @@ func TestThumbnailRefusesWhatItCannotDraw(t *testing.T) {
 	left, err := os.ReadDir(r.TempDir)
 	require.NoError(t, err)
 	assert.Empty(t, left)
+}
+
+// TestEveryDecodingGoesThroughTheUploadCheck: the preview and the OCR refuse a bomb with
+// the upload's own error (pay.ErrImageTooLarge), before decoding it: the file has only a
+// header, so a decoder would have failed otherwise.
+func TestEveryDecodingGoesThroughTheUploadCheck(t *testing.T) {
+	r := &Reader{TempDir: t.TempDir(), Timeout: 30 * time.Second}
+	bomb := pngHeaderOnly(20_000, 20_000)
+	_, err := r.Thumbnail(context.Background(), MediaPNG, bomb, ThumbnailSide)
+	assert.ErrorIs(t, err, pay.ErrImageTooLarge)
+	_, err = r.Read(context.Background(), MediaPNG, bomb)
+	assert.ErrorIs(t, err, pay.ErrImageTooLarge)
 }
 
 func TestThumbnailWithoutPdftoppmIsUnavailable(t *testing.T) {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"image/jpeg"
-	"image/png"
 	"strings"
 	"sync"
 
@@ -23,6 +21,11 @@ const (
 	// 600 DPI A4 scan gives. A small PNG or JPEG can claim far more, and
 	// decoding it would take gigabytes (a decompression bomb).
 	MaxInvoiceImagePixels = 40_000_000
+	// MaxInvoicePDFPageArea is the largest page, in square points: the OCR draws a
+	// scanned page at 300 DPI, and a page of a few bytes can claim 200 inches a side (3.6
+	// gigapixels for poppler to allocate). This is MaxInvoiceImagePixels at 300 DPI,
+	// A2 and a little more; invoices are A4.
+	MaxInvoicePDFPageArea = MaxInvoiceImagePixels * (72.0 / 300) * (72.0 / 300)
 )
 
 // InvoiceFileField is the form and API field name of the invoice file.
@@ -43,11 +46,14 @@ const (
 	msgInvoiceFileType      = "JPEG、PNG、PDF のいずれかの形式のファイルを選択してください。"
 	msgInvoiceFileExtension = "ファイル名の拡張子が .pdf、.jpg、.jpeg、.png のいずれでもありません。請求書の PDF か画像（JPEG、PNG）を選択してください。"
 	msgInvoiceFileMismatch  = "ファイル名の拡張子（%s）と中身の形式（%s）が一致しません。拡張子を書き換えたファイルは受け付けられません。元のファイルを選択してください。"
-	msgPDFJavaScript        = "JavaScript などの自動で動く処理を含む PDF は受け付けられません。印刷用に保存し直した PDF を選択してください。"
+	msgPDFJavaScript        = "JavaScript、プログラムの起動、フォームの送信などの自動で動く処理を含む PDF は受け付けられません。印刷用に保存し直した PDF を選択してください。"
+	msgPDFEmbeddedFile      = "ほかのファイルが埋め込まれた PDF は受け付けられません。請求書だけを印刷用に保存し直した PDF を選択してください。"
 	msgPDFEncrypted         = "パスワードまたは暗号化で保護された PDF は受け付けられません。保護を解除した PDF を選択してください。"
 	msgPDFTooManyPages      = "PDF が%dページあります。請求書は%dページまでの PDF を選択してください。"
+	msgPDFPageTooLarge      = "PDF のページが大きすぎます（%d×%d mm）。A4 などの用紙サイズで保存し直した PDF を選択してください。"
 	msgPDFUnreadable        = "PDF を読み取れませんでした。ファイルが壊れている可能性があります。PDF を保存し直してから選択してください。"
 	msgImageTooManyPixels   = "画像の画素数が大きすぎます（%d×%d）。4000万画素以下に縮小した画像を選択してください。"
+	msgImageTooMuchMemory   = "画像を開くのに必要なメモリが大きすぎます（%d×%d 画素、約%dMB）。画素数を減らした画像か、通常の JPEG で保存し直した画像を選択してください。"
 	msgImageUnreadable      = "画像を読み取れませんでした。ファイルが壊れている可能性があります。撮影またはスキャンし直した画像を選択してください。"
 )
 
@@ -87,26 +93,21 @@ func CheckInvoiceFile(name string, b []byte) (InvoiceFileInfo, string) {
 	return checkImage(byContent, b)
 }
 
-// checkImage reads only the header first (DecodeConfig), so a file claiming
-// 100000×100000 pixels is refused before any pixel buffer exists; a file within
-// the limit is then decoded once to prove the data is an image at all, which
-// the OCR will need anyway.
+// checkImage reads only the header first (CheckImageHeader), so a file claiming
+// 100000×100000 pixels, or a bomb that would decode to hundreds of megabytes, is refused
+// before any pixel buffer exists; a file within the limits is then decoded once to prove
+// the data is an image at all, which the OCR will need anyway.
 func checkImage(mediaType string, b []byte) (InvoiceFileInfo, string) {
-	decodeConfig, decode := jpeg.DecodeConfig, jpeg.Decode
-	if mediaType == FileTypePNG {
-		decodeConfig, decode = png.DecodeConfig, png.Decode
-	}
-	cfg, err := decodeConfig(bytes.NewReader(b))
-	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+	_, h, err := DecodeImage(b)
+	switch {
+	case errors.Is(err, ErrImageTooLarge) && int64(h.Width)*int64(h.Height) > MaxInvoiceImagePixels:
+		return InvoiceFileInfo{}, fmt.Sprintf(msgImageTooManyPixels, h.Width, h.Height)
+	case errors.Is(err, ErrImageTooLarge):
+		return InvoiceFileInfo{}, fmt.Sprintf(msgImageTooMuchMemory, h.Width, h.Height, h.DecodeBytes>>20)
+	case err != nil || h.MediaType != mediaType:
 		return InvoiceFileInfo{}, msgImageUnreadable
 	}
-	if int64(cfg.Width)*int64(cfg.Height) > MaxInvoiceImagePixels {
-		return InvoiceFileInfo{}, fmt.Sprintf(msgImageTooManyPixels, cfg.Width, cfg.Height)
-	}
-	if _, err := decode(bytes.NewReader(b)); err != nil {
-		return InvoiceFileInfo{}, msgImageUnreadable
-	}
-	return InvoiceFileInfo{MediaType: mediaType, Width: cfg.Width, Height: cfg.Height}, ""
+	return InvoiceFileInfo{MediaType: mediaType, Width: h.Width, Height: h.Height}, ""
 }
 
 var pdfConfigOnce sync.Once
@@ -151,6 +152,7 @@ func checkPDF(b []byte) (info InvoiceFileInfo, msg string) {
 	if ctx.Encrypt != nil || ctx.E != nil || bytes.Contains(b, []byte("/Encrypt")) {
 		return InvoiceFileInfo{}, msgPDFEncrypted
 	}
+	unit := 1.0 // the largest /UserUnit of any page
 	for nr, e := range ctx.Table {
 		if e == nil || e.Free {
 			continue
@@ -165,12 +167,18 @@ func checkPDF(b []byte) (info InvoiceFileInfo, msg string) {
 		if err != nil {
 			return InvoiceFileInfo{}, msgPDFUnreadable
 		}
-		if hasActiveContent(o, 0) {
-			return InvoiceFileInfo{}, msgPDFJavaScript
+		if msg := activeContent(o, 0); msg != "" {
+			return InvoiceFileInfo{}, msg
+		}
+		unit = max(unit, userUnit(o))
+	}
+	if ctx.RootDict != nil {
+		if msg := activeContent(ctx.RootDict, 0); msg != "" {
+			return InvoiceFileInfo{}, msg
 		}
 	}
-	if ctx.RootDict != nil && hasActiveContent(ctx.RootDict, 0) {
-		return InvoiceFileInfo{}, msgPDFJavaScript
+	if msg := activeNameInBytes(b); msg != "" {
+		return InvoiceFileInfo{}, msg
 	}
 	pages, err := countPages(ctx.XRefTable)
 	if err != nil || pages == 0 {
@@ -179,20 +187,72 @@ func checkPDF(b []byte) (info InvoiceFileInfo, msg string) {
 	if pages > MaxInvoicePDFPages {
 		return InvoiceFileInfo{}, fmt.Sprintf(msgPDFTooManyPages, pages, MaxInvoicePDFPages)
 	}
+	// pdfcpu sizes its answer by the /Count the file claims: the leaves are the truth.
+	ctx.PageCount = pages
+	dims, err := ctx.PageDims()
+	if err != nil {
+		return InvoiceFileInfo{}, msgPDFUnreadable
+	}
+	for _, d := range dims {
+		if d.Width*d.Height*unit*unit > MaxInvoicePDFPageArea {
+			return InvoiceFileInfo{}, fmt.Sprintf(msgPDFPageTooLarge, int(d.Width*unit*25.4/72), int(d.Height*unit*25.4/72))
+		}
+	}
 	return InvoiceFileInfo{MediaType: FileTypePDF, Pages: pages}, ""
 }
 
-// activeKeys are the dictionary keys through which a PDF runs code: /JS and
-// /JavaScript (name tree, action), /AA (actions on open, close, focus…).
-// An /OpenAction that runs JavaScript is an action dictionary with /S
-// /JavaScript and /JS, found by the same walk wherever it lives.
-var activeKeys = []string{"JS", "JavaScript", "AA"}
+// userUnit is a page's /UserUnit (PDF 1.6: the size of its unit in points, 1 when
+// absent), which multiplies the media box that pdfcpu reports.
+func userUnit(o types.Object) float64 {
+	d, ok := o.(types.Dict)
+	if !ok {
+		return 1
+	}
+	switch v := d["UserUnit"].(type) {
+	case types.Float:
+		return max(1, v.Value())
+	case types.Integer:
+		return max(1, float64(v.Value()))
+	}
+	return 1
+}
 
-// hasActiveContent walks one object's direct contents; indirect objects are
-// visited on their own from the table, so references are not followed.
-func hasActiveContent(o types.Object, depth int) bool {
-	if depth > 64 {
-		return false
+// activeKeys are the dictionary keys through which a PDF runs code or carries other
+// files (issue 24): /JS and /JavaScript (name tree, action), /AA (actions on open, close,
+// focus…), /EmbeddedFiles (the name tree of attachments), /EF (a file specification's
+// embedded file) and /RichMedia (Flash and video with their own scripts). pdfcpu has
+// decoded #xx in every name already, so /J#61vaScript arrives as /JavaScript.
+var activeKeys = map[string]string{
+	"JS": msgPDFJavaScript, "JavaScript": msgPDFJavaScript, "AA": msgPDFJavaScript, "RichMedia": msgPDFJavaScript,
+	"EmbeddedFiles": msgPDFEmbeddedFile, "EF": msgPDFEmbeddedFile,
+}
+
+// activeActions are the action types (/S) that run something: a script, a program
+// (/Launch), a form sent or data read elsewhere (/SubmitForm, /ImportData), a jump into
+// an embedded file (/GoToE). An /OpenAction or /AA entry is an action dictionary of one
+// of them, found by the same walk wherever it lives (in the catalog, a page, an
+// annotation, an object stream).
+var activeActions = map[string]bool{
+	"JavaScript": true, "Launch": true, "SubmitForm": true, "ImportData": true, "GoToE": true, "RichMediaExecute": true,
+}
+
+// activeTypes are the /Type and /Subtype values of embedded files and of annotations
+// that carry them.
+var activeTypes = map[string]string{
+	"EmbeddedFile": msgPDFEmbeddedFile, "FileAttachment": msgPDFEmbeddedFile, "RichMedia": msgPDFJavaScript,
+}
+
+// maxPDFObjectDepth bounds the walk into one object's direct contents: no real file nests
+// dictionaries and arrays this deep, and one that does is refused rather than left
+// partly unseen.
+const maxPDFObjectDepth = 64
+
+// activeContent walks one object's direct contents and names the refusal ("" when none);
+// indirect objects are visited on their own from the table, so references are not
+// followed.
+func activeContent(o types.Object, depth int) string {
+	if depth > maxPDFObjectDepth {
+		return msgPDFUnreadable
 	}
 	var d types.Dict
 	switch v := o.(type) {
@@ -206,28 +266,86 @@ func hasActiveContent(o types.Object, depth int) bool {
 		d = v.Dict
 	case *types.ObjectStreamDict:
 		d = v.Dict
+	case types.XRefStreamDict:
+		d = v.Dict
+	case *types.XRefStreamDict:
+		d = v.Dict
 	case types.Array:
 		for _, e := range v {
-			if hasActiveContent(e, depth+1) {
-				return true
+			if msg := activeContent(e, depth+1); msg != "" {
+				return msg
 			}
 		}
-		return false
+		return ""
 	default:
-		return false
+		return ""
 	}
-	for _, k := range activeKeys {
-		if _, ok := d[k]; ok {
-			return true
+	for k, v := range d {
+		if msg, ok := activeKeys[k]; ok {
+			return msg
+		}
+		if n, ok := v.(types.Name); ok {
+			switch {
+			case k == "S" && activeActions[string(n)]:
+				return msgPDFJavaScript
+			case k == "Type" || k == "Subtype":
+				if msg, ok := activeTypes[string(n)]; ok {
+					return msg
+				}
+			}
+		}
+		if msg := activeContent(v, depth+1); msg != "" {
+			return msg
 		}
 	}
-	if s, ok := d["S"].(types.Name); ok && s == "JavaScript" {
+	return ""
+}
+
+// activeNames are the names that the raw bytes of a PDF must not hold, #xx-decoded: the
+// second look, for what pdfcpu's reading may have hidden (a duplicate key, where pdfcpu
+// keeps the last and a reader may run the first). Only names long enough never to occur
+// by chance in compressed bytes are looked for; the short ones (/JS, /AA, /EF) are found by
+// the walk.
+var activeNames = map[string]string{
+	"JavaScript": msgPDFJavaScript, "Launch": msgPDFJavaScript, "SubmitForm": msgPDFJavaScript,
+	"ImportData": msgPDFJavaScript, "RichMedia": msgPDFJavaScript, "RichMediaExecute": msgPDFJavaScript,
+	"EmbeddedFile": msgPDFEmbeddedFile, "EmbeddedFiles": msgPDFEmbeddedFile, "FileAttachment": msgPDFEmbeddedFile,
+}
+
+// activeNameInBytes scans b for a name token (a slash and the regular characters after
+// it, #xx decoded as PDF readers do) among activeNames.
+func activeNameInBytes(b []byte) string {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '/' {
+			continue
+		}
+		j := i + 1
+		for j < len(b) && j-i <= 64 && !pdfDelimiter(b[j]) {
+			j++
+		}
+		if j-i > 64 || j == i+1 {
+			continue
+		}
+		name := b[i+1 : j]
+		if bytes.IndexByte(name, '#') >= 0 {
+			decoded, err := types.DecodeName(string(name))
+			if err != nil {
+				continue
+			}
+			name = []byte(decoded)
+		}
+		if msg, ok := activeNames[string(name)]; ok {
+			return msg
+		}
+	}
+	return ""
+}
+
+// pdfDelimiter is PDF's white space and delimiter characters: what ends a name.
+func pdfDelimiter(c byte) bool {
+	switch c {
+	case 0, '\t', '\n', '\f', '\r', ' ', '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
 		return true
-	}
-	for _, v := range d {
-		if hasActiveContent(v, depth+1) {
-			return true
-		}
 	}
 	return false
 }

@@ -58,7 +58,13 @@ func pagesPDF(n int, catalogExtra string) []byte {
 // sees only deflated bytes.
 func objectStreamJSPDF(t *testing.T) []byte {
 	t.Helper()
-	inner := "<< /Type /Action /S /JavaScript /JS (app.alert\\(1\\)) >>"
+	return objectStreamPDF(t, "<< /Type /Action /S /JavaScript /JS (app.alert\\(1\\)) >>")
+}
+
+// objectStreamPDF is a one-page PDF whose catalog's /OpenAction is object 4, inner,
+// kept deflated inside an object stream.
+func objectStreamPDF(t *testing.T, inner string) []byte {
+	t.Helper()
 	prolog := "4 0 "
 	var raw bytes.Buffer
 	raw.WriteString(prolog + inner)
@@ -68,6 +74,7 @@ func objectStreamJSPDF(t *testing.T) []byte {
 	require.NoError(t, err)
 	require.NoError(t, zw.Close())
 	require.NotContains(t, z.String(), "/JS")
+	require.NotContains(t, z.String(), "JavaScript")
 
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")

@@ -1,7 +1,13 @@
 package api
 
 import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/json"
+	"errors"
+	"math"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
@@ -27,11 +33,15 @@ const (
 
 	signedUploadPath = "/invoices/files/signed_upload/"
 
-	msgBadSignedURL = "このURLは有効期限が切れているか、正しくありません。もう一度URLを取得してください。"
-	msgUploadName   = "nameにファイル名（拡張子 .pdf、.jpg、.jpeg、.png）を指定してください"
+	msgBadSignedURL  = "このURLは有効期限が切れているか、正しくありません。もう一度URLを取得してください。"
+	msgUploadURLUsed = "このアップロード用URLは使用済みです。1つのURLでアップロードできるファイルは1件です。新しいURLを取得してください。"
+	msgUploadName    = "nameにファイル名（拡張子 .pdf、.jpg、.jpeg、.png）を指定してください"
 )
 
-var errBadSignedURL = newError(http.StatusForbidden, "invalid_signature", msgBadSignedURL)
+var (
+	errBadSignedURL  = newError(http.StatusForbidden, "invalid_signature", msgBadSignedURL)
+	errUploadURLUsed = newError(http.StatusConflict, "upload_url_used", msgUploadURLUsed)
+)
 
 type ocrField struct {
 	Value      any     `json:"value"`
@@ -114,11 +124,17 @@ func ocrFieldsOf(raw []byte) map[string]ocrField {
 // uploadInvoiceFile is POST invoices/files/upload (multipart, field invoice_file): 201
 // with the file, or 422 with the reason nothing was stored.
 func (s *server) uploadInvoiceFile(c *echo.Context) error {
+	buyerID := caller(c).User.BuyerID
+	release, busy := s.UploadSlot(c, buyerID)
+	defer release()
+	if busy != "" {
+		return tooManyUploads(busy)
+	}
 	up, problem := web.ReadUpload(c, pay.InvoiceFileField)
 	if problem != "" {
 		return fileRefusal(problem)
 	}
-	return s.saveInvoiceFile(c, caller(c).User.BuyerID, up)
+	return s.saveInvoiceFile(c, buyerID, up)
 }
 
 func (s *server) saveInvoiceFile(c *echo.Context, buyerID int64, up web.Upload) error {
@@ -140,6 +156,14 @@ func fileRefusal(msg string) error {
 	return e
 }
 
+// tooManyUploads is 429 (with Retry-After, set by UploadSlot) naming the file field: the
+// buyer or the instance has as many uploads running as it takes; nothing was read.
+func tooManyUploads(msg string) error {
+	e := fieldError(pay.InvoiceFileField, msg)
+	e.code, e.Status, e.Message = http.StatusTooManyRequests, "too_many_uploads", msg
+	return e
+}
+
 type uploadURLAnswer struct {
 	UploadURL string    `json:"upload_url"`
 	Method    string    `json:"method"`
@@ -151,16 +175,26 @@ type uploadURLAnswer struct {
 // credentials, for large files and outside clients.
 func (s *server) invoiceFileUploadURL(c *echo.Context) error {
 	exp := s.Now().Add(uploadURLTTL)
-	token := s.FileSigner.Sign("upload", caller(c).User.BuyerID, 0, exp)
+	// The file slot of an upload token holds a random number: each URL is its own, also
+	// two asked for in the same second, so that each takes its own one upload.
+	nonce, err := rand.Int(rand.Reader, big.NewInt(math.MaxInt64))
+	if err != nil {
+		return err
+	}
+	token := s.FileSigner.Sign("upload", caller(c).User.BuyerID, nonce.Int64(), exp)
 	return c.JSON(http.StatusOK, uploadURLAnswer{
 		UploadURL: s.absolute(signedUploadPath + token), Method: http.MethodPut, ExpiresAt: exp.In(pay.Tokyo()),
 	})
 }
 
 // signedUpload is PUT invoices/files/signed_upload/{token}?name=…: the bytes are the file.
-// The token authenticates: 403 when it expired or was altered.
+// The token authenticates: 403 when it expired or was altered. A URL takes one upload
+// (issue 24): its use is recorded before the body is read (store.UseUploadURL), so a
+// second PUT with it, even at the same moment, is 409 and stores nothing; a refused file
+// gives the URL back for a corrected one.
 func (s *server) signedUpload(c *echo.Context) error {
-	buyerID, _, err := s.FileSigner.Verify("upload", c.Param("token"), s.Now())
+	token := c.Param("token")
+	buyerID, _, err := s.FileSigner.Verify("upload", token, s.Now())
 	if err != nil {
 		return errBadSignedURL
 	}
@@ -168,12 +202,41 @@ func (s *server) signedUpload(c *echo.Context) error {
 	if name == "" || pay.FileTypeFromName(name) == "" {
 		return fileRefusal(msgUploadName)
 	}
+	release, busy := s.UploadSlot(c, buyerID)
+	defer release()
+	if busy != "" {
+		return tooManyUploads(busy)
+	}
+	ctx := c.Request().Context()
+	sum := sha256.Sum256([]byte(token))
+	if err := s.Store.UseUploadURL(ctx, buyerID, sum[:], s.Now()); err != nil {
+		if errors.Is(err, store.ErrUploadURLUsed) {
+			return errUploadURLUsed
+		}
+		return err
+	}
+	stored := false
+	defer func() {
+		if !stored {
+			if err := s.Store.ReleaseUploadURL(context.WithoutCancel(ctx), buyerID, sum[:]); err != nil {
+				s.Logger.Error("api: giving back an upload URL", "buyer", buyerID, "error", err)
+			}
+		}
+	}()
 	c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, web.MaxUploadBody)
 	b, problem := web.ReadBody(c)
 	if problem != "" {
 		return fileRefusal(problem)
 	}
-	return s.saveInvoiceFile(c, buyerID, web.Upload{Name: web.FileName(name), Bytes: b})
+	f, problem, err := s.SaveInvoiceFile(ctx, buyerID, web.Upload{Name: web.FileName(name), Bytes: b})
+	if err != nil {
+		return err
+	}
+	if problem != "" {
+		return fileRefusal(problem)
+	}
+	stored = true
+	return c.JSON(http.StatusCreated, invoiceFileOf(f))
 }
 
 // invoiceFile is GET invoices/files/{id}: the file, its reading state and what was read,

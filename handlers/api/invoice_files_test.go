@@ -273,20 +273,34 @@ func TestInvoiceFileSignedUpload(t *testing.T) {
 
 	anon := e.client(t) // the URL is the credential
 	doc := minimalPDF()
-	res := anon.send(http.MethodPut, path+"?name="+url.QueryEscape("請求書.pdf"), bytes.NewBuffer(doc), "application/pdf")
+	put := func(path, name string, body []byte) result {
+		return anon.send(http.MethodPut, path+"?name="+url.QueryEscape(name), bytes.NewBuffer(body), "application/pdf")
+	}
+
+	// Refusals store nothing and leave the URL for a corrected upload: no name, a bad file.
+	assert.Equal(t, http.StatusUnprocessableEntity, anon.send(http.MethodPut, path, bytes.NewBuffer(doc), "application/pdf").Status)
+	assert.Equal(t, http.StatusUnprocessableEntity, put(path, "a.pdf", []byte("not a pdf")).Status)
+
+	res := put(path, "請求書.pdf", doc)
 	require.Equal(t, http.StatusCreated, res.Status, res.String())
 	f, err := webtest.Store().InvoiceFile(context.Background(), u.BuyerID, int64(res.num("id")))
 	require.NoError(t, err, "stored for the buyer who asked for the URL")
 	assert.Equal(t, "請求書.pdf", f.OriginalName)
 
-	// Refusals: no name, a bad file; an altered or expired URL.
-	assert.Equal(t, http.StatusUnprocessableEntity, anon.send(http.MethodPut, path, bytes.NewBuffer(doc), "application/pdf").Status)
-	bad := anon.send(http.MethodPut, path+"?name=a.pdf", bytes.NewBufferString("not a pdf"), "application/pdf")
-	assert.Equal(t, http.StatusUnprocessableEntity, bad.Status)
-	assert.Equal(t, http.StatusForbidden, anon.send(http.MethodPut, path+"x?name=a.pdf", bytes.NewBuffer(doc), "application/pdf").Status)
+	// The URL took its one upload: a second PUT, of any file, is refused.
+	again := put(path, "別の請求書.pdf", doc)
+	assert.Equal(t, http.StatusConflict, again.Status, again.String())
+	assert.Equal(t, "upload_url_used", again.str("status"))
+	assert.Contains(t, again.str("message"), "使用済み")
+	// Another URL still works; an altered or expired one does not.
+	other := strings.TrimPrefix(c.post("/invoices/files/upload/url", nil).str("upload_url"), "http://localhost"+api.Prefix)
+	assert.Equal(t, http.StatusForbidden, put(other+"x", "a.pdf", doc).Status)
+	assert.Equal(t, http.StatusCreated, put(other, "a.pdf", doc).Status)
 	e.clock.Add(10*time.Minute + time.Second)
-	assert.Equal(t, http.StatusForbidden, anon.send(http.MethodPut, path+"?name=a.pdf", bytes.NewBuffer(doc), "application/pdf").Status)
-	assert.Equal(t, 1, countFiles(t, u.BuyerID))
+	third := strings.TrimPrefix(c.post("/invoices/files/upload/url", nil).str("upload_url"), "http://localhost"+api.Prefix)
+	e.clock.Add(10*time.Minute + time.Second)
+	assert.Equal(t, http.StatusForbidden, put(third, "a.pdf", doc).Status)
+	assert.Equal(t, 2, countFiles(t, u.BuyerID))
 }
 
 func sure[T any](v T) invoiceread.Field[T] {

@@ -41,6 +41,11 @@ func (h *Handler) renderCreate(c *echo.Context, refusal string) error {
 // UploadInvoice takes the plain form's file: 303 to its page, or the form again with 422
 // and the reason nothing was stored.
 func (h *Handler) UploadInvoice(c *echo.Context) error {
+	release, busy := h.UploadSlot(c, web.CurrentUser(c).BuyerID)
+	defer release()
+	if busy != "" {
+		return h.renderCreate(c, busy)
+	}
 	up, problem := web.ReadUpload(c, pay.InvoiceFileField)
 	if problem != "" {
 		return h.renderCreate(c, problem)

@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
 	"cardpay/ocr/invoicegen"
 	"cardpay/pay"
@@ -67,6 +70,36 @@ func TestUploadPageRefusesBadFilesAndStoresNothing(t *testing.T) {
 		})
 	}
 	assert.Zero(t, fileCount(t, u.BuyerID), "a refused file is not stored")
+}
+
+// Over the buyer's uploads at once, the plain form answers 429 with Retry-After and the
+// refusal on the file field, reads nothing and stores nothing.
+func TestUploadPageOverTheUploadsAtOnce(t *testing.T) {
+	env := webtest.New(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := env.Client(t)
+	c.SignIn(u.EmailAddress)
+
+	// The buyer's other uploads, still running.
+	e := echo.New()
+	for range web.MaxUploadsPerBuyer {
+		release, msg := env.App.UploadSlot(e.NewContext(httptest.NewRequest(http.MethodPost, "/", nil), httptest.NewRecorder()), u.BuyerID)
+		require.Empty(t, msg)
+		defer release()
+	}
+	res := upload(t, c, "請求書.pdf", []byte("%PDF-1.4 not read"))
+	assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+	assert.Equal(t, "5", res.Header.Get("Retry-After"))
+	assert.Contains(t, res.Body, "<title>エラー：")
+	assert.Contains(t, res.Body, `href="#`+pay.InvoiceFileField+`"`, "the error summary links to the file field")
+	assert.Contains(t, res.Body, web.MsgUploadsPerBuyer)
+	assert.Zero(t, fileCount(t, u.BuyerID))
+
+	// Another buyer is not held up.
+	other := webtest.NewBuyer(t, pay.Corporation, "")
+	c2 := env.Client(t)
+	c2.SignIn(other.EmailAddress)
+	assert.Equal(t, http.StatusUnprocessableEntity, upload(t, c2, "請求書.pdf", []byte("GIF89a")).StatusCode)
 }
 
 // A text PDF goes through the whole way: the plain form, the stored file, the OCR job

@@ -80,6 +80,8 @@ type Deps struct {
 // App is the kernel that every area's Handler embeds.
 type App struct {
 	Deps
+	// uploads counts the uploads running on this instance (UploadSlot).
+	uploads uploadSlots
 }
 
 // New fills the defaults of d.

@@ -231,6 +231,21 @@ describe("InvoiceUpload", () => {
     });
   });
 
+  it("shows the server's words after too many uploads at once, and offers a retry", async () => {
+    const busy = "同時にアップロードできるのは3件までです。しばらくしてからもう一度お試しください。";
+    render(<InvoiceUpload {...props} />);
+    pick(pdf());
+    fireEvent.click(uploadButton());
+    act(() =>
+      last().answer(429, { status: "too_many_uploads", message: busy, errors: [{ field: "invoice_file", message: busy }] }),
+    );
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(busy));
+    fireEvent.click(screen.getByRole("button", { name: TEXT.retry }));
+    expect(FakeXHR.all).toHaveLength(2);
+    act(() => last().answer(201, { id: 4, name: "請求書.pdf", ocr: { status: "unavailable" } }));
+    await waitFor(() => expect(went).toEqual(["/payments/create/files/4"]));
+  });
+
   it("offers a retry after a network failure, which sends the file again", async () => {
     render(<InvoiceUpload {...props} />);
     pick(pdf());

@@ -259,6 +259,13 @@ export default function InvoiceUpload(props: InvoiceUploadProps) {
         nav.go(`${SIGNIN_PATH}?redirect=${encodeURIComponent(window.location.pathname)}`);
         return;
       }
+      if (err instanceof ApiError && err.status === 429) {
+        // Too many uploads at once (the buyer's or the server's): the file is fine and
+        // kept; the server's words say to try again a little later.
+        setAnnouncement("");
+        setPhase({ kind: "failed", message: err.fieldMessage(props.fieldName) || err.message || TEXT.serverError, retry: true });
+        return;
+      }
       if (err instanceof ApiError && (err.status === 422 || err.status === 413)) {
         // A refusal of the file itself: the message belongs next to the field.
         setPhase({ kind: "idle" });
