@@ -31,6 +31,9 @@ type templateData struct {
 	Body         string
 	Link         string
 	Request      RequestFacts
+	// CorporateNumber and CorporateName are a new registration's claim.
+	CorporateNumber string
+	CorporateName   string
 }
 
 // RequestFacts are the parts of a card-payment request's mail, formatted.
@@ -116,6 +119,14 @@ func EmailChanged(oldAddress, newAddress, serviceName string, at time.Time) Mess
 // resetURL is the password reset page: the way back in at once.
 func AccountLocked(to, serviceName string, until time.Time, resetURL string) Message {
 	return render("account_locked.txt", to, templateData{ServiceName: serviceName, Until: pay.JapaneseDateTime(until), Link: resetURL})
+}
+
+// CorporateNumberClaimed tells the users of a corporation's account that someone
+// registered another account with its corporate number, and that the new account waits
+// for the operators: an impostor's claim does not go unnoticed by the real company.
+func CorporateNumberClaimed(to, serviceName, number, claimedName string, at time.Time) Message {
+	return render("corporate_number_claimed.txt", to, templateData{ServiceName: serviceName, CorporateNumber: number,
+		CorporateName: claimedName, At: pay.JapaneseDateTime(at)})
 }
 
 // minutes rounds up, so that a mail never promises more time than the code has.

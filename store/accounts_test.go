@@ -50,11 +50,11 @@ func TestRegisterFromSignupOnce(t *testing.T) {
 		LastName: "山田", FirstName: "花子",
 		Details: store.BuyerDetails{CorporateName: "登録株式会社", CorporateNameKana: "トウロク", AddressState: "東京都", TransferPersonName: "トウロク（カ"},
 	}
-	_, err = db.Store.Register(ctx, id, nb)
+	_, err = db.Store.Register(ctx, id, nb, nil)
 	assert.ErrorIs(t, err, store.ErrNotFound, "an unverified sign-up cannot register")
 
 	require.NoError(t, db.Store.VerifySignup(ctx, id))
-	u, err := db.Store.Register(ctx, id, nb)
+	u, err := db.Store.Register(ctx, id, nb, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "登録株式会社", u.DisplayName())
 	assert.Equal(t, 1, u.TermsVersion)
@@ -64,7 +64,7 @@ func TestRegisterFromSignupOnce(t *testing.T) {
 	assert.Equal(t, "東京都", b.AddressState)
 	assert.Equal(t, pay.Corporation, b.BusinessForm)
 
-	_, err = db.Store.Register(ctx, id, nb)
+	_, err = db.Store.Register(ctx, id, nb, nil)
 	assert.ErrorIs(t, err, store.ErrNotFound, "a sign-up registers one buyer")
 	_, err = db.Store.LatestOpenSignup(ctx, "new@register.example")
 	assert.ErrorIs(t, err, store.ErrNotFound)
