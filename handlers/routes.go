@@ -240,6 +240,9 @@ func routes(e *echo.Echo, a *web.App) {
 	screeners.GET("/suppliers", opsArea.ShowSuppliersPage)
 	screeners.GET("/suppliers/:id", opsArea.ShowSupplierPage)
 	screeners.POST("/suppliers/:id", opsArea.ReviewSupplier)
+	screeners.GET("/buyers", opsArea.ShowHeldBuyersPage)
+	screeners.GET("/buyers/:id", opsArea.ShowHeldBuyerPage)
+	screeners.POST("/buyers/:id", opsArea.ReviewHeldBuyer)
 
 	admins := console.Group("", a.RequireOperator(pay.RoleAdmin))
 	admins.GET("/operators", opsArea.ShowOperatorsPage)
