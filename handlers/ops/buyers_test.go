@@ -38,7 +38,7 @@ func heldBuyer(t *testing.T, name, number, reason string) store.User {
 		EmailAddress: fmt.Sprintf("held-%d-%d@test.example", numberSeq.Add(1), time.Now().UnixNano()%1e6),
 		PasswordHash: webtest.PasswordHash(), LastName: "偽", FirstName: "太郎", TermsVersion: account.TermsVersion,
 		ReviewStatus: pay.BuyerHeld, ReviewReason: reason,
-		Details:      store.BuyerDetails{AddressState: "大阪府", AddressCity: "大阪市北区", AddressStreet: "梅田1-1", TransferPersonName: "ニセ"},
+		Details: store.BuyerDetails{AddressState: "大阪府", AddressCity: "大阪市北区", AddressStreet: "梅田1-1", TransferPersonName: "ニセ"},
 	})
 	require.NoError(t, err)
 	return u
