@@ -91,15 +91,19 @@ func (s *Store) Register(ctx context.Context, signupID int64, nb NewBuyer, taken
 		if err := CompleteSignupTx(ctx, tx, signupID); err != nil {
 			return err
 		}
-		if nb.BusinessForm == pay.Corporation && nb.CorporateNumber != "" {
+		number := nb.CorporateNumber
+		if number == "" {
+			number = nb.Details.CorporateNumber
+		}
+		if nb.BusinessForm == pay.Corporation && number != "" {
 			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('buyers.corporate_number:' || $1, 0))`,
-				nb.CorporateNumber); err != nil {
+				number); err != nil {
 				return fmt.Errorf("store: lock corporate number: %w", err)
 			}
 			var holders []string
 			if err := tx.SelectContext(ctx, &holders, `SELECT u.email_address FROM users u JOIN buyers b ON b.id = u.buyer_id
 				WHERE b.business_form = 1 AND b.corporate_number = $1 AND b.review_status = 'active' ORDER BY u.id`,
-				nb.CorporateNumber); err != nil {
+				number); err != nil {
 				return fmt.Errorf("store: holders of a corporate number: %w", err)
 			}
 			if len(holders) > 0 {
