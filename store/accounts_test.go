@@ -2,7 +2,9 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,4 +174,47 @@ func TestRecoveryCodes(t *testing.T) {
 	rc, _ = db.Store.UnusedRecoveryCodes(ctx, u.ID)
 	require.Len(t, rc, 1)
 	assert.Equal(t, "h3", rc[0].CodeHash)
+}
+
+// Claims of one corporate number at once: the advisory lock lets exactly one become its
+// active holder; every other is held (number_taken) and its notice names the holder.
+func TestRegisterHoldsEveryClaimOfANumberButTheFirst(t *testing.T) {
+	ctx := context.Background()
+	const number, claims = "8010401123457", 8
+	ids := make([]int64, claims)
+	for i := range ids {
+		email := fmt.Sprintf("claim-%d@number.example", i)
+		id, err := db.Store.CreateSignup(ctx, email, "hash", 1)
+		require.NoError(t, err)
+		require.NoError(t, db.Store.VerifySignup(ctx, id))
+		ids[i] = id
+	}
+	var mu sync.Mutex
+	var noticed []string
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Go(func() {
+			nb := store.NewBuyer{BusinessForm: pay.Corporation, EmailAddress: fmt.Sprintf("claim-%d@number.example", i), PasswordHash: "hash",
+				TermsVersion: 1, Details: store.BuyerDetails{CorporateName: "番号株式会社", CorporateNumber: number}}
+			_, err := db.Store.Register(ctx, id, nb, func(holders []string) ([]store.NewJob, error) {
+				mu.Lock()
+				noticed = append(noticed, holders...)
+				mu.Unlock()
+				return nil, nil
+			})
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	var states []string
+	require.NoError(t, db.Store.DB.Select(&states, `SELECT review_status || ':' || review_reason FROM buyers WHERE corporate_number = $1`, number))
+	counts := map[string]int{}
+	for _, s := range states {
+		counts[s]++
+	}
+	assert.Equal(t, map[string]int{"active:": 1, "held:number_taken": claims - 1}, counts)
+	require.Len(t, noticed, claims-1, "each held claim notices the one holder")
+	for _, h := range noticed {
+		assert.Equal(t, noticed[0], h)
+	}
 }
