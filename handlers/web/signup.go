@@ -24,11 +24,14 @@ const (
 	SessionSignupAttempts = "signup_code_attempts"
 	SessionRegistration   = "registration"
 	SessionRegistered     = "registration_done"
+	// SessionRegisteredHeld: the registered account waits for the operators' review.
+	SessionRegisteredHeld = "registration_held"
 )
 
 var signupSessionKeys = []string{
 	SessionSignupID, SessionSignupEmail, SessionSignupResignup, SessionSignupVerified,
 	SessionSignupSentAt, SessionSignupAttempts, SessionRegistration, SessionRegistered,
+	SessionRegisteredHeld,
 }
 
 // SignupInSession is the sign-up this visitor started: ID is 0 when re-registration
