@@ -31,6 +31,9 @@ type Service struct {
 	// BaseURL is the service's public origin, for the links in notification mails.
 	BaseURL string
 	Now     func() time.Time
+	// Corporations confirms a registering corporation's number in the 法人番号
+	// registry (nil: the corporations table only).
+	Corporations *Corporations
 }
 
 func (s *Service) now() time.Time {

@@ -2,6 +2,7 @@ package account
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"cardpay/nta"
@@ -58,4 +59,51 @@ type RegistryFunc func(ctx context.Context, q string) ([]nta.Corporation, error)
 // Search calls f.
 func (f RegistryFunc) Search(ctx context.Context, q string) ([]nta.Corporation, error) {
 	return f(ctx, q)
+}
+
+// What Verify found of a corporate number.
+const (
+	// Confirmed: the registry (or, when it did not answer, what it answered before) has
+	// the number as an open corporation.
+	Confirmed = iota
+	// Unknown: the registry has no open corporation of that number.
+	Unknown
+	// Unavailable: the registry did not answer and the number is not among the known
+	// corporations.
+	Unavailable
+)
+
+// Verify looks one corporate number up for a registration: the NTA when configured
+// (its answer is kept in the corporations table), otherwise, or when the NTA fails,
+// the corporations the service knows. An NTA that answers "no such corporation" is
+// believed over the table, which may hold a corporation closed since.
+func (s *Corporations) Verify(ctx context.Context, number string) (store.Corporation, int, error) {
+	if s.Registry != nil {
+		found, err := s.Registry.Search(ctx, number)
+		if err != nil {
+			s.logger().Warn("corporate-number lookup for a registration failed", "error", err)
+		} else {
+			for _, f := range found {
+				if f.CorporateNumber != number {
+					continue
+				}
+				c := store.Corporation{CorporateNumber: f.CorporateNumber, Name: f.Name, NameKana: f.NameKana, Address: f.Address}
+				if err := s.Store.SaveCorporations(ctx, []store.Corporation{c}); err != nil {
+					return store.Corporation{}, 0, err
+				}
+				return c, Confirmed, nil
+			}
+			return store.Corporation{}, Unknown, nil
+		}
+	}
+	c, err := s.Store.Corporation(ctx, number)
+	switch {
+	case err == nil:
+		return c, Confirmed, nil
+	case !errors.Is(err, store.ErrNotFound):
+		return store.Corporation{}, 0, err
+	case s.Registry != nil:
+		return store.Corporation{}, Unavailable, nil
+	}
+	return store.Corporation{}, Unknown, nil
 }

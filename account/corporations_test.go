@@ -50,3 +50,53 @@ func TestCorporationSearch(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, list)
 }
+
+// Verify is the registration's lookup of one number: the NTA's record (kept), its "no
+// such corporation" (believed over the table), and when it fails the table, or nothing.
+func TestCorporationVerify(t *testing.T) {
+	ctx := context.Background()
+	const known, other = "4010401089990", "3010401089991"
+	var answer []nta.Corporation
+	var fail error
+	s := &account.Corporations{Store: db.Store, Logger: slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)),
+		Registry: account.RegistryFunc(func(_ context.Context, q string) ([]nta.Corporation, error) { return answer, fail })}
+
+	answer = []nta.Corporation{{CorporateNumber: known, Name: "照会テスト株式会社", Address: "大阪府大阪市北区"}}
+	c, found, err := s.Verify(ctx, known)
+	require.NoError(t, err)
+	assert.Equal(t, account.Confirmed, found)
+	assert.Equal(t, "照会テスト株式会社", c.Name)
+	saved, err := db.Store.Corporation(ctx, known)
+	require.NoError(t, err, "the NTA's answer is kept")
+	assert.Equal(t, "大阪府大阪市北区", saved.Address)
+
+	// The NTA down: the kept record confirms; an unrecorded number is unavailable.
+	answer, fail = nil, errors.New("nta: /4/num: HTTP 503")
+	c, found, err = s.Verify(ctx, known)
+	require.NoError(t, err)
+	assert.Equal(t, account.Confirmed, found)
+	assert.Equal(t, "照会テスト株式会社", c.Name)
+	_, found, err = s.Verify(ctx, other)
+	require.NoError(t, err)
+	assert.Equal(t, account.Unavailable, found)
+
+	// The NTA answering, without the number (closed, or never issued): unknown, whatever
+	// the table says.
+	fail = nil
+	_, found, err = s.Verify(ctx, known)
+	require.NoError(t, err)
+	assert.Equal(t, account.Unknown, found)
+	answer = []nta.Corporation{{CorporateNumber: other, Name: "別の法人"}}
+	_, found, err = s.Verify(ctx, known)
+	require.NoError(t, err)
+	assert.Equal(t, account.Unknown, found, "a record of another number is no confirmation")
+
+	// No NTA: the table alone.
+	table := &account.Corporations{Store: db.Store}
+	_, found, err = table.Verify(ctx, known)
+	require.NoError(t, err)
+	assert.Equal(t, account.Confirmed, found)
+	_, found, err = table.Verify(ctx, "2010401089992")
+	require.NoError(t, err)
+	assert.Equal(t, account.Unknown, found)
+}

@@ -101,7 +101,25 @@ func (s *Service) Register(ctx context.Context, signupID int64, r pay.Registrati
 	if su.VerifiedAt == nil || su.CompletedAt != nil {
 		return store.User{}, nil, &Refusal{Field: "business_form", Message: "登録の手続きが完了していないか、既に登録済みです。最初からやり直してください。"}
 	}
-	u, err := s.Store.Register(ctx, signupID, newBuyer(su, r))
+	nb := newBuyer(su, r)
+	if r.BusinessForm == pay.Corporation {
+		var errs pay.FieldErrors
+		nb.ReviewStatus, nb.ReviewReason, errs, err = s.checkRegistry(ctx, r)
+		if err != nil || len(errs) > 0 {
+			return store.User{}, errs, err
+		}
+	}
+	u, err := s.Store.Register(ctx, signupID, nb, func(holders []string) ([]store.NewJob, error) {
+		jobs := make([]store.NewJob, 0, len(holders))
+		for _, to := range holders {
+			j, err := s.notice(mail.CorporateNumberClaimed(to, s.ServiceName, r.CorporateNumber, r.CorporateName, s.now()))
+			if err != nil {
+				return nil, err
+			}
+			jobs = append(jobs, j)
+		}
+		return jobs, nil
+	})
 	if errors.Is(err, store.ErrNotFound) {
 		return store.User{}, nil, &Refusal{Field: "business_form", Message: "この登録は既に完了しています。ログインしてください。"}
 	}
@@ -113,6 +131,28 @@ func (s *Service) Register(ctx context.Context, signupID int64, r pay.Registrati
 		return store.User{}, nil, err
 	}
 	return u, nil, nil
+}
+
+// checkRegistry confirms a corporation's number in the 法人番号 registry: a name or
+// prefecture the registry contradicts is field errors (nothing is created), and a
+// number it cannot confirm — unknown, or the registry did not answer — gives a buyer
+// held for the operators, never one trusted silently.
+func (s *Service) checkRegistry(ctx context.Context, r pay.Registration) (pay.BuyerReview, string, pay.FieldErrors, error) {
+	corps := s.Corporations
+	if corps == nil {
+		corps = &Corporations{Store: s.Store}
+	}
+	c, found, err := corps.Verify(ctx, r.CorporateNumber)
+	if err != nil {
+		return "", "", nil, err
+	}
+	switch found {
+	case Unknown:
+		return pay.BuyerHeld, pay.HoldRegistryUnknown, nil, nil
+	case Unavailable:
+		return pay.BuyerHeld, pay.HoldRegistryUnavailable, nil, nil
+	}
+	return pay.BuyerActive, "", pay.MatchRegistry(r, c.Name, c.Address), nil
 }
 
 func newBuyer(su store.Signup, r pay.Registration) store.NewBuyer {

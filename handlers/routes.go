@@ -248,6 +248,9 @@ func routes(e *echo.Echo, a *web.App) {
 	// this is the screening role's).
 	screeners.GET("/locks", opsArea.ShowLocksPage)
 	screeners.POST("/locks/:id/unlock", opsArea.UnlockCardChecks)
+	screeners.GET("/buyers", opsArea.ShowHeldBuyersPage)
+	screeners.GET("/buyers/:id", opsArea.ShowHeldBuyerPage)
+	screeners.POST("/buyers/:id", opsArea.ReviewHeldBuyer)
 
 	admins := console.Group("", a.RequireOperator(pay.RoleAdmin))
 	admins.GET("/operators", opsArea.ShowOperatorsPage)

@@ -109,6 +109,9 @@ func (s *Service) SendRequest(ctx context.Context, requesterID int64, sub Reques
 	if s.Mailer == nil {
 		return store.Request{}, errors.New("invoices: no request mailer")
 	}
+	if err := s.activeBuyer(ctx, requesterID, "customer_email"); err != nil {
+		return store.Request{}, err
+	}
 	chk, err := s.CheckRequest(ctx, requesterID, sub)
 	if err != nil {
 		return store.Request{}, err
@@ -236,6 +239,13 @@ func (s *Service) LinkRequestKey(ctx context.Context, buyer store.Buyer, key str
 	if _, err := s.lookupKey(ctx, buyer.ID, key); err != nil {
 		return 0, err
 	}
+	if err := s.activeBuyer(ctx, buyer.ID, "key"); err != nil {
+		var held pay.FieldErrors
+		if errors.As(err, &held) {
+			return 0, &KeyRefusal{Status: "2", Message: pay.MsgBuyerHeld}
+		}
+		return 0, err
+	}
 	now := s.now()
 	id, err := s.Store.UseRequestKey(ctx, pay.HashRequestKey(key), buyer.ID, func(k store.RequestKey) error {
 		mine := k.CustomerBuyerID != nil && *k.CustomerBuyerID == buyer.ID
@@ -272,6 +282,9 @@ func (s *Service) LinkRequestKey(ctx context.Context, buyer store.Buyer, key str
 func (s *Service) PayRequest(ctx context.Context, customerID, id int64, key string, cardID int64) (Submitted, error) {
 	if key == "" {
 		return Submitted{}, errors.New("invoices: request payment without a key")
+	}
+	if err := s.activeBuyer(ctx, customerID, "card_id"); err != nil {
+		return Submitted{}, err
 	}
 	p, err := s.Store.Submission(ctx, customerID, id)
 	if err != nil {

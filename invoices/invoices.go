@@ -310,6 +310,9 @@ func (s *Service) Submit(ctx context.Context, buyerID int64, sub Submission) (Su
 	if sub.SubmitKey == "" {
 		return Submitted{}, errors.New("invoices: submit without a key")
 	}
+	if err := s.activeBuyer(ctx, buyerID, "card_id"); err != nil {
+		return Submitted{}, err
+	}
 	chk, err := s.Check(ctx, buyerID, sub)
 	if err != nil {
 		return Submitted{}, err
@@ -355,6 +358,20 @@ func (s *Service) Submit(ctx context.Context, buyerID int64, sub Submission) (Su
 		// id is safe: the PSP answers the first authorisation.
 	}
 	return s.authorize(ctx, buyerID, p, chk.Card)
+}
+
+// activeBuyer refuses, on field, what a buyer held for the operators' review may not do
+// yet: pay, send a card-payment request, take one. Nothing is charged for or paid out to
+// a business the registry has not confirmed.
+func (s *Service) activeBuyer(ctx context.Context, buyerID int64, field string) error {
+	st, err := s.Store.BuyerReviewStatus(ctx, buyerID)
+	if err != nil {
+		return err
+	}
+	if st != pay.BuyerActive {
+		return pay.FieldErrors{{Field: field, Message: pay.MsgBuyerHeld}}
+	}
+	return nil
 }
 
 // authorize asks the PSP for the submission's authorisation and settles the row with its

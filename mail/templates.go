@@ -31,6 +31,9 @@ type templateData struct {
 	Body         string
 	Link         string
 	Request      RequestFacts
+	// CorporateNumber and CorporateName are a new registration's claim.
+	CorporateNumber string
+	CorporateName   string
 }
 
 // RequestFacts are the parts of a card-payment request's mail, formatted.
@@ -122,6 +125,14 @@ func AccountLocked(to, serviceName string, until time.Time, resetURL string) Mes
 // set their own password and enrol their own authenticator, valid until until.
 func OperatorInvite(to, serviceName, name, link string, until time.Time) Message {
 	return render("operator_invite.txt", to, templateData{ServiceName: serviceName, Title: name, Link: link, Until: pay.JapaneseDateTime(until)})
+}
+
+// CorporateNumberClaimed tells the users of a corporation's account that someone
+// registered another account with its corporate number, and that the new account waits
+// for the operators: an impostor's claim does not go unnoticed by the real company.
+func CorporateNumberClaimed(to, serviceName, number, claimedName string, at time.Time) Message {
+	return render("corporate_number_claimed.txt", to, templateData{ServiceName: serviceName, CorporateNumber: number,
+		CorporateName: claimedName, At: pay.JapaneseDateTime(at)})
 }
 
 // minutes rounds up, so that a mail never promises more time than the code has.

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -101,11 +102,11 @@ func TestRegisterFromSignupOnce(t *testing.T) {
 		LastName: "山田", FirstName: "花子",
 		Details: store.BuyerDetails{CorporateName: "登録株式会社", CorporateNameKana: "トウロク", AddressState: "東京都", TransferPersonName: "トウロク（カ"},
 	}
-	_, err = db.Store.Register(ctx, id, nb)
+	_, err = db.Store.Register(ctx, id, nb, nil)
 	assert.ErrorIs(t, err, store.ErrNotFound, "an unverified sign-up cannot register")
 
 	require.NoError(t, db.Store.VerifySignup(ctx, id))
-	u, err := db.Store.Register(ctx, id, nb)
+	u, err := db.Store.Register(ctx, id, nb, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "登録株式会社", u.DisplayName())
 	assert.Equal(t, 1, u.TermsVersion)
@@ -115,7 +116,7 @@ func TestRegisterFromSignupOnce(t *testing.T) {
 	assert.Equal(t, "東京都", b.AddressState)
 	assert.Equal(t, pay.Corporation, b.BusinessForm)
 
-	_, err = db.Store.Register(ctx, id, nb)
+	_, err = db.Store.Register(ctx, id, nb, nil)
 	assert.ErrorIs(t, err, store.ErrNotFound, "a sign-up registers one buyer")
 	_, err = db.Store.LatestOpenSignup(ctx, "new@register.example")
 	assert.ErrorIs(t, err, store.ErrNotFound)
@@ -223,4 +224,47 @@ func TestRecoveryCodes(t *testing.T) {
 	rc, _ = db.Store.UnusedRecoveryCodes(ctx, u.ID)
 	require.Len(t, rc, 1)
 	assert.Equal(t, "h3", rc[0].CodeHash)
+}
+
+// Claims of one corporate number at once: the advisory lock lets exactly one become its
+// active holder; every other is held (number_taken) and its notice names the holder.
+func TestRegisterHoldsEveryClaimOfANumberButTheFirst(t *testing.T) {
+	ctx := context.Background()
+	const number, claims = "8010401123457", 8
+	ids := make([]int64, claims)
+	for i := range ids {
+		email := fmt.Sprintf("claim-%d@number.example", i)
+		id, err := db.Store.CreateSignup(ctx, email, "hash", 1)
+		require.NoError(t, err)
+		require.NoError(t, db.Store.VerifySignup(ctx, id))
+		ids[i] = id
+	}
+	var mu sync.Mutex
+	var noticed []string
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Go(func() {
+			nb := store.NewBuyer{BusinessForm: pay.Corporation, EmailAddress: fmt.Sprintf("claim-%d@number.example", i), PasswordHash: "hash",
+				TermsVersion: 1, Details: store.BuyerDetails{CorporateName: "番号株式会社", CorporateNumber: number}}
+			_, err := db.Store.Register(ctx, id, nb, func(holders []string) ([]store.NewJob, error) {
+				mu.Lock()
+				noticed = append(noticed, holders...)
+				mu.Unlock()
+				return nil, nil
+			})
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	var states []string
+	require.NoError(t, db.Store.DB.Select(&states, `SELECT review_status || ':' || review_reason FROM buyers WHERE corporate_number = $1`, number))
+	counts := map[string]int{}
+	for _, s := range states {
+		counts[s]++
+	}
+	assert.Equal(t, map[string]int{"active:": 1, "held:number_taken": claims - 1}, counts)
+	require.Len(t, noticed, claims-1, "each held claim notices the one holder")
+	for _, h := range noticed {
+		assert.Equal(t, noticed[0], h)
+	}
 }

@@ -8,9 +8,6 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// AuditBuyer is the audit object of an action on a buyer (a card-check unlock).
-const AuditBuyer = "buyer"
-
 // DeclineCount asks FinishCardCheck to count a declined check against the buyer's day
 // (card_check_locks) and to lock adding cards when the day's declines reach Limit.
 type DeclineCount struct {

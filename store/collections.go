@@ -265,10 +265,11 @@ func (s *Store) SendRequest(ctx context.Context, n NewRequest, now time.Time) (r
 		if c.CustomerCorporateNumber == "" {
 			return nil
 		}
-		// A customer who already uses the service: the request is theirs at once.
+		// A customer who already uses the service: the request is theirs at once. Only an
+		// active buyer: one held for review may be an impostor claiming the number.
 		var customerID int64
 		err = tx.GetContext(ctx, &customerID, `SELECT id FROM buyers WHERE business_form = 1 AND corporate_number = $1
-			AND id <> $2 ORDER BY id LIMIT 1`, c.CustomerCorporateNumber, n.RequesterID)
+			AND id <> $2 AND review_status = 'active' ORDER BY id LIMIT 1`, c.CustomerCorporateNumber, n.RequesterID)
 		if notFound(err) {
 			return nil
 		}

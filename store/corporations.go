@@ -58,3 +58,10 @@ func (s *Store) SaveCorporations(ctx context.Context, list []Corporation) error 
 	}
 	return nil
 }
+
+// Corporation is the known registry entry of one corporate number, ErrNotFound when
+// the service has none.
+func (s *Store) Corporation(ctx context.Context, number string) (Corporation, error) {
+	return getOne[Corporation](ctx, s.DB, "corporation "+number,
+		`SELECT corporate_number, name, name_kana, address, updated_at FROM corporations WHERE corporate_number = $1`, number)
+}

@@ -133,6 +133,7 @@ const (
 	AuditPayment  = "payment"
 	AuditSupplier = "supplier"
 	AuditOperator = "operator"
+	AuditBuyer    = "buyer"
 	AuditSignIn   = "sign_in"
 )
 

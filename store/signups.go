@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"cardpay/pay"
 )
 
 // Signup is a sign-up whose user does not exist yet.
@@ -79,11 +81,45 @@ func CompleteSignupTx(ctx context.Context, tx *sqlx.Tx, id int64) error {
 }
 
 // Register creates the buyer and its user from a verified sign-up in one transaction.
-func (s *Store) Register(ctx context.Context, signupID int64, nb NewBuyer) (User, error) {
+// A corporation claiming a number an active buyer already holds is created held
+// (pay.HoldNumberTaken), and the jobs takenNotice makes for the holders' users (their
+// mail) are queued in the same transaction. Claims of one number wait for each other
+// (an advisory lock on it), so two at once cannot both become its active holder.
+func (s *Store) Register(ctx context.Context, signupID int64, nb NewBuyer, takenNotice func(holders []string) ([]NewJob, error)) (User, error) {
 	var u User
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		if err := CompleteSignupTx(ctx, tx, signupID); err != nil {
 			return err
+		}
+		number := nb.CorporateNumber
+		if number == "" {
+			number = nb.Details.CorporateNumber
+		}
+		if nb.BusinessForm == pay.Corporation && number != "" {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('buyers.corporate_number:' || $1, 0))`,
+				number); err != nil {
+				return fmt.Errorf("store: lock corporate number: %w", err)
+			}
+			var holders []string
+			if err := tx.SelectContext(ctx, &holders, `SELECT u.email_address FROM users u JOIN buyers b ON b.id = u.buyer_id
+				WHERE b.business_form = 1 AND b.corporate_number = $1 AND b.review_status = 'active' ORDER BY u.id`,
+				number); err != nil {
+				return fmt.Errorf("store: holders of a corporate number: %w", err)
+			}
+			if len(holders) > 0 {
+				nb.ReviewStatus, nb.ReviewReason = pay.BuyerHeld, pay.HoldNumberTaken
+				if takenNotice != nil {
+					jobs, err := takenNotice(holders)
+					if err != nil {
+						return err
+					}
+					for _, j := range jobs {
+						if _, err := enqueueJob(ctx, tx, j); err != nil {
+							return err
+						}
+					}
+				}
+			}
 		}
 		var err error
 		u, err = CreateBuyerTx(ctx, tx, nb)

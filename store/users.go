@@ -30,6 +30,8 @@ type User struct {
 	TOTPLastStep     int64  `db:"totp_last_step"`
 	SessionEpoch     int    `db:"session_epoch"`
 	TermsVersion     int    `db:"terms_version"`
+	// ReviewStatus is the buyer's review (pay.BuyerHeld: waiting for the operators).
+	ReviewStatus pay.BuyerReview `db:"review_status"`
 }
 
 // DisplayName is the business name shown in the header: the corporate name for a
@@ -45,7 +47,7 @@ const userColumns = `u.id, u.buyer_id, u.email_address, u.password_hash, u.user_
 	u.user_first_name, u.phone_number, b.business_form, b.corporate_name,
 	b.corporate_number, b.business_name, u.two_factor_method, u.totp_secret_sealed,
 	u.totp_last_step, u.session_epoch,
-	u.terms_version`
+	u.terms_version, b.review_status`
 
 // UserByEmail finds the user who signs in with email (case-insensitive). It is the one
 // lookup not scoped by buyer, because at sign-in the buyer is not known yet.
@@ -90,6 +92,10 @@ type NewBuyer struct {
 	FirstName       string
 	PhoneNumber     string
 	TermsVersion    int
+	// ReviewStatus and ReviewReason hold the buyer for the operators (pay.BuyerHeld and
+	// a pay.Hold… reason); empty is an active buyer.
+	ReviewStatus pay.BuyerReview
+	ReviewReason string
 	// Details are the remaining business fields; CorporateName, CorporateNumber and
 	// BusinessName above win over the same fields here.
 	Details BuyerDetails
@@ -130,6 +136,12 @@ func CreateBuyerTx(ctx context.Context, tx *sqlx.Tx, nb NewBuyer) (User, error) 
 	var u User
 	if err := tx.GetContext(ctx, &u.BuyerID, tx.Rebind(q), args...); err != nil {
 		return User{}, fmt.Errorf("store: create buyer: %w", err)
+	}
+	if nb.ReviewStatus != "" && nb.ReviewStatus != pay.BuyerActive {
+		if _, err := tx.ExecContext(ctx, `UPDATE buyers SET review_status = $2, review_reason = $3 WHERE id = $1`,
+			u.BuyerID, nb.ReviewStatus, nb.ReviewReason); err != nil {
+			return User{}, fmt.Errorf("store: hold buyer %d: %w", u.BuyerID, err)
+		}
 	}
 	if err := tx.GetContext(ctx, &u.ID, `INSERT INTO users (buyer_id, email_address, password_hash, user_last_name, user_first_name, phone_number, terms_version)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, u.BuyerID, strings.TrimSpace(nb.EmailAddress), nb.PasswordHash, nb.LastName, nb.FirstName, nb.PhoneNumber, nb.TermsVersion); err != nil {

@@ -37,6 +37,8 @@ type User struct {
 	EmailAddress       string
 	BusinessForm       pay.BusinessForm
 	CollectionsEnabled bool
+	// Review is the buyer's review state; held and rejected buyers see a banner.
+	Review pay.BuyerReview
 }
 
 // Operator is the signed-in operator as the console's header shows them.

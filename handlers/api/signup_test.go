@@ -102,6 +102,12 @@ func TestSignupToCorporationRegistration(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, r.Status)
 	assert.Equal(t, "法人番号が正しくありません。13桁の数字をご確認ください", r.fieldErrors()["corporate_number"])
 	assert.Contains(t, r.fieldErrors(), "address_state")
+	// The number is another company's in the registry: refused on the name, nothing made.
+	r = c.post("/users/corporation", with(corporationForm(), "signup_token", token, "corporate_name", "なりすまし商事株式会社"))
+	require.Equal(t, http.StatusUnprocessableEntity, r.Status, r.String())
+	assert.Equal(t, pay.MsgRegistryName, r.fieldErrors()["corporate_name"])
+	_, err := webtest.Store().UserByEmail(context.Background(), email)
+	assert.Error(t, err, "no account")
 
 	// The path decides the business form.
 	r = c.post("/users/corporation", with(corporationForm(), "signup_token", token, "business_form", 2))

@@ -31,6 +31,8 @@ var auditActions = map[string]string{
 	"review":  "取引先の確認",
 	"sign_in": "ログイン",
 	"create":  "担当者の登録",
+	// A held buyer approved or rejected (/ops/buyers).
+	"review_buyer": "アカウントの確認",
 	// The card checks' lock lifted (/ops/locks).
 	"unlock_card_checks": "カード追加の停止の解除",
 	// The operators' proposals and what their approval does (store/operator_proposals.go).

@@ -24,6 +24,7 @@ var (
 	QueuePage     = web.Page{Path: "/ops/screening", Title: "審査", Access: web.Operator}
 	SuppliersPage = web.Page{Path: "/ops/suppliers", Title: "取引先の確認", Access: web.Operator}
 	AuditPage     = web.Page{Path: "/ops/audit", Title: "監査ログ", Access: web.Operator}
+	BuyersPage    = web.Page{Path: "/ops/buyers", Title: "アカウントの確認", Access: web.Operator}
 )
 
 // jst is Japan time, in which the console shows every time.

@@ -72,5 +72,6 @@ func (h *Handler) Register(c *echo.Context) error {
 	}
 	h.ClearSignup(c)
 	h.Sessions.Put(ctx, web.SessionRegistered, u.EmailAddress)
+	h.Sessions.Put(ctx, web.SessionRegisteredHeld, u.ReviewStatus == pay.BuyerHeld)
 	return c.Redirect(http.StatusSeeOther, "/registration/result")
 }

@@ -16,5 +16,6 @@ func (h *Handler) ShowRegistrationResultPage(c *echo.Context) error {
 	if email == "" {
 		return c.Redirect(http.StatusSeeOther, "/signin")
 	}
-	return web.Show(h.App, c, "登録完了", nil, pages.RegistrationResultView{EmailAddress: email}, pages.RegistrationResultPage)
+	held := h.Sessions.GetBool(c.Request().Context(), web.SessionRegisteredHeld)
+	return web.Show(h.App, c, "登録完了", nil, pages.RegistrationResultView{EmailAddress: email, Held: held}, pages.RegistrationResultPage)
 }

@@ -55,7 +55,13 @@ func TestARequestKeyWaitsThroughSignUpAndRegistration(t *testing.T) {
 	res = c.Post("/signup/code", url.Values{"code": {code}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	chooseBusinessForm(t, c, "1")
-	res = c.Post("/registration", signup.CorporationForm())
+	// A number of its own, in the registry and held by no other test's buyer: a held
+	// customer could not take the request.
+	form := signup.CorporationForm()
+	form.Set("corporate_number", "8010401123457")
+	require.NoError(t, webtest.Store().SaveCorporations(ctx, []store.Corporation{{CorporateNumber: "8010401123457",
+		Name: "株式会社テスト商事", Address: "東京都千代田区千代田１－１"}}))
+	res = c.Post("/registration", form)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	res = c.Post("/registration/confirm", nil)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)

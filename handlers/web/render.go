@@ -39,6 +39,7 @@ func (a *App) Base(c *echo.Context, title string) (views.Base, error) {
 			EmailAddress:       u.EmailAddress,
 			BusinessForm:       u.BusinessForm,
 			CollectionsEnabled: a.CollectionsEnabled(u),
+			Review:             u.ReviewStatus,
 		}
 	}
 	return b, nil

@@ -24,11 +24,13 @@ const (
 	SessionSignupSentAt = "signup_code_sent_at"
 	SessionRegistration = "registration"
 	SessionRegistered   = "registration_done"
+	// SessionRegisteredHeld: the registered account waits for the operators' review.
+	SessionRegisteredHeld = "registration_held"
 )
 
 var signupSessionKeys = []string{
 	SessionSignupID, SessionSignupEmail, SessionSignupResignup, SessionSignupVerified,
-	SessionSignupSentAt, SessionRegistration, SessionRegistered,
+	SessionSignupSentAt, SessionRegistration, SessionRegistered, SessionRegisteredHeld,
 }
 
 // SignupInSession is the sign-up this visitor started: ID is 0 when re-registration

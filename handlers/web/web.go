@@ -92,6 +92,10 @@ func New(d Deps) *App {
 	if d.Corporations == nil {
 		d.Corporations = &account.Corporations{Store: d.Store, Logger: d.Logger}
 	}
+	// Registration checks corporate numbers against the same registry as 法人名検索.
+	if d.Account != nil && d.Account.Corporations == nil {
+		d.Account.Corporations = d.Corporations
+	}
 	if d.OpsSessions == nil && d.Sessions != nil {
 		d.OpsSessions = newOpsSessions(d.Sessions)
 	}

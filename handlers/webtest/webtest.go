@@ -105,6 +105,11 @@ func (c *Clock) Add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
+// TestCorporation is the registry entry of the corporate number NewBuyer and the
+// registration tests use (7000012050002), under the name they type.
+var TestCorporation = store.Corporation{CorporateNumber: "7000012050002", Name: "テスト商事株式会社",
+	NameKana: "テストショウジ", Address: "東京都千代田区千代田１－１"}
+
 // Env is the application under test.
 type Env struct {
 	*handlers.Site
@@ -156,6 +161,9 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	for _, f := range mutate {
 		f(&d)
 	}
+	// The test corporation (NewBuyer's and the registration forms') is in the registry
+	// the registration checks, which has no NTA in tests.
+	require.NoError(t, db.Store.SaveCorporations(context.Background(), []store.Corporation{TestCorporation}))
 	if d.Clock != nil {
 		d.Account.Now = d.Clock
 	}
