@@ -105,3 +105,25 @@ func TestSupplierAccountStepUpByAuthenticator(t *testing.T) {
 	r = fresh.post(base, with(mizuhoAccount(), "account_number", "7654322"))
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
 }
+
+// A payment to a registered supplier with a new account (is_new_account) redirects the
+// supplier's money like adding the account does: the same step-up. A new supplier with
+// its first account needs none (the operators review every new supplier).
+func TestNewAccountInAPaymentNeedsAFreshSecondFactor(t *testing.T) {
+	e := newEnv(t)
+	b := newPayingBuyer(t, e, "4111111111111111")
+	f := b.flow("5000")
+	f["is_new_account"] = true
+	f["new_account"] = map[string]any{"bank_code": "0001", "branch_code": "001", "account_type": 2, "account_number": "7654321", "holder_name": "ﾔﾏﾀﾞ"}
+	_, before := counts(t, b.u.BuyerID)
+	r := b.submit("stepup-1", f)
+	require.Equal(t, http.StatusForbidden, r.Status, r.String())
+	assert.Equal(t, "step_up_required", r.str("status"))
+	_, n := counts(t, b.u.BuyerID)
+	assert.Equal(t, before, n, "no account without the factor")
+	assert.Equal(t, float64(0), b.c.get("/invoices?bucket=review").num("total_count"), "and no payment")
+
+	webtest.GiveFactor(t, b.u, e.clock.Now())
+	r = b.submit("stepup-2", f)
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
+}

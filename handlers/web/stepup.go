@@ -30,8 +30,9 @@ func (a *App) StepUpFor(c *echo.Context, u store.User) (*views.StepUpField, erro
 	f.Resend = true
 	f.Hint = "口座の登録・変更の前に、本人確認をお願いしています。" + u.EmailAddress + " にお送りした6桁の確認コードを入力してください（有効期限10分）"
 	if err := a.Account.EnsureStepUpCode(ctx, u); err != nil {
-		if r, ok := account.AsRefusal(err); ok {
-			f.Hint += "。" + r.Message
+		// Over the limit: the hint says when a code can be sent (the page is the form).
+		if l, ok := account.AsLimited(err); ok {
+			f.Hint += "。" + l.Message()
 			return f, nil
 		}
 		return nil, err
@@ -49,10 +50,11 @@ func (a *App) CheckStepUp(c *echo.Context, u store.User) (pay.FieldErrors, error
 	if err != nil || fresh {
 		return nil, err
 	}
+	var errs pay.FieldErrors
 	if c.FormValue("resend_code") != "" {
 		err := a.Account.SendStepUpCode(ctx, u)
-		if r, ok := account.AsRefusal(err); ok {
-			return pay.FieldErrors{{Field: account.StepUpField, Message: r.Message}}, nil
+		if Refused(c, &errs, account.StepUpField, err) {
+			return errs, nil
 		}
 		if err != nil {
 			return nil, err
@@ -60,8 +62,8 @@ func (a *App) CheckStepUp(c *echo.Context, u store.User) (pay.FieldErrors, error
 		return pay.FieldErrors{{Field: account.StepUpField, Message: "確認コードを再送しました。メールに記載の6桁の数字を入力してください"}}, nil
 	}
 	err = a.Account.StepUp(ctx, u, c.FormValue(account.StepUpField))
-	if r, ok := account.AsRefusal(err); ok {
-		return pay.FieldErrors{{Field: account.StepUpField, Message: r.Message}}, nil
+	if Refused(c, &errs, account.StepUpField, err) {
+		return errs, nil
 	}
 	return nil, err
 }
