@@ -71,6 +71,10 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 	_, err = env.App.Invoices.PayRequest(ctx, p.u.BuyerID, id, "ops-pay", cards[0].ID)
 	require.NoError(t, err)
 
+	queue := one.Get("/ops/screening?size=200").Body
+	row := between(t, queue, `href="`+path+`"`, "</tr>")
+	assert.Contains(t, row, "新しい口座", "the queue flags the new account in words")
+	assert.Contains(t, row, "口座未承認")
 	page := one.Get(path)
 	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
 	for _, want := range []string{"テスト商事株式会社", "¥100,000", "1122334", "ﾃｽﾄｼﾖｳｼﾞ(ｶ", "承認済", "seikyusho.pdf"} {
