@@ -203,3 +203,41 @@ func TestPayoutsAccountChangesNeedAFreshFactor(t *testing.T) {
 		fmt.Sprintf("asked again: %d %s, %d rows; with a new code %d, %d row", staleStatus, staleError, stale, okStatus, count()),
 		staleStatus == http.StatusForbidden && staleError == "step_up_required" && stale == 0 && okStatus == http.StatusCreated && count() == 1)
 }
+
+// Guessing the step-up code: each code takes 5 wrong entries (auth.CodeMaxAttempts),
+// and the account's second-factor allowance (account.DefaultLimits, 15 in 15 minutes)
+// ends the guessing with 429 and Retry-After; nothing is saved on the way.
+func TestPayoutsStepUpCodeGuessingIsLimited(t *testing.T) {
+	env := attackEnv(t, account.DefaultLimits)
+	ctx := context.Background()
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	sup, err := webtest.Store().CreateSupplier(ctx, u.BuyerID, pay.SupplierInput{BusinessForm: pay.Corporation,
+		Name: "推測商事株式会社", NameKana: "スイソクショウジ", CorporateNumber: uniqueCorporateNumber(t)}, nil)
+	require.NoError(t, err)
+	c := env.Client(t)
+	c.SignIn(u.EmailAddress)
+	page := fmt.Sprintf("/suppliers/%d/accounts/new", sup.ID)
+	require.Equal(t, http.StatusOK, c.Get(page+"?bank_code=0001&branch_code=001").StatusCode)
+	code := env.WaitCode(t, u.EmailAddress)
+	wrong := "000000"
+	if code == wrong {
+		wrong = "111111"
+	}
+	form := url.Values{"bank_code": {"0001"}, "branch_code": {"001"}, "account_type": {"2"}, "account_number": {"7654321"},
+		"holder_name": {"ﾔﾏﾀﾞ"}, "step_up_code": {wrong}}
+	firstLimited, retryAfter := 0, ""
+	for i := 1; i <= 20; i++ {
+		res := c.Post(page, form)
+		if res.StatusCode == http.StatusTooManyRequests && firstLimited == 0 {
+			firstLimited, retryAfter = i, res.Header.Get("Retry-After")
+		}
+	}
+	// The right code, now, is refused too: the allowance is spent (and the code worn out).
+	form.Set("step_up_code", code)
+	after := c.Post(page, form).StatusCode
+	var n int
+	require.NoError(t, webtest.Store().DB.Get(&n, `SELECT count(*) FROM supplier_accounts WHERE buyer_id = $1`, u.BuyerID))
+	record(t, "businesses", "20 wrong step-up codes for one account, then the right one",
+		fmt.Sprintf("429 from try %d (Retry-After %ss); the right code after: %d; %d rows", firstLimited, retryAfter, after, n),
+		firstLimited > 0 && firstLimited <= 16 && retryAfter != "" && after != http.StatusSeeOther && n == 0)
+}
