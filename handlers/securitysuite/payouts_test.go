@@ -100,6 +100,10 @@ func TestPayoutsRequestersAccountWaitsForApproval(t *testing.T) {
 		WHERE i.buyer_id = $1 AND i.submit_key = 'payout-attack'`, attacker.BuyerID))
 	cc := env.Client(t)
 	cc.SignIn(customer.EmailAddress)
+	// The customer's supplier page says which account is waiting for the operators.
+	supplierPage := cc.Get(fmt.Sprintf("/suppliers/%d", sup.ID))
+	require.Equal(t, http.StatusOK, supplierPage.StatusCode)
+	require.Contains(t, supplierPage.Body, "当社の確認が済むまで、この口座へのお振り込みはしません")
 	res := cc.Post("/myaccount/creditcards/new", url.Values{"token": {env.PSP.CardToken(t, "4111111111111111")}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	cards, err := webtest.Store().Cards(ctx, customer.BuyerID)
