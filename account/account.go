@@ -81,6 +81,9 @@ type SignInResult struct {
 	// one it presented, or a new one for an unknown device); DeviceID is its row.
 	DeviceToken string
 	DeviceID    int64
+	// FactorGiven: the sign-in passed its second factor just now, which counts for a
+	// step-up (StepUpWindow) once the session exists (MarkFactor).
+	FactorGiven bool
 }
 
 // SignIn checks the password under the rate limiter and the throttle (auth.Throttle: a
@@ -186,7 +189,9 @@ func (s *Service) VerifySecondFactor(ctx context.Context, u store.User, input st
 	if err != nil {
 		return SignInResult{}, err
 	}
-	return s.succeeded(ctx, u, key, deviceID, cl)
+	res, err := s.succeeded(ctx, u, key, deviceID, cl)
+	res.FactorGiven = err == nil
+	return res, err
 }
 
 func (s *Service) checkTOTP(ctx context.Context, u store.User, input string) error {

@@ -241,6 +241,7 @@ func routes(e *echo.Echo, a *web.App) {
 	screeners.POST("/screening/:id/complete", opsArea.CompleteScreening)
 	screeners.POST("/screening/:id/send-back", opsArea.SendBack)
 	screeners.POST("/screening/:id/cancel", opsArea.CancelPayment)
+	screeners.POST("/screening/:id/approve-account", opsArea.ApproveAccount)
 	screeners.GET("/suppliers", opsArea.ShowSuppliersPage)
 	screeners.GET("/suppliers/:id", opsArea.ShowSupplierPage)
 	screeners.POST("/suppliers/:id", opsArea.ReviewSupplier)

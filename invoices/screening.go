@@ -380,3 +380,44 @@ func dateIf(t *time.Time) string {
 	}
 	return t.Format("2006-01-02")
 }
+
+// Messages of the account approval.
+const (
+	MsgAccountApproved = "この振込先口座はすでに承認されています"
+	MsgNoAccount       = "このお支払いには振込先口座がありません"
+)
+
+// ApproveAccount is an operator's approval of the bank account payment id goes to, when
+// that account came with a card-payment request and waits for one: only then do
+// transfer files take payments to it (store.MakeTransferFile). Refusals are on
+// "approve_account".
+func (s *Service) ApproveAccount(ctx context.Context, op store.Operator, id int64) error {
+	if !op.Has(pay.RoleScreening) {
+		return pay.FieldErrors{{Field: "approve_account", Message: MsgNotScreener}}
+	}
+	p, err := s.Store.ScreeningPayment(ctx, id)
+	if err != nil {
+		return err
+	}
+	if p.AccountID == nil {
+		return pay.FieldErrors{{Field: "approve_account", Message: MsgNoAccount}}
+	}
+	if p.AccountApprovedAt != nil {
+		return pay.FieldErrors{{Field: "approve_account", Message: MsgAccountApproved}}
+	}
+	type state struct {
+		Approved bool   `json:"approved"`
+		Payment  int64  `json:"payment_id"`
+		Bank     string `json:"bank"`
+		Number   string `json:"account_number"`
+		Holder   string `json:"holder_name"`
+	}
+	bank := p.AccountBankName + " " + p.AccountBranchName
+	err = s.Store.ApproveSupplierAccount(ctx, *p.AccountID, store.NewAudit{OperatorID: op.ID, Action: "approve_account",
+		Before: state{false, id, bank, p.AccountNumber, p.AccountHolderName},
+		After:  state{true, id, bank, p.AccountNumber, p.AccountHolderName}}, s.now())
+	if errors.Is(err, store.ErrStateChanged) {
+		return pay.FieldErrors{{Field: "approve_account", Message: MsgAccountApproved}}
+	}
+	return err
+}

@@ -3,6 +3,7 @@ package pay
 import (
 	"errors"
 	"strings"
+	"time"
 )
 
 // AccountType is a bank account's deposit type in our API and database
@@ -94,4 +95,15 @@ func NormalizeAccountNumber(s string) (string, error) {
 		return "", ErrAccountNumberFormat
 	}
 	return d, nil
+}
+
+// NewAccountPeriod is how long an account counts as new for screening: a payment to an
+// account no one paid more than this long ago deserves a closer look, since a changed
+// account is how invoice fraud takes the money.
+const NewAccountPeriod = 30 * 24 * time.Hour
+
+// AccountIsNew says whether an account is new at now, given when another payment to it
+// was first made (nil: never).
+func AccountIsNew(firstPaidAt *time.Time, now time.Time) bool {
+	return firstPaidAt == nil || now.Sub(*firstPaidAt) < NewAccountPeriod
 }

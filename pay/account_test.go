@@ -2,6 +2,7 @@ package pay_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -121,4 +122,23 @@ func TestNormalizeAccountNumber(t *testing.T) {
 func TestAccountNumberMessages(t *testing.T) {
 	assert.Equal(t, "口座番号を入力してください", pay.ErrAccountNumberRequired.Error())
 	assert.Equal(t, "口座番号は7桁の数字で入力してください", pay.ErrAccountNumberFormat.Error())
+}
+
+func TestAccountIsNew(t *testing.T) {
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) *time.Time { t := now.Add(-d); return &t }
+	for _, c := range []struct {
+		name  string
+		first *time.Time
+		want  bool
+	}{
+		{"never paid", nil, true},
+		{"first paid today", at(time.Hour), true},
+		{"first paid 29 days ago", at(29 * 24 * time.Hour), true},
+		{"first paid a second short of 30 days ago", at(pay.NewAccountPeriod - time.Second), true},
+		{"first paid exactly 30 days ago", at(pay.NewAccountPeriod), false},
+		{"first paid a year ago", at(365 * 24 * time.Hour), false},
+	} {
+		assert.Equal(t, c.want, pay.AccountIsNew(c.first, now), c.name)
+	}
 }

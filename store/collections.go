@@ -314,8 +314,8 @@ func nullString(s string) *string {
 
 // linkCustomer makes request id the customer's: the requester among the customer's
 // suppliers (found by corporate number, or added as approved: the requester is a
-// registered corporation and the account is its own receiving account), that account
-// among the supplier's, and the customer's invoice waiting for their card. The
+// registered corporation), its receiving account among the supplier's as a new account
+// waiting for the operators' approval, and the customer's invoice waiting for their card. The
 // customer's event moves the requester's invoice to 支払待ち (syncRequest).
 func linkCustomer(ctx context.Context, tx *sqlx.Tx, id, customerID int64, actor string, now time.Time) (int64, error) {
 	var req struct {
@@ -349,13 +349,17 @@ func linkCustomer(ctx context.Context, tx *sqlx.Tx, id, customerID int64, actor 
 	if err != nil {
 		return 0, fmt.Errorf("store: link request %d: supplier: %w", id, err)
 	}
+	// The requester's receiving account is the requester's word only: on the customer's
+	// supplier it is a new row waiting for the operators (approved_at NULL), never
+	// attached to an account the customer vouched for. The same account already on the
+	// supplier is reused as it stands (approved or still waiting).
 	var accountID int64
 	if err := tx.GetContext(ctx, &accountID, `INSERT INTO supplier_accounts (buyer_id, supplier_id, bank_code, bank_name,
-		branch_code, branch_name, account_type, account_number, holder_name)
-		SELECT $1, $2, bank_code, bank_name, branch_code, branch_name, account_type, account_number, holder_name
+		branch_code, branch_name, account_type, account_number, holder_name, origin, approved_at)
+		SELECT $1, $2, bank_code, bank_name, branch_code, branch_name, account_type, account_number, holder_name, $4, NULL
 		FROM buyer_accounts WHERE id = $3
 		ON CONFLICT (supplier_id, bank_code, branch_code, account_type, account_number) DO UPDATE SET updated_at = now()
-		RETURNING id`, customerID, supplierID, req.AccountID); err != nil {
+		RETURNING id`, customerID, supplierID, req.AccountID, AccountFromRequest); err != nil {
 		return 0, fmt.Errorf("store: link request %d: account: %w", id, err)
 	}
 	customerFee, payeeFee := pay.RequestCharges(req.Fee, req.Bearer)

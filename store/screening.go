@@ -27,6 +27,17 @@ type ScreeningItem struct {
 	// request (the customer's invoice has none of its own); RequesterID its owner.
 	RequestFileID *int64 `db:"request_file_id"`
 	RequesterID   *int64 `db:"requester_id"`
+	// The account the payment goes to, whether someone vouched for it, and when another
+	// payment to it was first made (pay.AccountIsNew).
+	AccountBankName    string          `db:"account_bank_name"`
+	AccountBranchName  string          `db:"account_branch_name"`
+	AccountType        pay.AccountType `db:"account_type"`
+	AccountNumber      string          `db:"account_number"`
+	AccountHolderName  string          `db:"account_holder_name"`
+	AccountOrigin      string          `db:"account_origin"`
+	AccountApprovedAt  *time.Time      `db:"account_approved_at"`
+	AccountApprovedBy  *int64          `db:"account_approved_by"`
+	AccountFirstPaidAt *time.Time      `db:"account_first_paid_at"`
 }
 
 // EvidenceFile is the invoice file screening compares with: the payment's own, or the
@@ -55,10 +66,17 @@ type ScreeningFilter struct {
 
 const screeningColumns = paymentColumns + `, CASE WHEN b.business_form = 1 THEN b.corporate_name ELSE b.business_name END AS buyer_name,
 	s.status AS supplier_status, i.checked_by, o.name AS checked_by_name, i.send_back_code,
-	rq.file_id AS request_file_id, ir.requester_id`
+	rq.file_id AS request_file_id, ir.requester_id,
+	COALESCE(sa.bank_name, '') AS account_bank_name, COALESCE(sa.branch_name, '') AS account_branch_name,
+	COALESCE(sa.account_type, 0) AS account_type, COALESCE(sa.account_number, '') AS account_number,
+	COALESCE(sa.holder_name, '') AS account_holder_name, COALESCE(sa.origin, '') AS account_origin, sa.approved_at AS account_approved_at,
+	sa.approved_by AS account_approved_by,
+	(SELECT min(e.submitted_at) FROM invoices e WHERE e.account_id = i.account_id AND e.id <> i.id
+		AND e.submitted_at IS NOT NULL AND e.card_status IN ('authorized', 'captured')) AS account_first_paid_at`
 
 const screeningFrom = paymentFrom + ` JOIN buyers b ON b.id = i.buyer_id LEFT JOIN operators o ON o.id = i.checked_by
-	LEFT JOIN invoice_requests ir ON ir.payment_invoice_id = i.id LEFT JOIN invoices rq ON rq.id = ir.invoice_id `
+	LEFT JOIN invoice_requests ir ON ir.payment_invoice_id = i.id LEFT JOIN invoices rq ON rq.id = ir.invoice_id
+	LEFT JOIN supplier_accounts sa ON sa.id = i.account_id AND sa.buyer_id = i.buyer_id `
 
 // ScreeningQueue lists submitted payments of every buyer for the operators, oldest
 // first (the longest waiting at the top), with the total. Operators only.
@@ -210,5 +228,35 @@ func (s *Store) ReviewSupplier(ctx context.Context, id int64, from, to pay.Suppl
 		}
 		return notify(ctx, tx, row.BuyerID, NewNotification{EventKey: fmt.Sprintf("supplier-review-%d", auditID),
 			Title: title, Body: body, Link: fmt.Sprintf("/suppliers/%d", id)}, now)
+	})
+}
+
+// AuditSupplierAccount is the audit object of a supplier's bank account.
+const AuditSupplierAccount = "supplier_account"
+
+// ApproveSupplierAccount records an operator's approval of an account that came with a
+// card-payment request, when it is still waiting, with its audit row, in one
+// transaction: from then on transfer files take payments to it. ErrStateChanged when it
+// was approved meanwhile; ErrNotFound when there is no such account. Operators only.
+func (s *Store) ApproveSupplierAccount(ctx context.Context, id int64, audit NewAudit, now time.Time) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var supplierID int64
+		err := tx.GetContext(ctx, &supplierID, `UPDATE supplier_accounts SET approved_at = $2, approved_by = $3, updated_at = $2
+			WHERE id = $1 AND approved_at IS NULL RETURNING supplier_id`, id, now, audit.OperatorID)
+		if notFound(err) {
+			var exists bool
+			if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM supplier_accounts WHERE id = $1)`, id); err != nil {
+				return fmt.Errorf("store: approve account %d: %w", id, err)
+			}
+			if !exists {
+				return fmt.Errorf("store: approve account %d: %w", id, ErrNotFound)
+			}
+			return fmt.Errorf("store: approve account %d: %w", id, ErrStateChanged)
+		}
+		if err != nil {
+			return fmt.Errorf("store: approve account %d: %w", id, err)
+		}
+		audit.ObjectType, audit.ObjectID = AuditSupplierAccount, id
+		return s.AddAudit(ctx, tx, audit, now)
 	})
 }

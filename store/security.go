@@ -325,3 +325,24 @@ func (s *Store) SessionUser(ctx context.Context, buyerID, userID, sessionID int6
 		JOIN user_sessions s ON s.user_id = u.id AND s.id = $3 AND s.ended_at IS NULL
 		WHERE u.buyer_id = $1 AND u.id = $2`, buyerID, userID, sessionID)
 }
+
+// SessionFactorAt is when the user's live session id last gave its second factor (nil:
+// not since it began); another user's session, or an ended one, is ErrNotFound.
+func (s *Store) SessionFactorAt(ctx context.Context, buyerID, userID, id int64) (*time.Time, error) {
+	var at *time.Time
+	err := s.DB.GetContext(ctx, &at, `SELECT factor_at FROM user_sessions
+		WHERE buyer_id = $1 AND user_id = $2 AND id = $3 AND ended_at IS NULL`, buyerID, userID, id)
+	if notFound(err) {
+		return nil, fmt.Errorf("store: session %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: factor of session %d: %w", id, err)
+	}
+	return at, nil
+}
+
+// SetSessionFactor records that the user's live session id gave its second factor at at.
+func (s *Store) SetSessionFactor(ctx context.Context, buyerID, userID, id int64, at time.Time) error {
+	return s.execOne(ctx, fmt.Sprintf("factor of session %d", id), `UPDATE user_sessions SET factor_at = $4
+		WHERE buyer_id = $1 AND user_id = $2 AND id = $3 AND ended_at IS NULL`, buyerID, userID, id, at)
+}

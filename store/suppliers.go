@@ -47,7 +47,24 @@ type SupplierAccount struct {
 	HolderName    string          `db:"holder_name"`
 	CreatedAt     time.Time       `db:"created_at"`
 	UpdatedAt     time.Time       `db:"updated_at"`
+	// Origin says who gave the account: the buyer typed it (AccountFromBuyer), or it came
+	// with a card-payment request (AccountFromRequest).
+	Origin string `db:"origin"`
+	// ApprovedAt is when the account was vouched for: as the buyer saved it, or by an
+	// operator (ApprovedBy) for one that came with a request. Nil: no transfer goes to
+	// it yet.
+	ApprovedAt *time.Time `db:"approved_at"`
+	ApprovedBy *int64     `db:"approved_by"`
 }
+
+// Approved says whether money may be transferred to the account.
+func (a SupplierAccount) Approved() bool { return a.ApprovedAt != nil }
+
+// Account origins (supplier_accounts.origin).
+const (
+	AccountFromBuyer   = "buyer"
+	AccountFromRequest = "request"
+)
 
 // AccountFields are what a person enters for an account, already normalised and checked
 // (pay.AccountInput), with the bank and branch names looked up from the zengin data.
@@ -70,7 +87,8 @@ func AccountFieldsOf(a pay.CheckedAccount) AccountFields {
 }
 
 const supplierColumns = `id, buyer_id, business_form, name, name_kana, corporate_number, business_name, status, created_at, updated_at`
-const accountColumns = `id, buyer_id, supplier_id, bank_code, bank_name, branch_code, branch_name, account_type, account_number, holder_name, created_at, updated_at`
+const accountColumns = `id, buyer_id, supplier_id, bank_code, bank_name, branch_code, branch_name, account_type, account_number, holder_name, created_at, updated_at,
+	origin, approved_at, approved_by`
 
 // SupplierFilter selects one page of a buyer's suppliers. Page counts from 0 (SPEC.md
 // §9 stats queries); Size 0 means only the total is wanted.
@@ -238,8 +256,12 @@ func (s *Store) UpdateSupplierAccount(ctx context.Context, buyerID, supplierID, 
 		if busy {
 			return fmt.Errorf("store: update account %d: %w", id, ErrSupplierInUse)
 		}
+		// The buyer typed the new details: an account the buyer or an operator vouched
+		// for stays approved, now by the buyer; one still waiting for the operators
+		// keeps waiting (a request's account does not become trusted by being edited).
 		res, err := tx.ExecContext(ctx, `UPDATE supplier_accounts SET bank_code = $4, bank_name = $5, branch_code = $6,
-			branch_name = $7, account_type = $8, account_number = $9, holder_name = $10, updated_at = now()
+			branch_name = $7, account_type = $8, account_number = $9, holder_name = $10, updated_at = now(),
+			approved_at = CASE WHEN approved_at IS NULL THEN NULL ELSE now() END, approved_by = NULL
 			WHERE buyer_id = $1 AND supplier_id = $2 AND id = $3`,
 			buyerID, supplierID, id, f.BankCode, f.BankName, f.BranchCode, f.BranchName, f.AccountType, f.AccountNumber, f.HolderName)
 		if err != nil {

@@ -48,12 +48,16 @@ type TransferItem struct {
 	AccountType      pay.AccountType       `db:"account_type"`
 	AccountNumber    string                `db:"account_number"`
 	HolderName       string                `db:"holder_name"`
+	// AccountApproved: the account was vouched for (store.SupplierAccount.Approved); a
+	// payment to an account that was not waits out of every transfer file.
+	AccountApproved bool `db:"account_approved"`
 }
 
 const transferColumns = `i.id, i.buyer_id, CASE WHEN b.business_form = 1 THEN b.corporate_name ELSE b.business_name END AS buyer_name,
 	s.name AS supplier_name, i.amount - i.payee_fee AS amount, i.fee, i.payment_ref, i.transfer_date, i.examination_status, i.action_required,
 	i.card_status, i.authorized_amount, i.transfer_file_id, i.transfer_state, i.transfer_failure, i.transferred_at, i.captured_at, i.submitted_at,
-	a.bank_code, a.bank_name, a.branch_code, a.branch_name, a.account_type, a.account_number, a.holder_name`
+	a.bank_code, a.bank_name, a.branch_code, a.branch_name, a.account_type, a.account_number, a.holder_name,
+	a.approved_at IS NOT NULL AS account_approved`
 
 const transferFrom = ` FROM invoices i JOIN suppliers s ON s.id = i.supplier_id AND s.buyer_id = i.buyer_id
 	JOIN buyers b ON b.id = i.buyer_id
@@ -137,7 +141,7 @@ func (s *Store) TransferFileIDs(ctx context.Context, fileID int64) ([]int64, err
 }
 
 // MakeTransferFile puts the payments due on day that are not in a file yet (screening
-// complete, card captured, not waiting for the buyer) into a new file, built by build
+// complete, card captured, not waiting for the buyer, paid to an approved account) into a new file, built by build
 // from them, in one transaction that locks them: two operators making the day's file
 // at once make one file. Each payment moves to the transfer stage filed with its event
 // and its posting (payable → in transit). ErrNothingToTransfer when none is due.
@@ -148,9 +152,13 @@ func (s *Store) MakeTransferFile(ctx context.Context, day time.Time, operatorID 
 	var f TransferFile
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		var ids []int64
-		if err := tx.SelectContext(ctx, &ids, `SELECT id FROM invoices WHERE transfer_date = $1 AND examination_status = 3
-			AND NOT action_required AND card_status = 'captured' AND transfer_state = '' AND submitted_at IS NOT NULL
-			ORDER BY id FOR UPDATE`, day.Format("2006-01-02")); err != nil {
+		// A payment whose account no one has vouched for (a request's account the
+		// operators have not approved) stays out: money goes only where it was checked.
+		if err := tx.SelectContext(ctx, &ids, `SELECT i.id FROM invoices i WHERE i.transfer_date = $1 AND i.examination_status = 3
+			AND NOT i.action_required AND i.card_status = 'captured' AND i.transfer_state = '' AND i.submitted_at IS NOT NULL
+			AND EXISTS (SELECT 1 FROM supplier_accounts a WHERE a.id = i.account_id AND a.buyer_id = i.buyer_id
+				AND a.approved_at IS NOT NULL)
+			ORDER BY i.id FOR UPDATE OF i`, day.Format("2006-01-02")); err != nil {
 			return fmt.Errorf("store: transfer file of %s: %w", day.Format("2006-01-02"), err)
 		}
 		if len(ids) == 0 {

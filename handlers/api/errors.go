@@ -22,6 +22,9 @@ type apiError struct {
 	Errors  pay.FieldErrors `json:"errors,omitempty"`
 	// ResultCode is the gateway result code of a declined card (card_declined).
 	ResultCode string `json:"result_code,omitempty"`
+	// Method is how the caller gives a step-up code (step_up_required): "email" (a code
+	// was mailed) or "totp" (the authenticator's).
+	Method string `json:"method,omitempty"`
 	// retryAfter is the Retry-After header of a 429, in seconds.
 	retryAfter int
 }

@@ -128,6 +128,12 @@ func (s *server) submitInvoice(c *echo.Context) error {
 			return validationError(prefixed)
 		}
 		sub.NewAccount, sub.AccountID = &acct, 0
+		if !f.IsNewSupplier {
+			// A new account for a registered supplier redirects its money: step-up.
+			if err := s.stepUp(c); err != nil {
+				return err
+			}
+		}
 	}
 	res, err := s.Invoices.Submit(c.Request().Context(), u.BuyerID, sub)
 	return submitted(c, res, err, http.StatusCreated)

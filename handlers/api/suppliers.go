@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/banks"
 	"cardpay/pay"
 	"cardpay/store"
@@ -291,11 +292,50 @@ func (s *server) readAccount(c *echo.Context) (sp store.Supplier, accountID int6
 	return sp, accountID, f, nil
 }
 
+// StepUpHeader carries the step-up code of a bank-account change (account.StepUp).
+const StepUpHeader = "X-Step-Up-Code"
+
+// stepUp lets a bank-account change through only when the caller's sign-in (its
+// user_sessions row: the token family's, or the browser session's) gave the second
+// factor within account.StepUpWindow, or the request's X-Step-Up-Code is right (which
+// makes it fresh). Otherwise the answer is 403 step_up_required, a mailed code being on
+// its way for mail users, and nothing changes.
+func (s *server) stepUp(c *echo.Context) error {
+	u := caller(c).User
+	ctx := c.Request().Context()
+	fresh, err := s.Account.StepUpFresh(ctx, u)
+	if err != nil || fresh {
+		return err
+	}
+	code := strings.TrimSpace(c.Request().Header.Get(StepUpHeader))
+	if code == "" {
+		if err := s.Account.EnsureStepUpCode(ctx, u); err != nil {
+			return err
+		}
+		return stepUpRequired(u, account.StepUpMessage(u))
+	}
+	err = s.Account.StepUp(ctx, u, code)
+	if r, ok := account.AsRefusal(err); ok && r.RetryAfter == 0 {
+		return stepUpRequired(u, r.Message)
+	}
+	return err
+}
+
+func stepUpRequired(u store.User, message string) *apiError {
+	e := newError(http.StatusForbidden, "step_up_required", account.StepUpMessage(u))
+	e.Method = account.StepUpMethod(u)
+	e.Errors = pay.FieldErrors{{Field: account.StepUpField, Message: message}}
+	return e
+}
+
 // createSupplierAccount is POST suppliers/{id}/accounts. An approved supplier goes back
 // to 未承認: operators check where money goes before it goes there.
 func (s *server) createSupplierAccount(c *echo.Context) error {
 	sp, _, f, err := s.readAccount(c)
 	if err != nil {
+		return err
+	}
+	if err := s.stepUp(c); err != nil {
 		return err
 	}
 	a, err := s.Store.CreateSupplierAccount(c.Request().Context(), sp.BuyerID, sp.ID, f)
@@ -311,6 +351,9 @@ func (s *server) createSupplierAccount(c *echo.Context) error {
 func (s *server) updateSupplierAccount(c *echo.Context) error {
 	sp, id, f, err := s.readAccount(c)
 	if err != nil {
+		return err
+	}
+	if err := s.stepUp(c); err != nil {
 		return err
 	}
 	a, err := s.Store.UpdateSupplierAccount(c.Request().Context(), sp.BuyerID, sp.ID, id, f)

@@ -257,6 +257,7 @@ func TestSupplierAccounts(t *testing.T) {
 	env := newEnv(t)
 	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.signedInAs(t, u)
+	webtest.GiveFactor(t, u, env.clock.Now()) // the step-up has its own test
 	r := c.post("/suppliers/corporation", with(corporationBody(), "account", nil))
 	require.Equal(t, http.StatusCreated, r.Status, r.String())
 	id := int64(r.num("id"))
@@ -401,6 +402,7 @@ func TestDeleteSupplier(t *testing.T) {
 	env := newEnv(t)
 	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.signedInAs(t, u)
+	webtest.GiveFactor(t, u, env.clock.Now())
 	busy, busyAccount := createSupplier(t, c, "支払い中の取引先")
 	idle, _ := createSupplier(t, c, "支払いのない取引先")
 	_, err := webtest.Store().CreateInvoice(context.Background(), u.BuyerID, store.NewInvoice{

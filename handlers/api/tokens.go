@@ -162,6 +162,11 @@ func (s *server) signIn(c *echo.Context, res account.SignInResult) (tokenSet, er
 	if err := s.Store.SetFamilySession(ctx, f.ID, sid); err != nil {
 		return tokenSet{}, err
 	}
+	if res.FactorGiven {
+		if err := s.Account.MarkFactor(ctx, u, sid); err != nil {
+			return tokenSet{}, err
+		}
+	}
 	ts := s.tokenSetFor(u, f, access, refresh, na.ExpiresAt)
 	ts.DeviceToken = res.DeviceToken
 	return ts, nil

@@ -79,6 +79,14 @@ func (h *Handler) CancelPayment(c *echo.Context) error {
 	})
 }
 
+// ApproveAccount approves the payment's bank account (one that came with a card-payment
+// request), so that transfer files take it.
+func (h *Handler) ApproveAccount(c *echo.Context) error {
+	return h.screenAction(c, "振込先口座を承認しました", screeningForm{}, func(op store.Operator, id int64) error {
+		return h.Invoices.ApproveAccount(c.Request().Context(), op, id)
+	})
+}
+
 // DownloadFile serves the payment's invoice file to the operator, as a download.
 func (h *Handler) DownloadFile(c *echo.Context) error {
 	f, err := h.paymentFile(c)

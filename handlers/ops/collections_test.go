@@ -71,6 +71,10 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 	_, err = env.App.Invoices.PayRequest(ctx, p.u.BuyerID, id, "ops-pay", cards[0].ID)
 	require.NoError(t, err)
 
+	queue := one.Get("/ops/screening?size=200").Body
+	row := between(t, queue, `href="`+path+`"`, "</tr>")
+	assert.Contains(t, row, "新しい口座", "the queue flags the new account in words")
+	assert.Contains(t, row, "口座未承認")
 	page := one.Get(path)
 	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
 	for _, want := range []string{"テスト商事株式会社", "¥100,000", "1122334", "ﾃｽﾄｼﾖｳｼﾞ(ｶ", "承認済", "seikyusho.pdf"} {
@@ -90,8 +94,32 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 	require.NoError(t, err)
 	assert.Equal(t, int64(100000), tx.Captured, "the requester bears the fee: the customer's card is charged the amount")
 
+	// The requester's receiving account came with the request: no one the customer
+	// trusts vouched for it, so no transfer file takes it until an operator approves it.
 	day := pay.ISODate(*pm.TransferDate)
 	mover := signIn(t, env, newOperator(t, env, pay.RoleTransfers))
+	assert.Contains(t, mover.Get("/ops/transfers?date="+day).Body, "振込先口座の承認待ち")
+	res = mover.Post("/ops/transfers/files", url.Values{"date": {day}})
+	if res.StatusCode == http.StatusSeeOther {
+		var n int
+		require.NoError(t, webtest.Store().DB.Get(&n, `SELECT count(*) FROM invoices WHERE id = $1 AND transfer_file_id IS NOT NULL`, id))
+		require.Zero(t, n, "a payment to an unapproved account is in a transfer file")
+	}
+	page = one.Get(path)
+	for _, want := range []string{"未承認", "新しい口座", "この口座を承認する"} {
+		assert.Contains(t, page.Body, want)
+	}
+	require.Equal(t, http.StatusSeeOther, one.Post(path+"/approve-account", nil).StatusCode)
+	var audits int
+	require.NoError(t, webtest.Store().DB.Get(&audits, `SELECT count(*) FROM operator_audit WHERE object_type = 'supplier_account'
+		AND object_id = $1 AND action = 'approve_account' AND operator_id = $2`, *pm.AccountID, first.ID))
+	assert.Equal(t, 1, audits, "the approval and its audit row are one change")
+	page = one.Get(path)
+	assert.Contains(t, page.Body, "承認済み（担当者が承認）")
+	assert.NotContains(t, page.Body, "この口座を承認する")
+	res = one.Post(path+"/approve-account", nil)
+	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, "a second approval is refused next to the action")
+	assert.Contains(t, res.Body, invoices.MsgAccountApproved)
 	res = mover.Post("/ops/transfers/files", url.Values{"date": {day}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	match := fileLink.FindStringSubmatch(mover.Get("/ops/transfers?date=" + day).Body)

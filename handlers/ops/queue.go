@@ -75,7 +75,8 @@ func (h *Handler) ShowQueuePage(c *echo.Context) error {
 		r := pages.QueueRow{Href: fmt.Sprintf("%s/%d", QueuePage.Path, it.ID), Number: pay.InvoiceNumber(it.ID),
 			Buyer: it.BuyerName, Supplier: it.SupplierName, SupplierStatus: it.SupplierStatus.Label(),
 			SupplierApproved: it.SupplierStatus == pay.SupplierApproved, Amount: pay.Yen(it.Amount),
-			Status: it.ExaminationStatus.Label()}
+			Status: it.ExaminationStatus.Label(), AccountNew: it.AccountID != nil && pay.AccountIsNew(it.AccountFirstPaidAt, now),
+			AccountUnapproved: it.AccountID != nil && it.AccountApprovedAt == nil}
 		if it.SubmittedAt != nil {
 			r.Submitted, r.Waited = dateTime(*it.SubmittedAt), waited(*it.SubmittedAt, now)
 		}

@@ -52,6 +52,23 @@ func (h *Handler) renderScreening(c *echo.Context, id int64, errs pay.FieldError
 	if p.SubmittedAt != nil {
 		v.Submitted = dateTime(*p.SubmittedAt)
 	}
+	if p.AccountID != nil {
+		v.Account = fmt.Sprintf("%s %s %s %s %s", p.AccountBankName, p.AccountBranchName, p.AccountType.Label(), p.AccountNumber, p.AccountHolderName)
+		v.AccountApproved = p.AccountApprovedAt != nil
+		switch {
+		case !v.AccountApproved:
+			v.AccountState = "未承認（依頼者の口座。承認するまで振込ファイルに入りません）"
+		case p.AccountApprovedBy != nil:
+			v.AccountState = "承認済み（担当者が承認）"
+		default:
+			v.AccountState = "承認済み（購入者が登録）"
+		}
+		v.CanApproveAccount = !v.AccountApproved && op.Has(pay.RoleScreening)
+		v.AccountNew = pay.AccountIsNew(p.AccountFirstPaidAt, h.Now())
+		if p.AccountFirstPaidAt != nil {
+			v.AccountFirstPaid = dateTime(*p.AccountFirstPaidAt)
+		}
+	}
 	if p.TransferDate != nil {
 		v.TransferDate = pay.JapaneseDate(*p.TransferDate)
 	}

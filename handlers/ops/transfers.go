@@ -91,6 +91,9 @@ func (h *Handler) renderTransfers(c *echo.Context, day time.Time, errs pay.Field
 			r.State = "差し戻し中（購入者の修正待ち）"
 		case it.CardStatus != pay.CardCaptured:
 			r.State = "カード売上確定待ち"
+		case !it.AccountApproved:
+			// A request's account the operators have not approved: no file takes it.
+			r.State = "振込先口座の承認待ち"
 		default:
 			r.State = "振込ファイル未作成"
 		}

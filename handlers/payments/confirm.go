@@ -182,6 +182,24 @@ func (h *Handler) Confirm(c *echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, ConfirmPath+"#fee")
 	}
+	// A new account for a registered supplier goes with a fresh second factor: the
+	// account step asked for it, but a draft (saved through the API, or long ago) or a
+	// slow confirm may come without one; then the account step asks again.
+	if j.IsNewAccount && !j.IsNewSupplier {
+		fresh, err := h.Account.StepUpFresh(ctx, *u)
+		if err != nil {
+			return err
+		}
+		if !fresh {
+			j.NewAccountDone = false
+			if err := h.save(c, j); err != nil {
+				return err
+			}
+			h.SetFlash(c, views.Flash{Color: "info", Title: "振込先口座の登録には確認が必要です",
+				Text: "新しい振込先口座でお支払いいただくため、確認コードを入力してください。"})
+			return c.Redirect(http.StatusSeeOther, newAccountPath)
+		}
+	}
 	// The key the page was rendered with: a replay of an old page finds its own payment.
 	if key := c.FormValue("submit_key"); key != "" {
 		j.SubmitKey = key

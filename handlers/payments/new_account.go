@@ -34,7 +34,16 @@ func (h *Handler) ShowNewAccountStep(c *echo.Context) error {
 	if !j.IsNewAccount && !j.IsNewSupplier {
 		return c.Redirect(http.StatusSeeOther, accountStepPath)
 	}
-	return h.RenderBankAccountForm(c, h.newAccountForm(c, j), web.WithQueryChoices(c, j.NewAccount), nil)
+	f := h.newAccountForm(c, j)
+	if !j.IsNewSupplier {
+		// A new account for a supplier already registered redirects its money: the
+		// second factor again, as on the supplier's page (account.StepUp).
+		var err error
+		if f.StepUp, err = h.StepUpFor(c, *web.CurrentUser(c)); err != nil {
+			return err
+		}
+	}
+	return h.RenderBankAccountForm(c, f, web.WithQueryChoices(c, j.NewAccount), nil)
 }
 
 // SaveNewAccount keeps the account once it validates and goes on to the invoice.
@@ -48,8 +57,22 @@ func (h *Handler) SaveNewAccount(c *echo.Context) error {
 	}
 	in := web.BankAccountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
+	if !j.IsNewSupplier {
+		stepErrs, err := h.CheckStepUp(c, *web.CurrentUser(c))
+		if err != nil {
+			return err
+		}
+		errs = append(errs, stepErrs...)
+	}
 	if len(errs) > 0 {
-		return h.RenderBankAccountForm(c, h.newAccountForm(c, j), in, errs)
+		f := h.newAccountForm(c, j)
+		if !j.IsNewSupplier {
+			var err error
+			if f.StepUp, err = h.StepUpFor(c, *web.CurrentUser(c)); err != nil {
+				return err
+			}
+		}
+		return h.RenderBankAccountForm(c, f, in, errs)
 	}
 	j.NewAccount, j.NewAccountDone, j.IsNewAccount = checked.AccountInput, true, true
 	if err := h.save(c, j); err != nil {

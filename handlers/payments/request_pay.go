@@ -2,6 +2,7 @@ package payments
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -101,6 +102,16 @@ func (h *Handler) renderRequestPay(c *echo.Context, p store.Payment, r store.Req
 		// The requester's file, shown to their customer: the signed URL is made here, for
 		// this page only, after the request was found to be theirs.
 		v.FileHref, _ = h.DownloadURL(r.RequesterID, *r.FileID)
+	}
+	if p.AccountID != nil {
+		a, err := h.Store.SupplierAccount(c.Request().Context(), u.BuyerID, p.SupplierID, *p.AccountID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err == nil {
+			v.Account = fmt.Sprintf("%s %s %s %s %s", a.BankName, a.BranchName, a.AccountType.Label(), a.AccountNumber, a.HolderName)
+			v.AccountNew = !a.Approved()
+		}
 	}
 	cards, err := h.Cards.Cards(c.Request().Context(), u.BuyerID)
 	if err != nil {

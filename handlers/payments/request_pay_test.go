@@ -107,6 +107,12 @@ func TestARequestLinkOpensTheCreditCardPageAfterSignIn(t *testing.T) {
 	for _, want := range []string{"テスト商事株式会社", "¥50,000", "¥1,500", "¥51,500", "REQ-7", "よろしくお願いします", "カードで支払う", `name="card_id"`} {
 		assert.Contains(t, page.Body, want)
 	}
+	// The requester's receiving account is new to the customer and says so, with the
+	// bank details, until the operators approve it.
+	notice := between(t, page.Body, `id="account-new-title"`, "</section>")
+	assert.Contains(t, notice, "新しい振込先口座です")
+	assert.Contains(t, notice, r.AccountNumber)
+	assert.Contains(t, notice, r.HolderName)
 	// The waiting list and the request's page offer it.
 	list := anon.Get("/payments/waiting")
 	require.Equal(t, http.StatusOK, list.StatusCode, "the key was used once; the list shows now")
@@ -250,4 +256,15 @@ func TestPayingARequestWithAChallenge(t *testing.T) {
 	pm, err := webtest.Store().Payment(context.Background(), p.u.BuyerID, *got.PaymentInvoiceID)
 	require.NoError(t, err)
 	assert.Equal(t, int64(50000), pm.AuthorizedAmount, "the requester bears the fee: the card is charged the amount")
+}
+
+// between is the part of body from from up to to.
+func between(t *testing.T, body, from, to string) string {
+	t.Helper()
+	i := strings.Index(body, from)
+	require.GreaterOrEqual(t, i, 0, "%q in the page", from)
+	rest := body[i:]
+	j := strings.Index(rest, to)
+	require.GreaterOrEqual(t, j, 0, "%q after %q", to, from)
+	return rest[:j]
 }

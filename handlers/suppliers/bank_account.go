@@ -40,7 +40,11 @@ func (h *Handler) ShowNewBankAccountPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.RenderBankAccountForm(c, newBankAccountForm(s), web.WithQueryChoices(c, pay.AccountInput{}), nil)
+	f := newBankAccountForm(s)
+	if f.StepUp, err = h.StepUpFor(c, *web.CurrentUser(c)); err != nil {
+		return err
+	}
+	return h.RenderBankAccountForm(c, f, web.WithQueryChoices(c, pay.AccountInput{}), nil)
 }
 
 // CreateBankAccount saves the new bank account; the supplier is checked again.
@@ -51,15 +55,24 @@ func (h *Handler) CreateBankAccount(c *echo.Context) error {
 	}
 	in := web.BankAccountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
-	if len(errs) == 0 {
+	// Where money goes changes only with a fresh second factor (account.StepUp).
+	stepErrs, err := h.CheckStepUp(c, *web.CurrentUser(c))
+	if err != nil {
+		return err
+	}
+	if len(errs) == 0 && len(stepErrs) == 0 {
 		_, err = h.Store.CreateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, store.AccountFieldsOf(checked))
 		errs, err = bankAccountSaveErrors(err)
 	}
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
-		return h.RenderBankAccountForm(c, newBankAccountForm(s), in, errs)
+	if errs = append(errs, stepErrs...); len(errs) > 0 {
+		f := newBankAccountForm(s)
+		if f.StepUp, err = h.StepUpFor(c, *web.CurrentUser(c)); err != nil {
+			return err
+		}
+		return h.RenderBankAccountForm(c, f, in, errs)
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "口座を追加しました", Text: checked.BankName + "　" + checked.BranchName + "の口座を追加しました。"})
 	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))
@@ -101,7 +114,11 @@ func (h *Handler) ShowEditBankAccountPage(c *echo.Context) error {
 	}
 	in := pay.AccountInput{BankCode: acct.BankCode, BranchCode: acct.BranchCode, AccountType: acct.AccountType,
 		AccountNumber: acct.AccountNumber, HolderName: acct.HolderName}
-	return h.RenderBankAccountForm(c, editBankAccountForm(s, acct.ID), web.WithQueryChoices(c, in), nil)
+	f := editBankAccountForm(s, acct.ID)
+	if f.StepUp, err = h.StepUpFor(c, *web.CurrentUser(c)); err != nil {
+		return err
+	}
+	return h.RenderBankAccountForm(c, f, web.WithQueryChoices(c, in), nil)
 }
 
 // UpdateBankAccount saves the changed bank account; the supplier is checked again.
@@ -112,15 +129,23 @@ func (h *Handler) UpdateBankAccount(c *echo.Context) error {
 	}
 	in := web.BankAccountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
-	if len(errs) == 0 {
+	stepErrs, err := h.CheckStepUp(c, *web.CurrentUser(c))
+	if err != nil {
+		return err
+	}
+	if len(errs) == 0 && len(stepErrs) == 0 {
 		_, err = h.Store.UpdateSupplierAccount(c.Request().Context(), s.BuyerID, s.ID, acct.ID, store.AccountFieldsOf(checked))
 		errs, err = bankAccountSaveErrors(err)
 	}
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
-		return h.RenderBankAccountForm(c, editBankAccountForm(s, acct.ID), in, errs)
+	if errs = append(errs, stepErrs...); len(errs) > 0 {
+		f := editBankAccountForm(s, acct.ID)
+		if f.StepUp, err = h.StepUpFor(c, *web.CurrentUser(c)); err != nil {
+			return err
+		}
+		return h.RenderBankAccountForm(c, f, in, errs)
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "口座を変更しました", Text: checked.BankName + "　" + checked.BranchName + "の口座に変更しました。"})
 	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))

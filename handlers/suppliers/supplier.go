@@ -66,6 +66,7 @@ func (h *Handler) ShowSupplierPage(c *echo.Context) error {
 			Title:    acct.BankName + "　" + acct.BranchName,
 			Rows:     bankAccountRows(acct),
 			EditHref: "/suppliers/" + id + "/accounts/" + strconv.FormatInt(acct.ID, 10) + "/edit",
+			Waiting:  !acct.Approved(),
 		})
 	}
 	return web.Show(h.App, c, s.Name, nil, v, pages.SupplierPage)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -332,6 +333,7 @@ func TestAddAndEditAccounts(t *testing.T) {
 	u := webtest.NewBuyer(t, pay.Corporation, "")
 	c := env.Client(t)
 	c.SignIn(u.EmailAddress)
+	webtest.GiveFactor(t, u, time.Now()) // the step-up has its own test
 	s, acct := newSupplier(t, u.BuyerID, "口座商事株式会社")
 	require.NoError(t, webtest.Store().SetSupplierStatus(context.Background(), u.BuyerID, s.ID, pay.SupplierApproved))
 	id := strconv.FormatInt(s.ID, 10)

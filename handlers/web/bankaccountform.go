@@ -27,6 +27,8 @@ type BankAccountForm struct {
 	BackLabel   string
 	// Steps is the step indicator of the wizard the form is part of (nil: none).
 	Steps templ.Component
+	// StepUp asks for the second factor with the details (App.StepUpFor; nil: not needed).
+	StepUp *views.StepUpField
 }
 
 // ChoiceLimit is how many banks, branches or corporations one search lists.
@@ -77,7 +79,7 @@ func (a *App) RenderBankAccountForm(c *echo.Context, f BankAccountForm, in pay.A
 	step := c.QueryParam("step")
 	bank, bankOK := banks.ByCode(in.BankCode)
 	branch, branchOK := banks.BranchByCode(in.BankCode, in.BranchCode)
-	v := views.BankAccountFormView{Heading: f.Heading, Lead: f.Lead, BackHref: f.BackHref, BackLabel: f.BackLabel, Steps: f.Steps}
+	v := views.BankAccountFormView{Heading: f.Heading, Lead: f.Lead, BackHref: f.BackHref, BackLabel: f.BackLabel, Steps: f.Steps, StepUp: f.StepUp}
 	v.Props = views.BankAccountFormProps{
 		Action: f.Href, SubmitLabel: f.SubmitLabel, BankCode: in.BankCode, BranchCode: in.BranchCode,
 		AccountNumber: in.AccountNumber, HolderName: in.HolderName, Errors: map[string]string{},

@@ -146,6 +146,11 @@ func (a *App) StartSession(c *echo.Context, res account.SignInResult) error {
 	a.Sessions.Put(ctx, sessionRow, sid)
 	a.Sessions.Put(ctx, sessionDevice, res.DeviceID)
 	SetCaller(c, account.Caller{SessionID: sid, DeviceID: res.DeviceID, Client: ClientOf(c)})
+	if res.FactorGiven {
+		if err := a.Account.MarkFactor(ctx, u, sid); err != nil {
+			return err
+		}
+	}
 	if res.DeviceToken != "" {
 		c.SetCookie(&http.Cookie{
 			Name: DeviceCookie, Value: res.DeviceToken, Path: "/", HttpOnly: true,
