@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -41,7 +42,7 @@ func TestAProposalIsDecidedOnceByAnotherAdministrator(t *testing.T) {
 	s, _ := newService(t)
 	ctx := context.Background()
 	a, b, c := admin(t, s), admin(t, s), admin(t, s)
-	email := fmt.Sprintf("decided-%d@ops.test.example", time.Now().UnixNano())
+	email := fmt.Sprintf("decided-%s@ops.test.example", strconv.FormatInt(time.Now().UnixNano(), 36))
 
 	_, err := s.ProposeInvite(ctx, a, account.InviteInput{EmailAddress: email, Name: "", Roles: []string{"nobody"}})
 	var errs pay.FieldErrors
@@ -80,7 +81,7 @@ func TestAnInvitationLinkIsSingleUseAndExpires(t *testing.T) {
 	now := time.Now()
 	s.Now = func() time.Time { return now }
 	a, b := admin(t, s), admin(t, s)
-	email := fmt.Sprintf("link-%d@ops.test.example", time.Now().UnixNano())
+	email := fmt.Sprintf("link-%s@ops.test.example", strconv.FormatInt(time.Now().UnixNano(), 36))
 	p, err := s.ProposeInvite(ctx, a, account.InviteInput{EmailAddress: email, Name: "新人", Roles: []string{pay.RoleTransfers}})
 	require.NoError(t, err)
 	_, err = s.DecideProposal(ctx, b, p.ID, true)

@@ -247,6 +247,11 @@ for (const combo of COMBOS) {
       let res = await page.goto(url(`/ops/screening/${state.payment}`));
       await check(t, page, res, "審査 (request)");
       assert.match(await mainText(page), /承認済/, "the requester needs no supplier review");
+      // The requester's receiving account came with the request: it is new on the
+      // customer's side and no transfer takes it until an operator approves it (issue 24).
+      assert.match(await mainText(page), /口座未承認|新しい口座/);
+      res = await activate(page, button("この口座を承認する"));
+      await check(t, page, res, "審査 (account approved)");
       res = await activate(page, button("確認済にする"));
       await check(t, page, res, "審査 (checked)");
       page = pages.second;

@@ -150,6 +150,13 @@ for (const combo of COMBOS) {
       await check(t, page, res, "取引先の確認の一覧 (approved)");
       assert.doesNotMatch(await mainText(page), new RegExp(setup.supplierName));
 
+      // Issue 24's screening pages: held accounts (法人番号 not confirmed or already
+      // held) and buyers locked out of adding cards; both open, axe-clean, by keyboard.
+      res = await page.goto(url("/ops/buyers"));
+      await check(t, page, res, "アカウントの確認");
+      res = await page.goto(url("/ops/locks"));
+      await check(t, page, res, "カード追加の停止");
+
       res = await page.goto(url(`/ops/screening/${setup.paid}`));
       await check(t, page, res, "お支払いの審査");
       assert.match(await mainText(page), /入力と読み取りの照合/);
