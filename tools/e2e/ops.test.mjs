@@ -9,13 +9,17 @@
 //     and the payment transferred (振込完了);
 //   - the buyer reads the notification and downloads both receipts;
 //   - another payment is sent back from the console; the buyer sees why, corrects the
-//     amount and resubmits it, and it is back in the screeners' queue.
+//     amount and resubmits it, and it is back in the screeners' queue;
+//   - (issue 24) a held corporation's page in アカウントの確認; an administrator proposes an
+//     operator, a second approves, and the invitee sets their own password and
+//     authenticator from the mailed link.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import {
-  activate, assertNoProblems, BASE_URL, comboName, createSoleProprietor, describeFocus, firstPage, launch, mainText,
-  OPERATORS, pageProblems, pagePath, screenshot, signInOperator, submitFrom, typeInto, url, watchErrors,
+  activate, assertNoProblems, BASE_URL, comboName, createHeldCorporation, createSoleProprietor, describeFocus, firstPage,
+  lastMailId, launch, mainText, OPERATORS, pageProblems, pagePath, screenshot, signInOperator, submitFrom, totp, typeInto,
+  url, waitForMail, watchErrors,
 } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 240_000 };
@@ -71,7 +75,11 @@ async function setUp(prefix) {
     }, { "Idempotency-Key": `${prefix}-${key}` });
   const paid = await submit("life", "88,000");
   const back = await submit("back", "12,000");
-  return { email, supplierName, supplierID: sup.id, day, paid: paid.id, back: back.id };
+  // One per combination (the database is new each run); kana only, which no
+  // normalisation changes.
+  const heldName = `なりすまし商事${prefix.includes("nojs") ? "ニ" : "イチ"}株式会社`;
+  await createHeldCorporation(`${prefix}-held`, PASSWORD, heldName);
+  return { email, supplierName, supplierID: sup.id, day, paid: paid.id, back: back.id, heldName };
 }
 
 const number = (id) => `I-${String(id).padStart(8, "0")}`;
@@ -87,7 +95,7 @@ for (const combo of COMBOS) {
 
     before(async () => {
       setup = await setUp(`e2e-ops-${combo.js ? "js" : "nojs"}${combo.width}`);
-      for (const who of ["buyer", "first", "second", "admin"]) {
+      for (const who of ["buyer", "first", "second", "admin", "admin2", "invitee"]) {
         const context = await launch(combo);
         contexts.push(context);
         pages[who] = await firstPage(context);
@@ -154,6 +162,9 @@ for (const combo of COMBOS) {
       // held) and buyers locked out of adding cards; both open, axe-clean, by keyboard.
       res = await page.goto(url("/ops/buyers"));
       await check(t, page, res, "アカウントの確認");
+      res = await activate(page, `main a[href^='/ops/buyers/']:has-text("${setup.heldName}")`);
+      await check(t, page, res, "アカウントの確認 (held corporation)");
+      assert.match(await mainText(page), /7000012050002/);
       res = await page.goto(url("/ops/locks"));
       await check(t, page, res, "カード追加の停止");
 
@@ -287,6 +298,50 @@ for (const combo of COMBOS) {
       current = op;
       await check(t, op, res, "審査中の一覧 (resubmitted)");
       assert.match(await mainText(op), new RegExp(number(setup.back)));
+    });
+
+    test("an administrator proposes an operator, a second approves, the invitee enrols from the mailed link", async (t) => {
+      const invitee = `e2e-invitee-${combo.js ? "js" : "nojs"}-${Date.now().toString(36)}@ops.e2e.example`;
+      let page = pages.admin;
+      current = page;
+      await signInOperator(page, OPERATORS.admin);
+      let res = await page.goto(url("/ops/operators"));
+      await check(t, page, res, "担当者");
+      await typeInto(page, "#email_address", invitee);
+      await typeInto(page, "#name", "招待 三郎");
+      await page.locator("input[name=roles][value=screening]").focus();
+      await page.keyboard.press("Space");
+      res = await activate(page, button("招待を提案する"));
+      await check(t, page, res, "担当者 (proposed)");
+      assert.match(await mainText(page), new RegExp(invitee));
+      assert.equal(await page.locator(`main tr:has-text("${invitee}") form[action$='/approve']`).count(), 0, "the proposer cannot approve");
+
+      page = pages.admin2;
+      current = page;
+      const mark = await lastMailId();
+      await signInOperator(page, OPERATORS.admin2);
+      res = await page.goto(url("/ops/operators"));
+      await check(t, page, res, "担当者 (a proposal to approve)");
+      res = await activate(page, `main tr:has-text("${invitee}") button:has-text("承認する")`);
+      await check(t, page, res, "担当者 (approved)");
+
+      const text = await waitForMail(invitee, "運用コンソールへの招待", mark);
+      const link = text.match(/\/ops\/invite\/[A-Za-z0-9_-]+/);
+      assert.ok(link, `the mail has the link: ${text}`);
+      page = pages.invitee;
+      current = page;
+      res = await page.goto(url(link[0]));
+      await check(t, page, res, "担当者の登録");
+      const secret = (await page.locator("main .summary-list dd").first().innerText()).replace(/\s+/g, "");
+      assert.match(secret, /^[A-Z2-7]{16,}$/, "the invitee sees their own secret");
+      await typeInto(page, "#password", "e2eInvitedOperator2026");
+      await typeInto(page, "#password_confirmation", "e2eInvitedOperator2026");
+      await typeInto(page, "#code", totp(secret));
+      res = await submitFrom(page, "#code");
+      await check(t, page, res, "担当者の登録 (done)");
+      assert.notEqual(pagePath(page), link[0], "the link is used");
+      res = await page.goto(url(link[0]));
+      await check(t, page, res, "担当者の登録 (used link)", 404);
     });
   });
 }
