@@ -52,7 +52,9 @@ func (a *App) HandleError(c *echo.Context, err error) {
 	case code >= 400 && code < 500:
 		pe = &PageError{code, "リクエストを処理できません", "送信内容を確認し、もう一度お試しください。"}
 	default:
-		a.Logger.Error("unexpected error", "method", c.Request().Method, "path", c.Request().URL.Path, "error", err)
+		// The route's pattern, not the path: some paths carry a secret (an operator's
+		// invitation link, a request key), and logs are read by more people than links.
+		a.Logger.Error("unexpected error", "method", c.Request().Method, "route", c.Path(), "error", err)
 		pe = &PageError{http.StatusInternalServerError, "システムエラーが発生しました", "申し訳ございません。時間をおいてもう一度お試しください。解決しない場合はお問い合わせください。"}
 	}
 	if rerr := a.renderError(c, pe); rerr != nil {
