@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 
-import { COMBOS, CORP, DEMO_PASSWORD, SOLE, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, signIn, tabTo, url, lastMailId, waitForMail, mailCode } from "./lib.mjs";
+import { JOURNEY_COMBOS as COMBOS, CORP, DEMO_PASSWORD, SOLE, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, signIn, tabTo, url, lastMailId, waitForMail, mailCode } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 120_000 };
 

@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, COMBOS, createSoleProprietor, describeFocus, firstPage, formatViolations, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, formatViolations, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 120_000 };
 const RUN = Date.now().toString(36).slice(-5);

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import {
-  activate, andWait, assertNoProblems, BASE_URL, COMBOS, comboName, CORP, describeFocus, firstPage, lastMailId, launch, mailCode,
+  activate, andWait, assertNoProblems, BASE_URL, JOURNEY_COMBOS as COMBOS, comboName, CORP, describeFocus, firstPage, lastMailId, launch, mailCode,
   mainText, OPERATORS, pageProblems, pagePath, screenshot, signIn, signInOperator, submitFrom, typeInto, url, waitForMail, watchErrors,
 } from "./lib.mjs";
 

@@ -20,7 +20,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, BASE_URL, chooseOption, comboName, COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, BASE_URL, chooseOption, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const PASSWORD = "e2ePayments2026pw";

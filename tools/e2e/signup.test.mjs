@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { COMBOS, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, tabTo, url, lastMailId, waitForMail, mailCode, watchErrors } from "./lib.mjs";
+import { JOURNEY_COMBOS as COMBOS, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, tabTo, url, lastMailId, waitForMail, mailCode, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const PASSWORD = "e2eSignup2026pw";

@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, chooseOption, assertNoProblems, comboName, COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
+import { activate, andWait, chooseOption, assertNoProblems, comboName, JOURNEY_COMBOS as COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const RUN = Date.now().toString(36).slice(-5);

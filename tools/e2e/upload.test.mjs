@@ -21,7 +21,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { andWait, assertNoProblems, axe, comboName, COMBOS, CORP, describeFocus, firstPage, formatViolations, launch, pageProblems, pagePath as path, screenshot, signIn, tabTo, textPDF, url, watchErrors } from "./lib.mjs";
+import { andWait, assertNoProblems, axe, comboName, JOURNEY_COMBOS as COMBOS, CORP, describeFocus, firstPage, formatViolations, launch, pageProblems, pagePath as path, screenshot, signIn, tabTo, textPDF, url, watchErrors } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 240_000 };
 
