@@ -81,7 +81,7 @@ func (s *Service) SendStepUpCode(ctx context.Context, u store.User) error {
 		return err
 	}
 	return s.sendCode(ctx, store.PurposeSignIn, stepUpSubject(u), "", mailAlways, func(code string) mail.Message {
-		return stepUpCodeMail(u.EmailAddress, s.ServiceName, code, auth.CodeTTL)
+		return mail.StepUpCode(u.EmailAddress, s.ServiceName, code, auth.CodeTTL)
 	})
 }
 
@@ -136,19 +136,4 @@ func (s *Service) MarkFactor(ctx context.Context, u store.User, sessionID int64)
 		return errors.New("account: a second factor without a session")
 	}
 	return s.Store.SetSessionFactor(ctx, u.BuyerID, u.ID, sessionID, s.now())
-}
-
-func stepUpCodeMail(to, serviceName, code string, validFor time.Duration) mail.Message {
-	minutes := max(int((validFor+time.Minute-1)/time.Minute), 1)
-	return mail.Message{
-		To:      to,
-		Subject: "【" + serviceName + "】振込先口座の登録・変更の確認コード",
-		Text: "いつもご利用いただきありがとうございます。\n\n" +
-			"取引先の振込先口座の登録・変更を受け付けました。画面で次の確認コードを入力してください。\n\n" +
-			code + "\n\n" +
-			"このコードの有効期限は" + strconv.Itoa(minutes) + "分です。\n" +
-			"このコードは、当社の担当者を含め、どなたにもお伝えにならないでください。\n\n" +
-			"このメールにお心当たりがない場合は、第三者がお客さまのアカウントを操作している可能性があります。直ちにパスワードを変更し、お問い合わせ窓口までご連絡ください。口座は登録・変更されません。\n" +
-			mailFooter(serviceName),
-	}
 }

@@ -91,6 +91,12 @@ func SignInCode(to, serviceName, code string, validFor time.Duration) Message {
 	return render("sign_in_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})
 }
 
+// StepUpCode is the code that confirms adding or changing a supplier's bank account
+// (the step-up of a buyer whose second factor is mail, or who has none).
+func StepUpCode(to, serviceName, code string, validFor time.Duration) Message {
+	return render("step_up_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})
+}
+
 // PasswordResetCode is the code that lets someone who forgot the password set a new one.
 func PasswordResetCode(to, serviceName, code string, validFor time.Duration) Message {
 	return render("password_reset_code.txt", to, templateData{ServiceName: serviceName, Code: code, ValidMinutes: minutes(validFor)})
