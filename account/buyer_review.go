@@ -3,9 +3,7 @@ package account
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"cardpay/pay"
 	"cardpay/store"
@@ -35,9 +33,7 @@ func (s *Service) ReviewBuyer(ctx context.Context, op store.Operator, id int64, 
 	if reason == "" {
 		errs.Add("reason", MsgBuyerReviewReason)
 	}
-	if utf8.RuneCountInString(reason) > pay.MaxOperatorMessage {
-		errs.Add("reason", fmt.Sprintf("理由は%d文字以内で入力してください", pay.MaxOperatorMessage))
-	}
+	errs.Add("reason", pay.OperatorReasonTooLong(reason))
 	if len(errs) > 0 {
 		return errs
 	}

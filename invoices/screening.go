@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -237,9 +236,7 @@ func (s *Service) ReviewSupplier(ctx context.Context, op store.Operator, id int6
 	default:
 		errs.Add("status", MsgReviewTarget)
 	}
-	if utf8.RuneCountInString(reason) > pay.MaxOperatorMessage {
-		errs.Add("reason", fmt.Sprintf("理由は%d文字以内で入力してください", pay.MaxOperatorMessage))
-	}
+	errs.Add("reason", pay.OperatorReasonTooLong(reason))
 	if len(errs) > 0 {
 		return errs
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -117,8 +116,8 @@ func operatorText(reason, missing string) (string, error) {
 	switch {
 	case reason == "":
 		return "", pay.FieldErrors{{Field: "reason", Message: missing}}
-	case utf8.RuneCountInString(reason) > pay.MaxOperatorMessage:
-		return "", pay.FieldErrors{{Field: "reason", Message: fmt.Sprintf("理由は%d文字以内で入力してください", pay.MaxOperatorMessage)}}
+	case pay.OperatorReasonTooLong(reason) != "":
+		return "", pay.FieldErrors{{Field: "reason", Message: pay.OperatorReasonTooLong(reason)}}
 	}
 	return reason, nil
 }

@@ -80,6 +80,16 @@ func (r SendBackReason) Valid() bool { _, ok := sendBackLabels[r]; return ok }
 // cancellation, in characters.
 const MaxOperatorMessage = 500
 
+// OperatorReasonTooLong is the refusal of an operator's reason or message over
+// MaxOperatorMessage characters, "" when it fits: every console decision (cancel, send
+// back, review, failed transfer) shares the limit and its words.
+func OperatorReasonTooLong(reason string) string {
+	if utf8.RuneCountInString(reason) > MaxOperatorMessage {
+		return fmt.Sprintf("理由は%d文字以内で入力してください", MaxOperatorMessage)
+	}
+	return ""
+}
+
 // SendBackText is what the buyer reads on the payment: the reason, then the operator's
 // message when there is one. The message is required for SendBackOther.
 func SendBackText(r SendBackReason, message string) (string, FieldErrors) {
@@ -113,8 +123,8 @@ func CancelText(reason string) (string, FieldErrors) {
 	switch {
 	case reason == "":
 		errs.Add("reason", "キャンセルの理由を入力してください")
-	case utf8.RuneCountInString(reason) > MaxOperatorMessage:
-		errs.Add("reason", fmt.Sprintf("理由は%d文字以内で入力してください", MaxOperatorMessage))
+	default:
+		errs.Add("reason", OperatorReasonTooLong(reason))
 	}
 	return reason, errs
 }
