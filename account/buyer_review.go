@@ -11,7 +11,6 @@ import (
 
 // Refusals of a held buyer's review.
 const (
-	MsgBuyerReviewRole   = "この操作には「審査」の権限が必要です"
 	MsgBuyerReviewTarget = "承認または否認を選んでください"
 	MsgBuyerReviewReason = "判断の理由を入力してください"
 	MsgBuyerReviewMoved  = "このアカウントは、ほかの担当者がすでに確認しました。画面を読み込み直してください"
@@ -23,7 +22,7 @@ const (
 // decided) is refused on "status".
 func (s *Service) ReviewBuyer(ctx context.Context, op store.Operator, id int64, to pay.BuyerReview, reason string) error {
 	if !op.Has(pay.RoleScreening) {
-		return pay.FieldErrors{{Field: "status", Message: MsgBuyerReviewRole}}
+		return pay.FieldErrors{{Field: "status", Message: pay.MsgNotScreener}}
 	}
 	reason = strings.TrimSpace(reason)
 	var errs pay.FieldErrors

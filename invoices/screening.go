@@ -23,7 +23,7 @@ import (
 
 // Refusals of the screening actions, shown next to the action's button.
 const (
-	MsgNotScreener       = "この操作には「審査」の権限が必要です"
+	MsgNotScreener       = pay.MsgNotScreener
 	MsgSameOperator      = "書類を確認した担当者とは別の担当者が審査を完了してください（二人による確認）"
 	MsgSupplierNotReady  = "取引先が承認されていないため、審査を完了できません。先に取引先を承認してください"
 	MsgScreeningMoved    = "このお支払いは状態が変わったため、この操作はできません。画面を読み込み直して、いまの状態を確かめてください"

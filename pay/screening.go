@@ -76,6 +76,10 @@ func (r SendBackReason) Label() string { return labelOf(sendBackLabels, r) }
 // Valid says whether r is one of SendBackReasons.
 func (r SendBackReason) Valid() bool { _, ok := sendBackLabels[r]; return ok }
 
+// MsgNotScreener refuses a console decision (a payment's screening, a supplier's or a
+// buyer's review) to an operator without the screening role.
+const MsgNotScreener = "この操作には「審査」の権限が必要です"
+
 // MaxOperatorMessage is the longest message an operator may add to a send-back or a
 // cancellation, in characters.
 const MaxOperatorMessage = 500
