@@ -64,8 +64,11 @@ func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error
 		if err != nil {
 			return err
 		}
-		if cur.PaymentRef == j.Ref {
-			return nil // the payment holds this authorisation: it is no stray
+		if cur.PaymentRef == j.Ref && cur.CardStatus != pay.CardDeclined {
+			// The payment holds this authorisation (the correction moved to it, or the
+			// buyer's own request settled it while the reconciler did not see it yet): it
+			// is no stray, and voiding it would take a live payment's money away.
+			return nil
 		}
 	}
 	tx, err := s.Gateway.Lookup(ctx, j.Ref)
@@ -100,7 +103,10 @@ func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error
 		// one), or a late one of a submission already declined (it stays declined).
 		return nil
 	}
-	err = s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, st, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	err = s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, j.Ref, st, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	if errors.Is(err, store.ErrStateChanged) {
+		return nil // corrected to a new authorisation since it was read: the row follows that one
+	}
 	if errors.Is(err, pay.ErrCardTransition) {
 		// The row already moved past what the PSP answered (a void recorded while the PSP
 		// reports a capture cannot be): the reconciliation lists it; retrying would not help.
@@ -138,8 +144,10 @@ func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) err
 		// PSP's answer (a slow PSP, a process that dies right after it). Look once more
 		// later and release whatever authorisation turned up, so none is left without
 		// its payment.
+		// Only a stray: should the buyer's request settle the submission authorised before
+		// this job's declined answer lands, the payment holds the authorisation.
 		if _, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: store.PaymentCardJobKind,
-			Payload: store.PaymentJob{BuyerID: j.BuyerID, ID: j.ID, Ref: p.PaymentRef}, UniqueKey: "recheck-" + p.PaymentRef,
+			Payload: store.PaymentJob{BuyerID: j.BuyerID, ID: j.ID, Ref: p.PaymentRef, OnlyIfStray: true}, UniqueKey: "recheck-" + p.PaymentRef,
 			RunAt: s.now().Add(s.settleAfter())}); err != nil {
 			return err
 		}
@@ -214,7 +222,7 @@ func (s *Service) lapsed(ctx context.Context, buyerID int64, p store.Payment) er
 		return nil
 	}
 	_, err := s.Store.Transition(ctx, buyerID, p.ID, pay.ActExpire, "system", MsgLapsed, s.now(), func(tx *sqlx.Tx, _ store.Payment) error {
-		return s.Store.SetPaymentCard(ctx, tx, buyerID, p.ID, pay.CardVoided, "", s.now())
+		return s.Store.SetPaymentCard(ctx, tx, buyerID, p.ID, p.PaymentRef, pay.CardVoided, "", s.now())
 	})
 	if errors.Is(err, pay.ErrTransition) || errors.Is(err, store.ErrStateChanged) {
 		return nil

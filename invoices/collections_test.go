@@ -179,7 +179,7 @@ func TestARequestGoesFromSentToPaidAndTransferred(t *testing.T) {
 		{pay.ActTransfer, pay.CollectionDepositCompleted},
 	} {
 		if step.a == pay.ActFile {
-			require.NoError(t, db.Store.SetPaymentCard(ctx, nil, customer.buyer.ID, paymentID, pay.CardCaptured, "A001", now))
+			require.NoError(t, db.Store.SetPaymentCard(ctx, nil, customer.buyer.ID, paymentID, res.Payment.PaymentRef, pay.CardCaptured, "A001", now))
 		}
 		_, err := db.Store.Transition(ctx, customer.buyer.ID, paymentID, step.a, "operator:1", "", now, nil)
 		require.NoError(t, err)

@@ -30,13 +30,17 @@ func TestMain(m *testing.M) { storetest.Run(m, &db) }
 var now = time.Date(2026, 11, 24, 10, 0, 0, 0, pay.Tokyo())
 
 // psp is an idempotent PSP: one authorisation per payment id, whatever the number of
-// calls, as the real ones (and the sandbox) behave. decide chooses the outcome of a new id.
+// calls, as the real ones (and the sandbox) behave. decide chooses the outcome of a new id;
+// looked runs after a lookup has answered and captures before a capture is applied (what
+// happens elsewhere while the PSP is being asked).
 type psp struct {
-	mu      sync.Mutex
-	txs     map[string]gateway.Transaction
-	calls   atomic.Int64
-	decide  func(gateway.AuthorizeRequest) (gateway.Transaction, error)
-	lookErr error
+	mu       sync.Mutex
+	txs      map[string]gateway.Transaction
+	calls    atomic.Int64
+	decide   func(gateway.AuthorizeRequest) (gateway.Transaction, error)
+	lookErr  error
+	looked   func(id string)
+	captures func(id string)
 }
 
 func newPSP() *psp { return &psp{txs: map[string]gateway.Transaction{}} }
@@ -74,6 +78,10 @@ func (p *psp) set(id string, f func(*gateway.Transaction)) (gateway.Transaction,
 	return tx, nil
 }
 func (p *psp) Capture(_ context.Context, id string, amount int64) (gateway.Transaction, error) {
+	if f := p.captures; f != nil {
+		p.captures = nil
+		f(id)
+	}
 	return p.set(id, func(tx *gateway.Transaction) { tx.Status, tx.Captured = gateway.StatusCaptured, amount })
 }
 func (p *psp) Void(_ context.Context, id string) (gateway.Transaction, error) {
@@ -87,8 +95,12 @@ func (p *psp) Lookup(_ context.Context, id string) (gateway.Transaction, error) 
 		return gateway.Transaction{}, p.lookErr
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	tx, ok := p.txs[id]
+	p.mu.Unlock()
+	if f := p.looked; f != nil {
+		p.looked = nil
+		f(id)
+	}
 	if !ok {
 		return tx, gateway.ErrNotFound
 	}

@@ -178,7 +178,7 @@ func TestACaptureAnsweredAfterTheRefundChangesNothing(t *testing.T) {
 	require.Equal(t, pay.CardRefunded, pm.CardStatus)
 	assert.Empty(t, balances(t, pm), "captured and refunded: both posted, nothing left")
 	// The capture's answer arrives now.
-	err = db.Store.SetPaymentCard(ctx, nil, f.buyer, id, pay.CardCaptured, "A001", now)
+	err = db.Store.SetPaymentCard(ctx, nil, f.buyer, id, res.Payment.PaymentRef, pay.CardCaptured, "A001", now)
 	assert.ErrorIs(t, err, pay.ErrCardTransition)
 	pm, err = db.Store.Submission(ctx, f.buyer, id)
 	require.NoError(t, err)
@@ -247,4 +247,94 @@ func TestTheJournalRefusesUnbalancedPostingsAndChanges(t *testing.T) {
 	_, err = db.Store.DB.ExecContext(ctx, `TRUNCATE ledger_entries, ledger_postings`)
 	require.Error(t, err)
 	assert.Len(t, balances(t, pm), 3, "the capture's postings are all still there")
+}
+
+// The reconciler looks a submission up and the PSP has not seen it; before it records the
+// decline, the authorisation arrives and its webhook settles the submission authorised.
+// The recheck the reconciler leaves behind is for a stray authorisation: it must not void
+// the money of the live payment that now holds it.
+func TestTheReconcilersRecheckLeavesALiveAuthorisation(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	s := newService(p)
+	s.Crash = func(point string) {
+		if point == invoices.CrashAfterStart {
+			panic("killed")
+		}
+	}
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = s.Submit(ctx, f.buyer, f.submission("recheck-live"))
+	}()
+	s.Crash = nil
+	list, err := db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
+	require.NoError(t, err)
+	var sub store.Payment
+	for _, u := range list {
+		if u.BuyerID == f.buyer {
+			sub = u
+		}
+	}
+	require.NotZero(t, sub.ID)
+	p.looked = func(ref string) {
+		_, err := p.Authorize(ctx, gateway.AuthorizeRequest{PaymentID: ref, Amount: sub.AuthorizedAmount})
+		require.NoError(t, err)
+		require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{Type: gateway.EventAuthorized,
+			Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusAuthorized, ResultCode: gateway.ResultApproved}}))
+	}
+	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: sub.ID})
+	require.NoError(t, s.RunSettleJob(ctx, payload))
+	pm, err := db.Store.Submission(ctx, f.buyer, sub.ID)
+	require.NoError(t, err)
+	require.Equal(t, pay.CardAuthorized, pm.CardStatus, "the webhook settled it first")
+	require.Equal(t, pay.InProgress, pm.ExaminationStatus)
+
+	assert.Equal(t, 1, runJobs(t, s, store.PaymentCardJobKind, sub.ID), "the recheck ran")
+	pm, err = db.Store.Submission(ctx, f.buyer, sub.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.CardAuthorized, pm.CardStatus)
+	assert.Equal(t, gateway.StatusAuthorized, p.txs[pm.PaymentRef].Status, "the live payment keeps its authorisation")
+	t.Logf("after the recheck: payment %s, card %s, PSP %s", pm.ExaminationStatus.Label(), pm.CardStatus, p.txs[pm.PaymentRef].Status)
+}
+
+// The capture job captures a payment's authorisation; while the PSP answers, screening's
+// send-back is corrected to a new amount, authorised under the payment's next id. The
+// capture's answer is about the old authorisation: the payment's card (the new one) stays
+// authorised, and the correction's job refunds the old one. Recorded on the payment, the
+// capture would have been counted against an authorisation that was never captured.
+func TestACaptureAnsweredAfterACorrectionIsNotThePayments(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	s := newService(p)
+	pm := completedAndSentBack(t, s, f, "capture-corrected", false)
+	require.Equal(t, pay.CardAuthorized, pm.CardStatus)
+	old := pm.PaymentRef
+	fixed := f.submission("").Invoice
+	fixed.Amount = "120000"
+	p.captures = func(string) {
+		_, err := s.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+		require.NoError(t, err)
+	}
+	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: old})
+	require.NoError(t, s.RunCaptureJob(ctx, payload))
+	assert.Equal(t, gateway.StatusCaptured, p.txs[old].Status, "the PSP captured the old authorisation")
+	after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	require.NotEqual(t, old, after.PaymentRef, "corrected to a new authorisation")
+	assert.Equal(t, pay.CardAuthorized, after.CardStatus, "the new authorisation is not captured")
+	assert.Empty(t, balances(t, after), "nothing posted for a capture of another authorisation")
+
+	// The correction's job gives the old authorisation's money back (the new one's
+	// safety net runs too, and leaves it: the payment holds it).
+	assert.Equal(t, 2, runJobs(t, s, store.PaymentCardJobKind, pm.ID))
+	assert.Equal(t, gateway.StatusRefunded, p.txs[old].Status)
+	assert.Equal(t, gateway.StatusAuthorized, p.txs[after.PaymentRef].Status)
+	after, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.CardAuthorized, after.CardStatus)
+	assert.Empty(t, balances(t, after))
+	t.Logf("old %s: PSP %s; current %s: PSP %s, card %s, ledger %v", old, p.txs[old].Status,
+		after.PaymentRef, p.txs[after.PaymentRef].Status, after.CardStatus, balances(t, after))
 }

@@ -170,7 +170,7 @@ func TestACaptureDuringAResubmitRefusesTheNewAmount(t *testing.T) {
 		old := p.txs[pm.PaymentRef]
 		old.Status, old.Captured = gateway.StatusCaptured, old.Amount
 		p.txs[pm.PaymentRef] = old
-		require.NoError(t, db.Store.SetPaymentCard(ctx, nil, f.buyer, pm.ID, pay.CardCaptured, string(gateway.ResultApproved), now))
+		require.NoError(t, db.Store.SetPaymentCard(ctx, nil, f.buyer, pm.ID, pm.PaymentRef, pay.CardCaptured, string(gateway.ResultApproved), now))
 		return gateway.Transaction{PaymentID: r.PaymentID, Status: gateway.StatusAuthorized, ResultCode: gateway.ResultApproved, Amount: r.Amount}, nil
 	}
 	fixed := f.submission("").Invoice

@@ -195,17 +195,19 @@ func (s *Service) RunCaptureJob(ctx context.Context, payload json.RawMessage) er
 	default:
 		// Nothing to capture: the payment cannot be paid, and the buyer is told.
 		_, err := s.Store.Transition(ctx, j.BuyerID, j.ID, pay.ActExpire, "system", MsgCaptureLapsedNote, s.now(), func(q *sqlx.Tx, _ store.Payment) error {
-			return s.Store.SetPaymentCard(ctx, q, j.BuyerID, j.ID, pay.CardVoided, "", s.now())
+			return s.Store.SetPaymentCard(ctx, q, j.BuyerID, j.ID, j.Ref, pay.CardVoided, "", s.now())
 		})
 		if errors.Is(err, pay.ErrTransition) || errors.Is(err, store.ErrStateChanged) {
 			return nil
 		}
 		return err
 	}
-	err = s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, pay.CardCaptured, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
-	if errors.Is(err, pay.ErrCardTransition) {
+	err = s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, j.Ref, pay.CardCaptured, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	if errors.Is(err, pay.ErrCardTransition) || errors.Is(err, store.ErrStateChanged) {
 		// Cancelled and refunded while the capture was under way: a capture answered after
-		// the refund never turns the payment back into a charge.
+		// the refund never turns the payment back into a charge. Or sent back and
+		// corrected to a new authorisation meanwhile: the correction's job releases
+		// (refunds) this one, and the new one is captured when screening completes again.
 		return nil
 	}
 	return err

@@ -38,8 +38,9 @@ type PaymentJob struct {
 	BuyerID int64  `json:"buyer_id"`
 	ID      int64  `json:"id"`
 	Ref     string `json:"ref,omitempty"`
-	// OnlyIfStray releases Ref only if the payment did not move to it: the safety net of a
-	// re-authorisation whose request may die half-way.
+	// OnlyIfStray releases Ref only if the payment does not hold it: it did not move to it
+	// (the safety net of a re-authorisation whose request may die half-way), or it did
+	// and was declined (the reconciler's recheck of a submission the PSP had not seen).
 	OnlyIfStray bool `json:"only_if_stray,omitempty"`
 }
 
@@ -563,32 +564,39 @@ func transition(ctx context.Context, tx *sqlx.Tx, p Payment, a pay.PaymentAction
 }
 
 // SetPaymentCard records where the payment's money stands at the PSP (a capture, a void,
-// a refund) after the PSP answered: a conditional update from the card status it reads,
-// allowed by pay.NextCard, with the postings the change causes, in one transaction. The
+// a refund) after the PSP answered about its authorisation ref: a conditional update from
+// the card status it reads, allowed by pay.NextCard, with the postings the change causes,
+// in one transaction. The card status is the status of the payment's current
+// authorisation, so an answer about another one — an old authorisation of a payment
+// corrected while the PSP was being asked — is ErrStateChanged and writes nothing. The
 // same status again changes nothing (a job that runs twice). A change the card's life
 // does not allow — a capture answered after the refund — is pay.ErrCardTransition and
 // writes nothing. q is the caller's transaction, or nil for one of its own.
-func (s *Store) SetPaymentCard(ctx context.Context, q *sqlx.Tx, buyerID, id int64, st pay.CardStatus, resultCode string, now time.Time) error {
+func (s *Store) SetPaymentCard(ctx context.Context, q *sqlx.Tx, buyerID, id int64, ref string, st pay.CardStatus, resultCode string, now time.Time) error {
 	if q == nil {
-		return s.inTx(ctx, func(tx *sqlx.Tx) error { return setPaymentCard(ctx, tx, buyerID, id, st, resultCode, now) })
+		return s.inTx(ctx, func(tx *sqlx.Tx) error { return setPaymentCard(ctx, tx, buyerID, id, ref, st, resultCode, now) })
 	}
-	return setPaymentCard(ctx, q, buyerID, id, st, resultCode, now)
+	return setPaymentCard(ctx, q, buyerID, id, ref, st, resultCode, now)
 }
 
-func setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, st pay.CardStatus, resultCode string, now time.Time) error {
+func setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, ref string, st pay.CardStatus, resultCode string, now time.Time) error {
 	var row struct {
 		Card      pay.CardStatus        `db:"card_status"`
+		Ref       string                `db:"payment_ref"`
 		Status    pay.ExaminationStatus `db:"examination_status"`
 		AR        bool                  `db:"action_required"`
 		Transfer  pay.TransferStage     `db:"transfer_state"`
 		EverFiled bool                  `db:"ever_filed"`
 	}
-	if err := tx.GetContext(ctx, &row, `SELECT card_status, examination_status, action_required, transfer_state,
+	if err := tx.GetContext(ctx, &row, `SELECT card_status, payment_ref, examination_status, action_required, transfer_state,
 		transfer_attempts > 0 AS ever_filed FROM invoices WHERE buyer_id = $1 AND id = $2 FOR UPDATE`, buyerID, id); err != nil {
 		if notFound(err) {
 			return fmt.Errorf("store: card status of payment %d: %w", id, ErrNotFound)
 		}
 		return fmt.Errorf("store: card status of payment %d: %w", id, err)
+	}
+	if row.Ref != ref {
+		return fmt.Errorf("store: card status of payment %d: %s is not its authorisation (%s is): %w", id, ref, row.Ref, ErrStateChanged)
 	}
 	from := row.Card
 	change, err := pay.NextCard(from, st)

@@ -278,7 +278,7 @@ func TestListsFollowTheRequestsStatus(t *testing.T) {
 	for _, k := range []string{decidedKey, paidKey} {
 		id, err := r.env.App.Invoices.LinkRequestKey(ctx, cb, k)
 		require.NoError(t, err)
-		_, err = r.env.App.Invoices.PayRequest(ctx, customer.BuyerID, id, "pay-"+k[:8], cards[0].ID)
+		res, err := r.env.App.Invoices.PayRequest(ctx, customer.BuyerID, id, "pay-"+k[:8], cards[0].ID)
 		require.NoError(t, err)
 		steps := []pay.PaymentAction{pay.ActCheck, pay.ActComplete}
 		if k == paidKey {
@@ -287,7 +287,7 @@ func TestListsFollowTheRequestsStatus(t *testing.T) {
 		}
 		for _, a := range steps {
 			if a == pay.ActFile {
-				require.NoError(t, webtest.Store().SetPaymentCard(ctx, nil, customer.BuyerID, id, pay.CardCaptured, "A001", time.Now()))
+				require.NoError(t, webtest.Store().SetPaymentCard(ctx, nil, customer.BuyerID, id, res.Payment.PaymentRef, pay.CardCaptured, "A001", time.Now()))
 			}
 			_, err := webtest.Store().Transition(ctx, customer.BuyerID, id, a, "operator:1", "", time.Now(), nil)
 			require.NoError(t, err)
