@@ -48,13 +48,6 @@ func NewCodes(secretKey string) Codes {
 	return Codes{Key: DeriveKey(secretKey, "cardpay codes")}
 }
 
-// NewCode issues a code hashed with an empty key. It exists for callers without a server
-// key (tools, tests); its hashes can be brute-forced offline, so the app uses Codes.New.
-// Codes{}.Match verifies its hashes.
-func NewCode() (code string, hash string, err error) {
-	return Codes{}.New()
-}
-
 // New returns a fresh code to mail to the user and the hash to store in its place.
 func (c Codes) New() (code, hash string, err error) {
 	// rand.Int draws uniformly from [0, 10^6); formatting with %06d keeps leading zeros,

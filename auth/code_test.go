@@ -39,8 +39,8 @@ func TestCodesNewFormatAndUniformity(t *testing.T) {
 	}
 }
 
-func TestNewCodeIsUnkeyed(t *testing.T) {
-	code, hash, err := NewCode()
+func TestUnkeyedCodes(t *testing.T) {
+	code, hash, err := Codes{}.New()
 	require.NoError(t, err)
 	assert.Regexp(t, sixDigits, code)
 	assert.Len(t, hash, 64)

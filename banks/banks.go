@@ -66,21 +66,13 @@ const maxQueryRunes = 64
 // reads correctly.
 func Available() bool { return load() != nil }
 
-// LoadError says why the data is unavailable, or nil when it is available;
-// for start-up logs and the tests.
+// LoadError says why the data is unavailable, or nil when it is available.
+// Nothing in the app calls Available or LoadError (a search without data
+// answers nothing); the tests of the packages that need the data do, so that
+// they fail saying to build it.
 func LoadError() error {
 	_, err := loadTable()
 	return err
-}
-
-// Count answers how many banks and branches the data holds (0, 0 without
-// data).
-func Count() (banks, branches int) {
-	t := load()
-	if t == nil {
-		return 0, 0
-	}
-	return len(t.banks), t.branchCount
 }
 
 // Major answers the eight banks offered as shortcuts (SPEC §3), in SPEC

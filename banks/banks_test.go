@@ -358,3 +358,12 @@ func TestDirectoryChecksRealAccounts(t *testing.T) {
 		t.Fatalf("branch 0001/998 should not exist")
 	}
 }
+
+// Count answers how many banks and branches the data holds (0, 0 without data).
+func Count() (banks, branches int) {
+	t := load()
+	if t == nil {
+		return 0, 0
+	}
+	return len(t.banks), t.branchCount
+}

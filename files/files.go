@@ -4,19 +4,17 @@
 // and checks the app's own signed URLs (Signer), which work the same over both
 // backends because the app, not the bucket, serves the bytes.
 //
-// Keys are made by the server (NewKey), never from the user's file name; the
-// name, size, type and hash live in the database (store.InvoiceFile).
+// Keys are made by the server (web.App.SaveInvoiceFile: "invoices/<buyer id>/<random>"),
+// never from the user's file name; the name, size, type and hash live in the database
+// (store.InvoiceFile).
 package files
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
-	"time"
 )
 
 // Store keeps file bytes under a key. Put replaces nothing a reader could see
@@ -33,13 +31,13 @@ type Store interface {
 var (
 	// ErrNotFound: nothing is stored under the key.
 	ErrNotFound = errors.New("files: not found")
-	// ErrBadKey: the key is not one NewKey could have made.
+	// ErrBadKey: the key is not one ValidKey accepts.
 	ErrBadKey = errors.New("files: invalid key")
 	// ErrSize: the reader gave a different number of bytes than announced.
 	ErrSize = errors.New("files: size does not match")
 )
 
-// keyPattern allows what NewKey makes ("invoices/2026/01/<32 hex>") and
+// keyPattern allows the keys the server makes ("invoices/12/<26 base-32>") and
 // nothing that could climb out of a folder: no "..", no leading slash, no
 // backslash, no empty segment.
 var keyPattern = regexp.MustCompile(`^[a-z0-9]+(/[a-z0-9][a-z0-9_-]*)*$`)
@@ -50,16 +48,6 @@ func ValidKey(key string) error {
 		return fmt.Errorf("%w: %q", ErrBadKey, key)
 	}
 	return nil
-}
-
-// NewKey makes a fresh random key for an invoice file stored at now; the
-// month folder only keeps directories small and listings readable.
-func NewKey(now time.Time) string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err) // crypto/rand does not fail on supported systems
-	}
-	return fmt.Sprintf("invoices/%s/%s", now.UTC().Format("2006/01"), hex.EncodeToString(b[:]))
 }
 
 // sizeCheckReader fails the read that goes past size or ends short of it, so

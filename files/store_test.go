@@ -83,14 +83,6 @@ func storeContract(t *testing.T, st files.Store) {
 	})
 }
 
-func TestNewKey(t *testing.T) {
-	now := time.Date(2026, 1, 5, 23, 30, 0, 0, time.FixedZone("JST", 9*3600))
-	a, b := files.NewKey(now), files.NewKey(now)
-	require.NotEqual(t, a, b)
-	require.Regexp(t, `^invoices/2026/01/[0-9a-f]{32}$`, a)
-	require.NoError(t, files.ValidKey(a))
-}
-
 func TestLocal(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
 	storeContract(t, files.Local{Dir: dir})

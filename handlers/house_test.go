@@ -23,12 +23,13 @@ import (
 const module = "cardpay"
 
 // areas are the packages handlers/<area>, one per first URL segment; ops is the
-// operator console to come.
+// operator console (/ops).
 var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "payments", "collections", "notifications", "info", "dev", "ops"}
 
 // domain are the packages of product rules, credentials, reference data and mail that
-// any handler may use. nta, the card gateway (and the OCR adapter to come) are reached
-// through a service in account or cards, never from a page.
+// any handler may use. nta and the card gateway are reached through a service in
+// account or cards, and the OCR (ocr, invoiceread) through the reading job of
+// invoicefiles and the match in handlers/web, never from a page.
 // files (the invoice file store and its signed URLs) is here too: the upload page keeps
 // the bytes and links to them.
 var domain = []string{"pay", "account", "cards", "invoices", "auth", "banks", "postal", "mail", "static", "files", "receipts"}

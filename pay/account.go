@@ -51,18 +51,6 @@ func (t AccountType) ZenginCode() int {
 	return 0
 }
 
-// AccountTypeFromZengin is the reverse of ZenginCode, for reading bank
-// files back; false for codes other than 普通 and 当座.
-func AccountTypeFromZengin(code int) (AccountType, bool) {
-	switch code {
-	case zenginOrdinary:
-		return AccountOrdinary, true
-	case zenginCurrent:
-		return AccountCurrent, true
-	}
-	return AccountDefault, false
-}
-
 // HolderCheckKind selects how POST /api/v1/accounts/holder_kana checks a
 // deposit-account holder's name (SPEC §3).
 type HolderCheckKind int

@@ -51,28 +51,6 @@ func TestAccountTypeZenginCode(t *testing.T) {
 	}
 }
 
-func TestAccountTypeFromZengin(t *testing.T) {
-	tests := []struct {
-		zengin int
-		want   pay.AccountType
-		wantOK bool
-	}{
-		{1, pay.AccountOrdinary, true},
-		{2, pay.AccountCurrent, true},
-		{0, pay.AccountDefault, false},
-		{4, pay.AccountDefault, false}, // 貯蓄 exists in zengin but not in this product
-		{9, pay.AccountDefault, false},
-	}
-	for _, tt := range tests {
-		got, ok := pay.AccountTypeFromZengin(tt.zengin)
-		assert.Equal(t, tt.wantOK, ok, "code %d", tt.zengin)
-		assert.Equal(t, tt.want, got, "code %d", tt.zengin)
-		if ok {
-			assert.Equal(t, tt.zengin, got.ZenginCode(), "round trip of code %d", tt.zengin)
-		}
-	}
-}
-
 func TestHolderCheckKinds(t *testing.T) {
 	tests := []struct {
 		kind pay.HolderCheckKind

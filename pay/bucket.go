@@ -116,16 +116,3 @@ func CollectionBucketOf(s CollectionStatus) (CollectionBucket, bool) {
 	}
 	return "", false
 }
-
-// CollectionBucketStatuses lists the statuses of bucket b, for SQL filters.
-func CollectionBucketStatuses(b CollectionBucket) []CollectionStatus {
-	switch b {
-	case CollectionRequest:
-		return []CollectionStatus{CollectionNotRegistered, CollectionWaitingPayment, CollectionInProgress}
-	case CollectionDecided:
-		return []CollectionStatus{CollectionReviewCompleted}
-	case CollectionHistory:
-		return []CollectionStatus{CollectionDepositCompleted, CollectionExpired, CollectionCancel}
-	}
-	return nil
-}

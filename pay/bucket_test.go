@@ -170,26 +170,6 @@ func TestCollectionBucketOf(t *testing.T) {
 			got, ok := pay.CollectionBucketOf(tt.status)
 			assert.Equal(t, tt.wantOK, ok)
 			assert.Equal(t, tt.want, got)
-			if ok {
-				assert.Contains(t, pay.CollectionBucketStatuses(got), tt.status)
-			}
-		})
-	}
-}
-
-func TestCollectionBucketStatuses(t *testing.T) {
-	tests := []struct {
-		bucket pay.CollectionBucket
-		want   []pay.CollectionStatus
-	}{
-		{pay.CollectionRequest, []pay.CollectionStatus{pay.CollectionNotRegistered, pay.CollectionWaitingPayment, pay.CollectionInProgress}},
-		{pay.CollectionDecided, []pay.CollectionStatus{pay.CollectionReviewCompleted}},
-		{pay.CollectionHistory, []pay.CollectionStatus{pay.CollectionDepositCompleted, pay.CollectionExpired, pay.CollectionCancel}},
-		{"draft", nil},
-	}
-	for _, tt := range tests {
-		t.Run(string(tt.bucket), func(t *testing.T) {
-			assert.Equal(t, tt.want, pay.CollectionBucketStatuses(tt.bucket))
 		})
 	}
 }

@@ -36,14 +36,6 @@ func PrefectureByName(name string) (Prefecture, bool) {
 	return Prefecture{}, false
 }
 
-// PrefectureByCode finds a prefecture by its JIS code.
-func PrefectureByCode(code int) (Prefecture, bool) {
-	if code < 1 || code > len(Prefectures) {
-		return Prefecture{}, false
-	}
-	return Prefectures[code-1], true
-}
-
 // Month is a choice in month pickers (birthdays, card expiry).
 type Month struct {
 	Number int

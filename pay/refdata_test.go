@@ -55,26 +55,6 @@ func TestPrefectureByName(t *testing.T) {
 	}
 }
 
-func TestPrefectureByCode(t *testing.T) {
-	tests := []struct {
-		code     int
-		wantName string
-		wantOK   bool
-	}{
-		{1, "北海道", true},
-		{13, "東京都", true},
-		{47, "沖縄県", true},
-		{0, "", false},
-		{48, "", false},
-		{-1, "", false},
-	}
-	for _, tt := range tests {
-		got, ok := pay.PrefectureByCode(tt.code)
-		assert.Equal(t, tt.wantOK, ok, "code %d", tt.code)
-		assert.Equal(t, tt.wantName, got.Name, "code %d", tt.code)
-	}
-}
-
 func TestMonths(t *testing.T) {
 	require.Len(t, pay.Months, 12)
 	tests := []struct {

@@ -61,22 +61,11 @@ func Lookup(code string) ([]Address, bool) {
 	return t.lookup(digits)
 }
 
-// Available reports whether the postal data was built into this binary and
-// reads correctly.
-func Available() bool { return load() != nil }
-
-// LoadError says why the data is unavailable, or nil when it is available;
-// for start-up logs and the tests.
-func LoadError() error {
-	_, err := loadTable()
-	return err
-}
-
 // loadTable reads the embedded data the first time it is needed: about 50 ms
 // that servers which never look up a code do not spend at start-up.
 var loadTable = sync.OnceValues(func() (*table, error) { return readData(dataFS) })
 
-// load is the data, or nil when there is none (LoadError says why).
+// load is the data, or nil when there is none (loadTable's error says why).
 func load() *table {
 	t, _ := loadTable()
 	return t

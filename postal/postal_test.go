@@ -111,7 +111,7 @@ func TestLookupPrefectureNamesMatchPay(t *testing.T) {
 		if !assert.True(t, ok, code) {
 			continue
 		}
-		want, _ := pay.PrefectureByCode(i + 1)
+		want := pay.Prefectures[i] // in JIS order, as the capitals are
 		assert.Equal(t, want.Code, got[0].PrefectureCode, code)
 		assert.Equal(t, want.Name, got[0].Prefecture, code)
 	}

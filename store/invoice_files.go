@@ -48,8 +48,8 @@ type InvoiceFile struct {
 	CreatedAt    time.Time       `db:"created_at"`
 }
 
-// NewInvoiceFile is a file whose bytes are already in the file store: the key from
-// files.NewKey, what pay.CheckInvoiceFile found, the SHA-256 in hex.
+// NewInvoiceFile is a file whose bytes are already in the file store: the key the
+// server made for it, what pay.CheckInvoiceFile found, the SHA-256 in hex.
 type NewInvoiceFile struct {
 	StorageKey   string
 	OriginalName string

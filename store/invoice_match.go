@@ -9,7 +9,7 @@ import (
 // uploaded invoice's reading is matched against (invoiceread.Match, through
 // web.App.InvoiceFileMatch). The suppliers table keeps no invoice registration number
 // (T + 13 digits): a corporation's is T and its corporate number, which Match tries; a
-// sole proprietor's cannot be matched until the table keeps it.
+// sole proprietor's is not kept, so it cannot be matched.
 type InvoiceMatchCandidate struct {
 	Supplier
 	Accounts []SupplierAccount

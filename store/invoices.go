@@ -11,8 +11,8 @@ import (
 )
 
 // Invoice is what a buyer pays (a payment to a supplier, or a card-payment request
-// received from one). The payments issue adds its invoice details; the supplier screens
-// read who was paid, how much and in which status.
+// received from one) as the supplier screens read it: who was paid, how much and in
+// which status. Payment is the whole row, for the payment screens.
 type Invoice struct {
 	ID                int64                 `db:"id"`
 	BuyerID           int64                 `db:"buyer_id"`
@@ -66,8 +66,8 @@ func (s *Store) SupplierInvoice(ctx context.Context, buyerID, supplierID, id int
 	return inv, nil
 }
 
-// NewInvoice is the part of an invoice the supplier screens need; the payments issue
-// replaces it with the whole payment flow. Tests and the demo data use it.
+// NewInvoice is the part of an invoice the supplier screens need. Only the demo data and
+// tests make invoices this way; the app's payments are made by StartPayment.
 type NewInvoice struct {
 	SupplierID        int64
 	AccountID         *int64

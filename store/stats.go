@@ -9,9 +9,7 @@ import (
 
 // Stats gathers the counts behind the header and the landing rules (SPEC.md §3 user
 // stats). Every signed-in page reads them, so the notification and supplier counts come
-// from one statement and the payment buckets from a second. Each count is added here
-// when the table it counts exists; until then it is zero because there is nothing to
-// count.
+// from one statement and the payment and collection lists from a second.
 func (s *Store) Stats(ctx context.Context, buyerID int64) (pay.Stats, error) {
 	var st pay.Stats
 	err := s.DB.QueryRowContext(ctx, `SELECT

@@ -8,7 +8,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -66,11 +65,6 @@ func (s *Store) Migrate(ctx context.Context) error {
 		return fmt.Errorf("store: migrate: %w", err)
 	}
 	return nil
-}
-
-// MigrationFiles lists the embedded migrations, for tests.
-func MigrationFiles() ([]string, error) {
-	return fs.Glob(migrations.FS, "*.sql")
 }
 
 func notFound(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -44,9 +44,6 @@ func Contains(pw string) bool {
 	return ok
 }
 
-// Len is the number of distinct entries on the list.
-func Len() int { return len(set()) }
-
 // Entries reads a list file: a header of "# " lines, one empty line, then one
 // password a line (a password may itself start with "#", hence the empty line).
 func Entries(file string) []string {

@@ -146,7 +146,8 @@ type holderKanaAnswer struct {
 // holderKana is POST accounts/holder_kana: converts an account holder's name to the
 // zengin form (half-width kana, upper case, the allowed symbols) as it will be stored
 // and sent to the bank, or says in Japanese why it cannot be. kind 2 (the default) is
-// an ordinary account, 4 a personal one; both use the same rules for now.
+// an ordinary account, 4 a personal one; both are checked by the same rules, and the
+// answer repeats the kind.
 func (s *server) holderKana(c *echo.Context) error {
 	var req holderKanaRequest
 	if err := decode(c, &req); err != nil {

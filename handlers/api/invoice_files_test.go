@@ -20,7 +20,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/banks"
-	"cardpay/files"
 	"cardpay/handlers/api"
 	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
@@ -312,7 +311,7 @@ func sure[T any](v T) invoiceread.Field[T] {
 func recordedFile(t *testing.T, e *env, buyerID int64) int64 {
 	t.Helper()
 	f, err := webtest.Store().CreateInvoiceFile(context.Background(), buyerID, store.NewInvoiceFile{
-		StorageKey: files.NewKey(time.Now()), OriginalName: "請求書.pdf", Size: 1000,
+		StorageKey: webtest.FileKey(), OriginalName: "請求書.pdf", Size: 1000,
 		MediaType: pay.FileTypePDF, SHA256: strings.Repeat("0", 64), Pages: 1,
 	})
 	require.NoError(t, err)

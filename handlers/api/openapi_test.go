@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/handlers/api"
+	"cardpay/handlers/webtest"
 )
 
 // doc is openapi.json, parsed once.
@@ -39,7 +40,7 @@ func documentedOperations() []string {
 
 func TestOpenAPIListsEveryRouteAndNoOther(t *testing.T) {
 	e := newEnv(t).Echo
-	undocumented, unserved, err := api.DocumentationGaps(e.Router().Routes())
+	undocumented, unserved, err := webtest.APIDocumentationGaps(e.Router().Routes())
 	require.NoError(t, err)
 	assert.Empty(t, undocumented, "every route of the API is in openapi.json")
 	assert.Empty(t, unserved, "openapi.json lists only the API's routes")

@@ -27,8 +27,8 @@ type information struct {
 	store.BuyerDetails
 	// RepresentativeBirthday is YYYY-MM-DD or "" (it shadows BuyerDetails' time).
 	RepresentativeBirthday string `json:"representative_birthday"`
-	// ExternalIntegrationClientIDs are the outside services linked to the account; none
-	// can be linked yet, so it is always an empty list.
+	// ExternalIntegrationClientIDs are the outside services linked to the account; the
+	// app links none, so it is always an empty list.
 	ExternalIntegrationClientIDs []string `json:"external_integration_client_ids"`
 	// CollectionMode is "enabled" when the buyer may send card-payment requests, else
 	// "buyerOnly" (SPEC.md §4).

@@ -12,7 +12,8 @@ import (
 	pages "cardpay/views/payments"
 )
 
-// InvoiceInfoPath is the form the read fields go on to (the next issue builds it).
+// InvoiceInfoPath is the payment journey's first step (InvoiceInfoPage, 支払先の選択); the
+// file page links to it with ?file=<id> so the journey starts from what was read.
 const InvoiceInfoPath = "/payments/add/invoiceinfo"
 
 // readFieldLabels are the fields read from an invoice (invoiceread.Fields, stored by the

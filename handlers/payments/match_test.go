@@ -7,13 +7,11 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"cardpay/banks"
-	"cardpay/files"
 	"cardpay/handlers/webtest"
 	"cardpay/pay"
 	"cardpay/store"
@@ -30,7 +28,7 @@ func readFile(t *testing.T, env *webtest.Env, buyerID int64, fields map[string]a
 	t.Helper()
 	ctx := context.Background()
 	f, err := webtest.Store().CreateInvoiceFile(ctx, buyerID, store.NewInvoiceFile{
-		StorageKey: files.NewKey(time.Now()), OriginalName: "請求書.pdf", Size: 1000,
+		StorageKey: webtest.FileKey(), OriginalName: "請求書.pdf", Size: 1000,
 		MediaType: pay.FileTypePDF, SHA256: strings.Repeat("0", 64), Pages: 1,
 	})
 	require.NoError(t, err)
@@ -160,7 +158,7 @@ func TestFilePageShowsWhatTheReadingMatched(t *testing.T) {
 
 	t.Run("not while reading", func(t *testing.T) {
 		f, err := webtest.Store().CreateInvoiceFile(ctx, u.BuyerID, store.NewInvoiceFile{
-			StorageKey: files.NewKey(time.Now()), OriginalName: "請求書.pdf", Size: 1000,
+			StorageKey: webtest.FileKey(), OriginalName: "請求書.pdf", Size: 1000,
 			MediaType: pay.FileTypePDF, SHA256: strings.Repeat("0", 64), Pages: 1,
 		})
 		require.NoError(t, err)

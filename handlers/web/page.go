@@ -1,13 +1,5 @@
 package web
 
-import (
-	"net/http"
-
-	"github.com/labstack/echo/v5"
-
-	"cardpay/views"
-)
-
 // Who may open a page.
 const (
 	Public      = "public"
@@ -26,16 +18,4 @@ type Page struct {
 	// Island names the island the page always carries (islands/<name>); pages without
 	// one ship no JavaScript, which the browser tests check on every other page.
 	Island string `json:"island,omitempty"`
-}
-
-// ShowPlaceholderPage serves a route whose screen a later issue builds: the honest
-// 準備中 page under its real path and title.
-func (a *App) ShowPlaceholderPage(p Page) echo.HandlerFunc {
-	return func(c *echo.Context) error {
-		b, err := a.Base(c, p.Title)
-		if err != nil {
-			return err
-		}
-		return Render(c, http.StatusOK, views.PlaceholderPage(views.PlaceholderView{Base: b, Signed: p.Access != Public}))
-	}
 }

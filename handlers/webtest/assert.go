@@ -2,9 +2,11 @@ package webtest
 
 import (
 	"context"
+	"crypto/rand"
 	"html"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,4 +46,10 @@ func WrongCode(code string) string {
 		return "111111"
 	}
 	return "000000"
+}
+
+// FileKey makes a fresh random key for a file a test stores itself, of the form the
+// stores accept (files.ValidKey).
+func FileKey() string {
+	return "invoices/test/" + strings.ToLower(rand.Text())
 }
