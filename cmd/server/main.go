@@ -141,7 +141,7 @@ func run(logger *slog.Logger) error {
 	}
 	// A PSP webhook is stored by its request and acted on by this job, which needs only
 	// the database (the gateway is built below).
-	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger, Limiter: acct,
+	runner.Register(cards.PSPEventJobKind, (&cards.Service{Store: st, Logger: logger, Limiter: acct,
 		Payments: &invoices.Service{Store: st, Logger: logger}}).RunEventJob)
 	fileStore, err := invoiceFileStore(ctx, cfg, logger)
 	if err != nil {
@@ -151,7 +151,7 @@ func run(logger *slog.Logger) error {
 	if err := ocr.Available(); err != nil {
 		logger.Warn("invoice OCR unavailable: the buyer types the fields", "error", err)
 	}
-	runner.Register(store.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run)
+	runner.Register(invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run)
 
 	deps := web.Deps{
 		Store:                    st,
@@ -198,9 +198,9 @@ func run(logger *slog.Logger) error {
 		}
 	}
 	// The payment jobs need the gateway, so the workers start once it exists.
-	runner.Register(store.SettleJobKind, deps.Invoices.RunSettleJob)
-	runner.Register(store.PaymentCardJobKind, deps.Invoices.RunCardJob)
-	runner.Register(store.CaptureJobKind, deps.Invoices.RunCaptureJob)
+	runner.Register(invoices.SettleJobKind, deps.Invoices.RunSettleJob)
+	runner.Register(invoices.CardJobKind, deps.Invoices.RunCardJob)
+	runner.Register(invoices.CaptureJobKind, deps.Invoices.RunCaptureJob)
 	runner.Register(invoices.ExpiryJobKind, deps.Invoices.RunExpiryJob)
 	runner.Register(invoices.ReconcileJobKind, deps.Invoices.RunReconcileJob)
 	// Today's expiry and reconciliation (each run schedules the next day's): once,
