@@ -43,7 +43,7 @@ type Service struct {
 	BaseURL string
 	Logger  *slog.Logger
 	Now     func() time.Time
-	// QueueEvents hands each stored webhook to a background job (JobKindPSPEvent, run by
+	// QueueEvents hands each stored webhook to a background job (PSPEventJobKind, run by
 	// RunEventJob) instead of processing it inside the webhook's request. Set it only
 	// where a jobs.Runner has that kind registered.
 	QueueEvents bool

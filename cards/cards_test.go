@@ -510,7 +510,7 @@ func TestWebhooks(t *testing.T) {
 	require.NoError(t, q.ReceiveWebhook(ctx, good, body2))
 	var jobs []store.Job
 	require.NoError(t, db.Store.DB.Select(&jobs, `SELECT id, kind, payload, unique_key, status, attempts, max_attempts, run_at,
-		locked_by, locked_until, last_error, created_at, finished_at FROM jobs WHERE kind = $1`, cards.JobKindPSPEvent))
+		locked_by, locked_until, last_error, created_at, finished_at FROM jobs WHERE kind = $1`, cards.PSPEventJobKind))
 	require.Len(t, jobs, 1, "one job however often the event comes")
 	assert.Equal(t, 1, count(t, buyer), "not processed yet")
 	require.NoError(t, q.RunEventJob(ctx, jobs[0].Payload))

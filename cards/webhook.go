@@ -8,13 +8,20 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"cardpay/gateway"
 	"cardpay/store"
 )
 
-// JobKindPSPEvent is the background job that processes a stored webhook
-// (payload store.PSPEventJob).
-const JobKindPSPEvent = "psp_event"
+// PSPEventJobKind is the background job that processes a stored webhook
+// (RunEventJob, payload PSPEventJob).
+const PSPEventJobKind = "psp_event"
+
+// PSPEventJob is the payload of a PSPEventJobKind job: the stored webhook's row id.
+type PSPEventJob struct {
+	EventID int64 `json:"event_id"`
+}
 
 // ErrBadWebhook is a webhook whose signature does not match or is too old, or that is
 // not an event: the caller answers 400 and stores nothing.
@@ -41,10 +48,17 @@ func (s *Service) ReceiveWebhook(ctx context.Context, header http.Header, body [
 		PaymentID: ev.Transaction.PaymentID, Status: string(ev.Transaction.Status),
 		ResultCode: string(ev.Transaction.ResultCode), Body: body,
 	}
+	// Queued, the event's job is enqueued in the transaction of its new row, so that a
+	// stored event is always processed.
+	var queue func(tx *sqlx.Tx, row store.PSPEvent) error
 	if s.QueueEvents {
-		ne.JobKind = JobKindPSPEvent
+		queue = func(tx *sqlx.Tx, row store.PSPEvent) error {
+			_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: PSPEventJobKind, Payload: PSPEventJob{EventID: row.ID},
+				UniqueKey: fmt.Sprintf("psp_event:%d", row.ID)})
+			return err
+		}
 	}
-	row, created, err := s.Store.RecordPSPEvent(ctx, ne)
+	row, created, err := s.Store.RecordPSPEvent(ctx, ne, queue)
 	if err != nil {
 		return err
 	}
@@ -59,10 +73,10 @@ func (s *Service) ReceiveWebhook(ctx context.Context, header http.Header, body [
 	return s.process(ctx, row.ID, ev)
 }
 
-// RunEventJob is the JobKindPSPEvent job: it processes one stored webhook. It needs only
+// RunEventJob is the PSPEventJobKind job: it processes one stored webhook. It needs only
 // Store (and Logger): the event was verified when it arrived.
 func (s *Service) RunEventJob(ctx context.Context, payload json.RawMessage) error {
-	var j store.PSPEventJob
+	var j PSPEventJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("cards: event job payload: %w", err)
 	}

@@ -1,9 +1,9 @@
 // Package invoicefiles reads uploaded invoices in the background: the "ocr" job that
-// store.CreateInvoiceFile enqueues with each upload opens the file from the file store,
-// reads it (package ocr: the PDF's text layer, or tesseract after image clean-up),
-// extracts the invoice's fields (package invoiceread) and stores them with their
-// confidences for the pages and the API to pre-fill. A missing tool or a failed reading
-// never blocks anything: the file stays, and the buyer types the fields.
+// QueueOCR enqueues with each upload, in the transaction that records it, opens the file
+// from the file store, reads it (package ocr: the PDF's text layer, or tesseract after
+// image clean-up), extracts the invoice's fields (package invoiceread) and stores them
+// with their confidences for the pages and the API to pre-fill. A missing tool or a
+// failed reading never blocks anything: the file stays, and the buyer types the fields.
 package invoicefiles
 
 import (
@@ -15,6 +15,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"cardpay/files"
 	"cardpay/invoiceread"
 	"cardpay/ocr"
@@ -25,7 +27,34 @@ import (
 // DefaultTimeout bounds one file's reading: 20 scanned pages at a few seconds each.
 const DefaultTimeout = 3 * time.Minute
 
-// OCR is the "ocr" job's handler (store.OCRJobKind).
+// OCRJobKind is the job that reads an uploaded invoice file (OCR.Run).
+const OCRJobKind = "ocr"
+
+// OCRJob is the payload of an OCRJobKind job. The buyer is in it so that the job loads
+// the file the scoped way, like every other reader.
+type OCRJob struct {
+	BuyerID int64 `json:"buyer_id"`
+	FileID  int64 `json:"file_id"`
+}
+
+// QueueOCR is the also of st.CreateInvoiceFile: it enqueues the new file's reading in
+// the transaction that records the file, so that every file has its job and a
+// rolled-back upload none.
+func QueueOCR(ctx context.Context, st *store.Store) func(tx *sqlx.Tx, f store.InvoiceFile) error {
+	return func(tx *sqlx.Tx, f store.InvoiceFile) error {
+		_, err := st.EnqueueJob(ctx, tx, store.NewJob{
+			Kind:      OCRJobKind,
+			Payload:   OCRJob{BuyerID: f.BuyerID, FileID: f.ID},
+			UniqueKey: fmt.Sprintf("ocr-%d", f.ID),
+			// OCR failing for good leaves the buyer typing, which is fine; a few tries
+			// cover a restart, more would only burn CPU.
+			MaxAttempts: 3,
+		})
+		return err
+	}
+}
+
+// OCR is the OCRJobKind job's handler.
 type OCR struct {
 	Store  *store.Store
 	Files  files.Store
@@ -33,11 +62,11 @@ type OCR struct {
 	Logger *slog.Logger
 }
 
-// Run reads the file named by the job's payload (store.OCRJob). Only a shutdown (the
+// Run reads the file named by the job's payload (OCRJob). Only a shutdown (the
 // context ending) or an unreadable job row is returned as an error, so that the job is
 // retried; a failed reading is recorded on the file and the job ends.
 func (o *OCR) Run(ctx context.Context, payload json.RawMessage) error {
-	var job store.OCRJob
+	var job OCRJob
 	if err := json.Unmarshal(payload, &job); err != nil {
 		return fmt.Errorf("invoicefiles: ocr job payload: %w", err)
 	}

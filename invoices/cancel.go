@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -38,8 +39,8 @@ func (s *Service) Cancel(ctx context.Context, buyerID int64, actor string, id in
 // operator's audit row).
 func (s *Service) cancel(ctx context.Context, buyerID int64, actor string, id int64, reason string, also func(tx *sqlx.Tx, p store.Payment) error) (store.Payment, error) {
 	p, err := s.Store.Transition(ctx, buyerID, id, pay.ActCancel, actor, reason, s.now(), func(tx *sqlx.Tx, p store.Payment) error {
-		_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.PaymentCardJobKind,
-			Payload: store.PaymentJob{BuyerID: buyerID, ID: id, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef})
+		_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: CardJobKind,
+			Payload: PaymentJob{BuyerID: buyerID, ID: id, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef})
 		if err != nil || also == nil {
 			return err
 		}
@@ -51,11 +52,27 @@ func (s *Service) cancel(ctx context.Context, buyerID int64, actor string, id in
 	return p, err
 }
 
-// RunCardJob is the PaymentCardJobKind job: it gives back the money of a cancelled
+// CardJobKind voids or refunds the card of a cancelled payment (RunCardJob). Its value
+// is older than its name: job rows already stored carry "payment_card".
+const CardJobKind = "payment_card"
+
+// PaymentJob is the payload of the payment jobs (CardJobKind, SettleJobKind and
+// CaptureJobKind).
+type PaymentJob struct {
+	BuyerID int64  `json:"buyer_id"`
+	ID      int64  `json:"id"`
+	Ref     string `json:"ref,omitempty"`
+	// OnlyIfStray releases Ref only if the payment does not hold it: it did not move to it
+	// (the safety net of a re-authorisation whose request may die half-way), or it did
+	// and was declined (the reconciler's recheck of a submission the PSP had not seen).
+	OnlyIfStray bool `json:"only_if_stray,omitempty"`
+}
+
+// RunCardJob is the CardJobKind job: it gives back the money of a cancelled
 // payment's authorisation (Ref): a void while it was only authorised, a refund once
 // captured. Asking again is safe: each call carries the payment id.
 func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error {
-	var j store.PaymentJob
+	var j PaymentJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: card job payload: %w", err)
 	}
@@ -116,13 +133,26 @@ func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error
 	return err
 }
 
+// SettleJobKind checks a submission with the PSP when nobody else settled it: the
+// buyer's request died, or the PSP did not answer (RunSettleJob).
+const SettleJobKind = "settle_payment"
+
+// enqueueSettle enqueues on tx, the transaction that starts the submission id of
+// buyerID, the job that settles it after SettleAfter should nobody else: store runs it as
+// the also of StartPayment and StartRequestPayment, so no submission exists without it.
+func (s *Service) enqueueSettle(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, key string, now time.Time) error {
+	_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: SettleJobKind, Payload: PaymentJob{BuyerID: buyerID, ID: id},
+		UniqueKey: key, RunAt: now.Add(s.settleAfter())})
+	return err
+}
+
 // RunSettleJob is the SettleJobKind job, the reconciler of one submission: if nobody
 // settled it (the buyer's request died after the row was written, or the PSP did not
 // answer), it asks the PSP and records what the PSP says. A submission the PSP never saw
 // is declined; a challenge left unfinished is given up after ChallengeTimeout (the
 // authorisation voided). While the PSP does not answer, the job fails and is retried.
 func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) error {
-	var j store.PaymentJob
+	var j PaymentJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: settle job payload: %w", err)
 	}
@@ -146,8 +176,8 @@ func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) err
 		// its payment.
 		// Only a stray: should the buyer's request settle the submission authorised before
 		// this job's declined answer lands, the payment holds the authorisation.
-		if _, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: store.PaymentCardJobKind,
-			Payload: store.PaymentJob{BuyerID: j.BuyerID, ID: j.ID, Ref: p.PaymentRef, OnlyIfStray: true}, UniqueKey: "recheck-" + p.PaymentRef,
+		if _, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: CardJobKind,
+			Payload: PaymentJob{BuyerID: j.BuyerID, ID: j.ID, Ref: p.PaymentRef, OnlyIfStray: true}, UniqueKey: "recheck-" + p.PaymentRef,
 			RunAt: s.now().Add(s.settleAfter())}); err != nil {
 			return err
 		}
@@ -157,7 +187,7 @@ func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) err
 	if tx.Status == gateway.StatusRequiresAction {
 		if s.now().Sub(p.CreatedAt) < s.challengeTimeout() {
 			// The buyer may still be answering the challenge: look again when it times out.
-			_, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: store.SettleJobKind, Payload: j,
+			_, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: SettleJobKind, Payload: j,
 				UniqueKey: fmt.Sprintf("settle-%d-challenge", j.ID), RunAt: p.CreatedAt.Add(s.challengeTimeout())})
 			if err == nil && s.Store.SetSubmissionAction(ctx, j.BuyerID, j.ID, tx.ActionURL, string(resultOr(tx.ResultCode, gateway.ResultActionRequired))) != nil {
 				return fmt.Errorf("invoices: settle %s: record challenge", p.PaymentRef)

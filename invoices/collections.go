@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"cardpay/gateway"
 	"cardpay/pay"
 	"cardpay/store"
@@ -321,8 +323,11 @@ func (s *Service) PayRequest(ctx context.Context, customerID, id int64, key stri
 		errs.Add("card_id", "このカードは有効期限が切れているため選択できません。別のカードを選択するか、新しいカードを追加してください")
 		return Submitted{Payment: p}, errs
 	}
+	now := s.now()
 	p, started, err := s.Store.StartRequestPayment(ctx, customerID, id, key, cardID,
-		pay.EarliestTransferDate(s.now()), s.settleAfter(), s.now())
+		pay.EarliestTransferDate(now), now, func(tx *sqlx.Tx, seq int) error {
+			return s.enqueueSettle(ctx, tx, customerID, id, fmt.Sprintf("settle-%d-%d", id, seq), now)
+		})
 	if errors.Is(err, store.ErrStateChanged) {
 		// Another attempt (another tab, another key) is asking the PSP: its outcome stands.
 		return Submitted{Payment: p}, pay.FieldErrors{{Field: "card_id", Message: "別の画面でお支払いの手続き中です。結果は数分以内に「審査中」の一覧とお知らせでご確認いただけます"}}

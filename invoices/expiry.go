@@ -90,8 +90,8 @@ func (s *Service) ExpireDue(ctx context.Context, day time.Time) (int, error) {
 			reason = MsgExpiredAuthorisation
 		}
 		_, err := s.Store.Transition(ctx, e.BuyerID, e.ID, pay.ActExpire, "system", reason, s.now(), func(tx *sqlx.Tx, p store.Payment) error {
-			_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.PaymentCardJobKind,
-				Payload: store.PaymentJob{BuyerID: e.BuyerID, ID: e.ID, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef})
+			_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: CardJobKind,
+				Payload: PaymentJob{BuyerID: e.BuyerID, ID: e.ID, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef})
 			return err
 		})
 		switch {

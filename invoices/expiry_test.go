@@ -12,7 +12,6 @@ import (
 	"cardpay/gateway"
 	"cardpay/invoices"
 	"cardpay/pay"
-	"cardpay/store"
 )
 
 func TestDailyExpiry(t *testing.T) {
@@ -50,7 +49,7 @@ func TestDailyExpiry(t *testing.T) {
 	ev, err := db.Store.PaymentEvents(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)
 	assert.Equal(t, invoices.MsgExpiredAuthorisation, ev[len(ev)-1].Reason)
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
 	require.NoError(t, s.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusVoided, p.txs[pm.PaymentRef].Status)
 	// The same day again changes nothing.
@@ -70,7 +69,7 @@ func TestDailyExpiry(t *testing.T) {
 	ev, err = db.Store.PaymentEvents(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)
 	assert.Equal(t, invoices.MsgExpiredTransferDate, ev[len(ev)-1].Reason)
-	payload, _ = json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
+	payload, _ = json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
 	require.NoError(t, s.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusRefunded, p.txs[pm.PaymentRef].Status)
 	pm, err = db.Store.Payment(ctx, f.buyer, filed.Payment.ID)

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"cardpay/gateway"
 	"cardpay/invoiceread"
 	"cardpay/pay"
@@ -322,7 +324,7 @@ func (s *Service) Submit(ctx context.Context, buyerID int64, sub Submission) (Su
 		SubmitKey: sub.SubmitKey, CreatedBy: sub.UserID, SupplierID: sub.SupplierID, AccountID: sub.AccountID,
 		CardID: chk.Card.ID, Invoice: chk.Invoice, Fee: chk.Commission.Fee, FeeBasisPoints: chk.Commission.FeeBasisPoints,
 		FeeFullBasisPoints: s.limits().FeeBasisPoints,
-		FileID:             sub.FileID, Acknowledged: sub.Acknowledged, SettleAfter: s.settleAfter(),
+		FileID:             sub.FileID, Acknowledged: sub.Acknowledged,
 	}
 	if chk.Promotion != nil {
 		n.PromotionCode = chk.Promotion.Code
@@ -335,7 +337,10 @@ func (s *Service) Submit(ctx context.Context, buyerID int64, sub Submission) (Su
 	if sub.NewAccount != nil {
 		n.NewAccount, n.AccountID = &chk.Account, 0
 	}
-	p, created, err := s.Store.StartPayment(ctx, buyerID, n, s.now())
+	now := s.now()
+	p, created, err := s.Store.StartPayment(ctx, buyerID, n, now, func(tx *sqlx.Tx, id int64) error {
+		return s.enqueueSettle(ctx, tx, buyerID, id, fmt.Sprintf("settle-%d", id), now)
+	})
 	switch {
 	case errors.Is(err, store.ErrPromotionUsed):
 		return Submitted{}, pay.FieldErrors{{Field: "promotion_code", Message: pay.MsgPromotionUsed}}

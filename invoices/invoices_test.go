@@ -285,7 +285,7 @@ func TestSettleJobReconciles(t *testing.T) {
 		}
 	}
 	require.NotZero(t, dead.ID)
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: dead.ID})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: dead.ID})
 	require.NoError(t, s.RunSettleJob(ctx, payload))
 	pm, err := db.Store.Payment(ctx, f.buyer, dead.ID)
 	require.NoError(t, err)
@@ -311,7 +311,7 @@ func TestSettleJobReconciles(t *testing.T) {
 		}
 	}
 	require.NotZero(t, early.ID)
-	payload, _ = json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: early.ID})
+	payload, _ = json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: early.ID})
 	require.NoError(t, s.RunSettleJob(ctx, payload))
 	sub, err := db.Store.Submission(ctx, f.buyer, early.ID)
 	require.NoError(t, err)
@@ -343,7 +343,7 @@ func TestSettleJobReconciles(t *testing.T) {
 	list, _ = db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
 	for _, u := range list {
 		if u.BuyerID == f.buyer {
-			payload, _ = json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: u.ID})
+			payload, _ = json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: u.ID})
 			assert.Error(t, s.RunSettleJob(ctx, payload))
 		}
 	}
@@ -359,7 +359,7 @@ func TestCancelVoidsOrRefunds(t *testing.T) {
 	pm, err := s.Cancel(ctx, f.buyer, "buyer:1", res.Payment.ID, "")
 	require.NoError(t, err)
 	assert.Equal(t, pay.Cancel, pm.ExaminationStatus)
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
 	require.NoError(t, s.RunCardJob(ctx, payload))
 	require.NoError(t, s.RunCardJob(ctx, payload), "running it again changes nothing")
 	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
@@ -378,7 +378,7 @@ func TestCancelVoidsOrRefunds(t *testing.T) {
 	_, _ = p.Capture(ctx, res.Payment.PaymentRef, res.Payment.AuthorizedAmount)
 	pm, err = s.Cancel(ctx, f.buyer, "buyer:1", res.Payment.ID, "")
 	require.NoError(t, err)
-	payload, _ = json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
+	payload, _ = json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
 	require.NoError(t, s.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusRefunded, p.txs[pm.PaymentRef].Status)
 	assert.Equal(t, int64(103000), p.txs[pm.PaymentRef].Refunded)
@@ -525,7 +525,7 @@ func TestResubmitWithAChallengeIsKeptUntilTheBuyerReturns(t *testing.T) {
 	_, err = db.Store.PendingCorrection(ctx, f.buyer, res.Payment.ID)
 	require.ErrorIs(t, err, store.ErrNotFound, "cleared once applied")
 	// The old authorisation is released by its job.
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: res.Payment.ID, Ref: res.Payment.PaymentRef})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: res.Payment.ID, Ref: res.Payment.PaymentRef})
 	require.NoError(t, s.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusVoided, p.txs[res.Payment.PaymentRef].Status)
 	assert.Equal(t, gateway.StatusAuthorized, p.txs[next].Status)

@@ -33,12 +33,12 @@ func runJobs(t *testing.T, s *invoices.Service, kind string, id int64) int {
 		}
 		var run func(context.Context, json.RawMessage) error
 		switch kind {
-		case store.CaptureJobKind:
+		case invoices.CaptureJobKind:
 			run = s.RunCaptureJob
-		case store.PaymentCardJobKind:
+		case invoices.CardJobKind:
 			run = s.RunCardJob
 		}
-		var pj store.PaymentJob
+		var pj invoices.PaymentJob
 		require.NoError(t, json.Unmarshal(j.Payload, &pj))
 		err = run(context.Background(), j.Payload)
 		if pj.ID == id {
@@ -63,7 +63,7 @@ func completed(t *testing.T, s *invoices.Service, f fixture, key string, capture
 	pm, err := s.CompleteScreening(ctx, second, res.Payment.ID)
 	require.NoError(t, err)
 	if capture {
-		payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
+		payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
 		require.NoError(t, s.RunCaptureJob(ctx, payload))
 		pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
 		require.NoError(t, err)
@@ -124,7 +124,7 @@ func TestAFiledPaymentCannotBeCancelledSentBackCorrectedOrExpired(t *testing.T) 
 		assert.ErrorIs(t, err, pay.ErrTransition, "%s: expiring it", stage)
 		var jobs int
 		require.NoError(t, db.Store.DB.Get(&jobs, `SELECT count(*) FROM jobs WHERE kind = $1 AND (payload->>'id')::bigint = $2`,
-			store.PaymentCardJobKind, pm.ID))
+			invoices.CardJobKind, pm.ID))
 		assert.Zero(t, jobs, "%s: no release job was queued", stage)
 		tx, err := p.Lookup(ctx, pm.PaymentRef)
 		require.NoError(t, err)
@@ -144,7 +144,7 @@ func TestAFiledPaymentCannotBeCancelledSentBackCorrectedOrExpired(t *testing.T) 
 	// The operators give it up (組戻し): the card is refunded, the books empty.
 	_, err = s.CancelFailedTransfer(ctx, mover, pm.ID, "口座が解約されていたため")
 	require.NoError(t, err)
-	assert.Equal(t, 1, runJobs(t, s, store.PaymentCardJobKind, pm.ID))
+	assert.Equal(t, 1, runJobs(t, s, invoices.CardJobKind, pm.ID))
 	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)
 	assert.Equal(t, pay.Cancel, pm.ExaminationStatus)
@@ -172,7 +172,7 @@ func TestACaptureAnsweredAfterTheRefundChangesNothing(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Cancel(ctx, f.buyer, "buyer:1", id, "")
 	require.NoError(t, err)
-	assert.Equal(t, 1, runJobs(t, s, store.PaymentCardJobKind, id))
+	assert.Equal(t, 1, runJobs(t, s, invoices.CardJobKind, id))
 	pm, err := db.Store.Submission(ctx, f.buyer, id)
 	require.NoError(t, err)
 	require.Equal(t, pay.CardRefunded, pm.CardStatus)
@@ -213,9 +213,9 @@ func TestACompletionAfterASendBackIsCaptured(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Resubmit(ctx, f.buyer, "buyer:1", id, invoices.Correction{Invoice: f.submission("").Invoice})
 	require.NoError(t, err)
-	assert.Equal(t, 1, runJobs(t, s, store.CaptureJobKind, id), "the first completion's job finds it back in screening")
+	assert.Equal(t, 1, runJobs(t, s, invoices.CaptureJobKind, id), "the first completion's job finds it back in screening")
 	complete()
-	assert.Equal(t, 1, runJobs(t, s, store.CaptureJobKind, id), "the second completion has its own job")
+	assert.Equal(t, 1, runJobs(t, s, invoices.CaptureJobKind, id), "the second completion has its own job")
 	pm, err := db.Store.Payment(ctx, f.buyer, id)
 	require.NoError(t, err)
 	assert.Equal(t, pay.CardCaptured, pm.CardStatus)
@@ -283,14 +283,14 @@ func TestTheReconcilersRecheckLeavesALiveAuthorisation(t *testing.T) {
 		require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{Type: gateway.EventAuthorized,
 			Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusAuthorized, ResultCode: gateway.ResultApproved}}))
 	}
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: sub.ID})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: sub.ID})
 	require.NoError(t, s.RunSettleJob(ctx, payload))
 	pm, err := db.Store.Submission(ctx, f.buyer, sub.ID)
 	require.NoError(t, err)
 	require.Equal(t, pay.CardAuthorized, pm.CardStatus, "the webhook settled it first")
 	require.Equal(t, pay.InProgress, pm.ExaminationStatus)
 
-	assert.Equal(t, 1, runJobs(t, s, store.PaymentCardJobKind, sub.ID), "the recheck ran")
+	assert.Equal(t, 1, runJobs(t, s, invoices.CardJobKind, sub.ID), "the recheck ran")
 	pm, err = db.Store.Submission(ctx, f.buyer, sub.ID)
 	require.NoError(t, err)
 	assert.Equal(t, pay.CardAuthorized, pm.CardStatus)
@@ -317,7 +317,7 @@ func TestACaptureAnsweredAfterACorrectionIsNotThePayments(t *testing.T) {
 		_, err := s.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
 		require.NoError(t, err)
 	}
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: old})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: old})
 	require.NoError(t, s.RunCaptureJob(ctx, payload))
 	assert.Equal(t, gateway.StatusCaptured, p.txs[old].Status, "the PSP captured the old authorisation")
 	after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
@@ -328,7 +328,7 @@ func TestACaptureAnsweredAfterACorrectionIsNotThePayments(t *testing.T) {
 
 	// The correction's job gives the old authorisation's money back (the new one's
 	// safety net runs too, and leaves it: the payment holds it).
-	assert.Equal(t, 2, runJobs(t, s, store.PaymentCardJobKind, pm.ID))
+	assert.Equal(t, 2, runJobs(t, s, invoices.CardJobKind, pm.ID))
 	assert.Equal(t, gateway.StatusRefunded, p.txs[old].Status)
 	assert.Equal(t, gateway.StatusAuthorized, p.txs[after.PaymentRef].Status)
 	after, err = db.Store.Payment(ctx, f.buyer, pm.ID)

@@ -98,8 +98,8 @@ func (s *Service) Resubmit(ctx context.Context, buyerID int64, actor string, id 
 	next := nextRef(p.PaymentRef)
 	// Should this request die after the PSP authorises next but before the row moves to
 	// it, the job voids the stray authorisation.
-	if _, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: store.PaymentCardJobKind,
-		Payload: store.PaymentJob{BuyerID: buyerID, ID: id, Ref: next, OnlyIfStray: true}, UniqueKey: "stray-" + next,
+	if _, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: CardJobKind,
+		Payload: PaymentJob{BuyerID: buyerID, ID: id, Ref: next, OnlyIfStray: true}, UniqueKey: "stray-" + next,
 		RunAt: s.now().Add(s.challengeTimeout() + s.settleAfter())}); err != nil {
 		return Submitted{}, err
 	}
@@ -212,8 +212,8 @@ func (s *Service) applyCorrection(ctx context.Context, buyerID int64, actor stri
 		if newRef == "" {
 			return nil
 		}
-		_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.PaymentCardJobKind,
-			Payload: store.PaymentJob{BuyerID: buyerID, ID: p.ID, Ref: oldRef}, UniqueKey: "release-" + oldRef})
+		_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: CardJobKind,
+			Payload: PaymentJob{BuyerID: buyerID, ID: p.ID, Ref: oldRef}, UniqueKey: "release-" + oldRef})
 		return err
 	})
 	if errors.Is(err, pay.ErrTransition) || errors.Is(err, store.ErrStateChanged) {

@@ -185,7 +185,7 @@ func TestACaptureDuringAResubmitRefusesTheNewAmount(t *testing.T) {
 	assert.Equal(t, pay.CardCaptured, after.CardStatus)
 
 	// The stray job voids the new authorisation; the capture is not refunded.
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: next, OnlyIfStray: true})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: next, OnlyIfStray: true})
 	require.NoError(t, s.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusVoided, p.txs[next].Status)
 	assert.Equal(t, gateway.StatusCaptured, p.txs[pm.PaymentRef].Status)
@@ -207,7 +207,7 @@ func TestACaptureDuringTheChallengeRefusesTheReturn(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, out.ActionURL)
 	// The capture job runs (screening completed, sent back after), then the buyer passes.
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
 	require.NoError(t, s.RunCaptureJob(ctx, payload))
 	next := strings.TrimSuffix(pm.PaymentRef, "-1") + "-2"
 	_, _ = p.set(next, func(tx *gateway.Transaction) { tx.Status = gateway.StatusAuthorized })

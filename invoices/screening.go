@@ -129,8 +129,8 @@ func (s *Service) CompleteScreening(ctx context.Context, op store.Operator, id i
 		// same authorisation (its first job found it no longer complete and ended) gets a
 		// new one. A unique key of the reference alone would have kept the first, and the
 		// payment would never be captured.
-		_, err = s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.CaptureJobKind,
-			Payload:   store.PaymentJob{BuyerID: p.BuyerID, ID: p.ID, Ref: p.PaymentRef},
+		_, err = s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: CaptureJobKind,
+			Payload:   PaymentJob{BuyerID: p.BuyerID, ID: p.ID, Ref: p.PaymentRef},
 			UniqueKey: fmt.Sprintf("capture-%s-event-%d", p.PaymentRef, p.EventID)})
 		return err
 	})
@@ -159,12 +159,16 @@ func (s *Service) CancelByOperator(ctx context.Context, op store.Operator, id in
 	return s.screen(ctx, op, id, pay.ActCancel, text, nil)
 }
 
+// CaptureJobKind captures the card's authorisation of a payment whose screening
+// completed (RunCaptureJob).
+const CaptureJobKind = "payment_capture"
+
 // RunCaptureJob is the CaptureJobKind job: it captures the whole authorised amount
 // (invoice and fee) of a payment whose screening completed, under the payment's id, so
 // asking twice captures once. An authorisation that is no longer there (voided, lapsed)
 // expires the payment instead.
 func (s *Service) RunCaptureJob(ctx context.Context, payload json.RawMessage) error {
-	var j store.PaymentJob
+	var j PaymentJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: capture job payload: %w", err)
 	}

@@ -86,7 +86,7 @@ func TestScreeningDualControlSupplierApprovalAndCapture(t *testing.T) {
 	assert.Equal(t, pay.CardAuthorized, pm.CardStatus, "captured by the job, not the request")
 
 	// The capture job, run twice: one capture of the whole authorisation.
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: id, Ref: pm.PaymentRef})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: id, Ref: pm.PaymentRef})
 	require.NoError(t, s.RunCaptureJob(ctx, payload))
 	require.NoError(t, s.RunCaptureJob(ctx, payload))
 	pm, err = db.Store.Payment(ctx, f.buyer, id)
@@ -139,7 +139,7 @@ func TestCaptureOfALapsedAuthorisationExpiresThePayment(t *testing.T) {
 	pm, err := s.CompleteScreening(ctx, second, res.Payment.ID)
 	require.NoError(t, err)
 	_, _ = p.set(pm.PaymentRef, func(tx *gateway.Transaction) { tx.Status = gateway.StatusLapsed })
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
 	require.NoError(t, s.RunCaptureJob(ctx, payload))
 	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)
@@ -189,7 +189,7 @@ func TestSendBackAndCancelByOperator(t *testing.T) {
 	pm, err = s.CancelByOperator(ctx, op, id, "購入者からの依頼")
 	require.NoError(t, err)
 	assert.Equal(t, pay.Cancel, pm.ExaminationStatus)
-	payload, _ := json.Marshal(store.PaymentJob{BuyerID: f.buyer, ID: id, Ref: pm.PaymentRef})
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: id, Ref: pm.PaymentRef})
 	require.NoError(t, s.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusVoided, p.txs[pm.PaymentRef].Status)
 	l, err = db.Store.NotificationPage(ctx, f.buyer, 0, 1)

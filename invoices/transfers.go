@@ -175,8 +175,8 @@ func (s *Service) CancelFailedTransfer(ctx context.Context, op store.Operator, i
 		return store.Payment{}, err
 	}
 	p, err := s.Store.Transition(ctx, buyerID, id, pay.ActReturn, ActorOf(op), reason, s.now(), func(tx *sqlx.Tx, p store.Payment) error {
-		if _, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: store.PaymentCardJobKind,
-			Payload: store.PaymentJob{BuyerID: buyerID, ID: id, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef}); err != nil {
+		if _, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: CardJobKind,
+			Payload: PaymentJob{BuyerID: buyerID, ID: id, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef}); err != nil {
 			return err
 		}
 		return s.Store.AddAudit(ctx, tx, store.NewAudit{OperatorID: op.ID, ObjectType: store.AuditPayment, ObjectID: id,

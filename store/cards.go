@@ -498,21 +498,17 @@ type NewPSPEvent struct {
 	Status     string
 	ResultCode string
 	Body       []byte
-	// JobKind, when set, enqueues a job of that kind ({"event_id": <row id>}) in the
-	// same transaction as the new row, so that a stored event is always processed.
-	JobKind string
-}
-
-// PSPEventJob is the payload of the job that processes a stored webhook.
-type PSPEventJob struct {
-	EventID int64 `json:"event_id"`
 }
 
 const pspEventColumns = `id, gateway, event_id, type, payment_id, status, result_code, body, received_at, processed_at`
 
 // RecordPSPEvent stores a webhook once: a redelivery (the same gateway and event id)
 // answers the stored event with created false and changes nothing.
-func (s *Store) RecordPSPEvent(ctx context.Context, e NewPSPEvent) (ev PSPEvent, created bool, err error) {
+//
+// also, when not nil, runs with the new row in the same transaction (not for a
+// redelivery): the caller enqueues there the job that processes the event
+// (cards.PSPEventJobKind), so that a stored event is always processed.
+func (s *Store) RecordPSPEvent(ctx context.Context, e NewPSPEvent, also func(tx *sqlx.Tx, ev PSPEvent) error) (ev PSPEvent, created bool, err error) {
 	err = s.inTx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &ev, `INSERT INTO psp_events (gateway, event_id, type, payment_id, status, result_code, body)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (gateway, event_id) DO NOTHING RETURNING `+pspEventColumns,
@@ -528,11 +524,8 @@ func (s *Store) RecordPSPEvent(ctx context.Context, e NewPSPEvent) (ev PSPEvent,
 			return fmt.Errorf("store: record event %s: %w", e.EventID, err)
 		}
 		created = true
-		if e.JobKind != "" {
-			if _, err := s.EnqueueJob(ctx, tx, NewJob{Kind: e.JobKind, Payload: PSPEventJob{EventID: ev.ID},
-				UniqueKey: fmt.Sprintf("psp_event:%d", ev.ID)}); err != nil {
-				return err
-			}
+		if also != nil {
+			return also(tx, ev)
 		}
 		return nil
 	})

@@ -292,13 +292,13 @@ func TestPSPEventsAreRecordedOnce(t *testing.T) {
 	ctx := context.Background()
 	e := store.NewPSPEvent{Gateway: "sandbox", EventID: "evt_1", Type: "payment.authorized", PaymentID: "cardcheck-1",
 		Body: []byte(`{"id":"evt_1","type":"payment.authorized"}`)}
-	first, created, err := db.Store.RecordPSPEvent(ctx, e)
+	first, created, err := db.Store.RecordPSPEvent(ctx, e, nil)
 	require.NoError(t, err)
 	assert.True(t, created)
 	assert.Nil(t, first.ProcessedAt)
 	require.NoError(t, db.Store.MarkPSPEventProcessed(ctx, first.ID))
 
-	again, created, err := db.Store.RecordPSPEvent(ctx, e)
+	again, created, err := db.Store.RecordPSPEvent(ctx, e, nil)
 	require.NoError(t, err)
 	assert.False(t, created, "a redelivery is recognised")
 	assert.Equal(t, first.ID, again.ID)
@@ -307,7 +307,7 @@ func TestPSPEventsAreRecordedOnce(t *testing.T) {
 
 	other := e
 	other.Gateway = "stripe"
-	_, created, err = db.Store.RecordPSPEvent(ctx, other)
+	_, created, err = db.Store.RecordPSPEvent(ctx, other, nil)
 	require.NoError(t, err)
 	assert.True(t, created, "event ids are per PSP")
 

@@ -22,8 +22,9 @@ import (
 // addressed to another corporation.
 var ErrRequestClaimed = errors.New("store: the request belongs to another buyer")
 
-// RequestMailJobKind is the job that mails the customer the request's link; its payload is
-// built (sealed, since it holds the key) by the caller of SendRequest.
+// requestMailUniqueKey is the unique key of the job that mails the customer the
+// request's link; the job itself is built (sealed, since it holds the key) by the caller
+// of SendRequest.
 const requestMailUniqueKey = "request-mail-%d"
 
 // BuyerAccount is one of a buyer's own receiving accounts (for card-payment requests).
@@ -610,9 +611,16 @@ func (s *Store) AddRequestKeyMiss(ctx context.Context, buyerID int64, now time.T
 // repeated one with the same key answers the same row (started false); one with another
 // key while an attempt is under way is ErrStateChanged. After a decline the next attempt
 // takes the next authorisation number, so the PSP sees a new payment id.
-func (s *Store) StartRequestPayment(ctx context.Context, customerID, id int64, key string, cardID int64, transferDate time.Time, settleAfter time.Duration, now time.Time) (Payment, bool, error) {
+//
+// also runs in the same transaction when the attempt starts, with its authorisation
+// number: the caller enqueues there the job that settles the attempt should nobody else
+// (invoices.SettleJobKind), so that no attempt exists without it. It is required.
+func (s *Store) StartRequestPayment(ctx context.Context, customerID, id int64, key string, cardID int64, transferDate time.Time, now time.Time, also func(tx *sqlx.Tx, seq int) error) (Payment, bool, error) {
 	if key == "" {
 		return Payment{}, false, errors.New("store: request payment without a key")
+	}
+	if also == nil {
+		return Payment{}, false, errors.New("store: request payment without its settle job")
 	}
 	var started bool
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
@@ -631,9 +639,7 @@ func (s *Store) StartRequestPayment(ctx context.Context, customerID, id int64, k
 			return fmt.Errorf("store: start paying request %d: %w", id, err)
 		}
 		started = true
-		_, err = enqueueJob(ctx, tx, NewJob{Kind: SettleJobKind, Payload: PaymentJob{BuyerID: customerID, ID: id},
-			UniqueKey: fmt.Sprintf("settle-%d-%d", id, seq), RunAt: now.Add(settleAfter)})
-		return err
+		return also(tx, seq)
 	})
 	if err != nil {
 		return Payment{}, false, err

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,16 +18,6 @@ const (
 	OCRFailed      = "failed"
 	OCRUnavailable = "unavailable" // a tool is missing: the buyer types the fields
 )
-
-// OCRJobKind is the job that reads an uploaded invoice file.
-const OCRJobKind = "ocr"
-
-// OCRJob is the payload of an "ocr" job. The buyer is in it so that the job loads
-// the file the scoped way, like every other reader.
-type OCRJob struct {
-	BuyerID int64 `json:"buyer_id"`
-	FileID  int64 `json:"file_id"`
-}
 
 // InvoiceFile is an uploaded invoice as stored: the bytes are in the file store under
 // StorageKey.
@@ -71,9 +62,13 @@ type InvoiceFileOCR struct {
 const invoiceFileColumns = `id, buyer_id, storage_key, original_name, size, media_type, sha256, pages,
 	ocr_status, ocr_fields, ocr_text, ocr_error, ocr_ms, locked_at, created_at`
 
-// CreateInvoiceFile records an uploaded file and queues its OCR in the same
-// transaction, so that every file has its job and a rolled-back upload none.
-func (s *Store) CreateInvoiceFile(ctx context.Context, buyerID int64, f NewInvoiceFile) (InvoiceFile, error) {
+// CreateInvoiceFile records an uploaded file and runs also with it in the same
+// transaction: the caller queues the file's reading there (invoicefiles.QueueOCR), so
+// that every file has its job and a rolled-back upload none. also is required.
+func (s *Store) CreateInvoiceFile(ctx context.Context, buyerID int64, f NewInvoiceFile, also func(tx *sqlx.Tx, f InvoiceFile) error) (InvoiceFile, error) {
+	if also == nil {
+		return InvoiceFile{}, errors.New("store: invoice file without its reading job")
+	}
 	var out InvoiceFile
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		if err := sqlx.GetContext(ctx, tx, &out, `INSERT INTO invoice_files
@@ -82,15 +77,7 @@ func (s *Store) CreateInvoiceFile(ctx context.Context, buyerID int64, f NewInvoi
 			buyerID, f.StorageKey, f.OriginalName, f.Size, f.MediaType, f.SHA256, f.Pages); err != nil {
 			return fmt.Errorf("store: create invoice file: %w", err)
 		}
-		_, err := s.EnqueueJob(ctx, tx, NewJob{
-			Kind:      OCRJobKind,
-			Payload:   OCRJob{BuyerID: buyerID, FileID: out.ID},
-			UniqueKey: fmt.Sprintf("ocr-%d", out.ID),
-			// OCR failing for good leaves the buyer typing, which is fine; a few tries
-			// cover a restart, more would only burn CPU.
-			MaxAttempts: 3,
-		})
-		return err
+		return also(tx, out)
 	})
 	if err != nil {
 		return InvoiceFile{}, err

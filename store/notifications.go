@@ -35,6 +35,12 @@ func (s *Store) CreateNotification(ctx context.Context, buyerID int64, title, bo
 // NotificationMailJobKind is the job that mails a notification to the buyer's users
 // (account.Service.DeliverNotification). Its unique key is the notification's, so an
 // event is mailed once.
+//
+// It is the one job kind store declares, although account runs it: a notification and
+// its mail are written in the transaction of the event that causes them (a payment's
+// event, the review of a buyer or a supplier), and store writes those events itself,
+// calling notify, so store must know the kind to enqueue the mail there. The other kinds are declared
+// beside the code that runs them, and their callers hand store what to enqueue.
 const NotificationMailJobKind = "notification_mail"
 
 // NotificationJob is the payload of a NotificationMailJobKind job.

@@ -21,29 +21,6 @@ var ErrStateChanged = errors.New("store: the payment's state changed")
 // ErrPromotionUsed: the buyer already used the promotion code on another payment.
 var ErrPromotionUsed = errors.New("store: promotion code already used")
 
-// Jobs of the money flow (run by package invoices).
-const (
-	// SettleJobKind checks a submission with the PSP when nobody else settled it: the
-	// buyer's request died, or the PSP did not answer (the reconciler).
-	SettleJobKind = "settle_payment"
-	// PaymentCardJobKind voids or refunds a cancelled payment's card.
-	PaymentCardJobKind = "payment_card"
-	// CaptureJobKind captures the card's authorisation of a payment whose screening
-	// completed (invoices.Service.RunCaptureJob).
-	CaptureJobKind = "payment_capture"
-)
-
-// PaymentJob is the payload of both payment jobs.
-type PaymentJob struct {
-	BuyerID int64  `json:"buyer_id"`
-	ID      int64  `json:"id"`
-	Ref     string `json:"ref,omitempty"`
-	// OnlyIfStray releases Ref only if the payment does not hold it: it did not move to it
-	// (the safety net of a re-authorisation whose request may die half-way), or it did
-	// and was declined (the reconciler's recheck of a submission the PSP had not seen).
-	OnlyIfStray bool `json:"only_if_stray,omitempty"`
-}
-
 // Payment is one of a buyer's invoices with what its pages show.
 type Payment struct {
 	Invoice
@@ -313,8 +290,6 @@ type NewPayment struct {
 	PromotionCode      string
 	FileID             *int64
 	Acknowledged       []string
-	// SettleAfter is when the reconciler looks at the submission if it is still pending.
-	SettleAfter time.Duration
 }
 
 // StartPayment records a submission before its card is authorised (card_status
@@ -324,7 +299,14 @@ type NewPayment struct {
 // a replayed request or a second tab makes one payment. ErrPromotionUsed when the code
 // was used on another payment; ErrNotFound when the supplier, account, card or file is
 // not the buyer's.
-func (s *Store) StartPayment(ctx context.Context, buyerID int64, n NewPayment, now time.Time) (p Payment, created bool, err error) {
+//
+// also runs in the same transaction with the new row's id: the caller enqueues there the
+// job that settles the submission should nobody else (invoices.SettleJobKind), so that
+// no submission exists without it. It is required; a repeated call does not run it.
+func (s *Store) StartPayment(ctx context.Context, buyerID int64, n NewPayment, now time.Time, also func(tx *sqlx.Tx, id int64) error) (p Payment, created bool, err error) {
+	if also == nil {
+		return Payment{}, false, errors.New("store: start payment without its settle job")
+	}
 	if p, err := s.submissionByKey(ctx, buyerID, n.SubmitKey); err == nil {
 		return p, false, nil
 	} else if !errors.Is(err, ErrNotFound) {
@@ -392,8 +374,7 @@ func (s *Store) StartPayment(ctx context.Context, buyerID int64, n NewPayment, n
 				return ErrPromotionUsed
 			}
 		}
-		if _, err := s.EnqueueJob(ctx, tx, NewJob{Kind: SettleJobKind, Payload: PaymentJob{BuyerID: buyerID, ID: id},
-			UniqueKey: fmt.Sprintf("settle-%d", id), RunAt: now.Add(n.SettleAfter)}); err != nil {
+		if err := also(tx, id); err != nil {
 			return err
 		}
 		if n.FileID != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -28,7 +29,8 @@ func TestDeclinedSubmissionHoldsNothing(t *testing.T) {
 	require.NoError(t, err)
 	due := time.Now().AddDate(0, 1, 0)
 	p, created, err := db.Store.StartPayment(ctx, u.BuyerID, store.NewPayment{SubmitKey: "k", SupplierID: sup.ID, AccountID: accts[0].ID,
-		CardID: card.ID, Invoice: pay.CheckedInvoice{Amount: 10000, DueDate: due, TransferDate: due}, Fee: 300}, time.Now())
+		CardID: card.ID, Invoice: pay.CheckedInvoice{Amount: 10000, DueDate: due, TransferDate: due}, Fee: 300}, time.Now(),
+		func(*sqlx.Tx, int64) error { return nil }) // no settle job: nothing runs jobs here
 	require.NoError(t, err)
 	require.True(t, created)
 	busy, err := db.Store.SupplierHasPaymentsInProgress(ctx, u.BuyerID, sup.ID)

@@ -25,7 +25,6 @@ import (
 	"cardpay/files"
 	"cardpay/handlers"
 	"cardpay/handlers/web"
-	"cardpay/invoicefiles"
 	"cardpay/invoices"
 	"cardpay/jobs"
 	"cardpay/nta"
@@ -133,16 +132,9 @@ func run(logger *slog.Logger) error {
 	// signal stops their claiming and gives running jobs jobs.DefaultStopGrace; the
 	// deferred Stop waits for them before the mail server and the database close.
 	runner := &jobs.Runner{Store: st, Workers: cfg.JobWorkers, Lease: cfg.JobLease, Logger: logger}
-	runner.Register(account.MailJobKind, acct.DeliverMail)
-	runner.Register(store.NotificationMailJobKind, acct.DeliverNotification)
-	runner.Register(account.CleanupJobKind, acct.RunCleanupJob)
 	if err := acct.ScheduleCleanup(ctx, time.Now()); err != nil {
 		return err
 	}
-	// A PSP webhook is stored by its request and acted on by this job, which needs only
-	// the database (the gateway is built below).
-	runner.Register(cards.JobKindPSPEvent, (&cards.Service{Store: st, Logger: logger, Limiter: acct,
-		Payments: &invoices.Service{Store: st, Logger: logger}}).RunEventJob)
 	fileStore, err := invoiceFileStore(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -151,7 +143,6 @@ func run(logger *slog.Logger) error {
 	if err := ocr.Available(); err != nil {
 		logger.Warn("invoice OCR unavailable: the buyer types the fields", "error", err)
 	}
-	runner.Register(store.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run)
 
 	deps := web.Deps{
 		Store:                    st,
@@ -197,12 +188,11 @@ func run(logger *slog.Logger) error {
 			}
 		}
 	}
-	// The payment jobs need the gateway, so the workers start once it exists.
-	runner.Register(store.SettleJobKind, deps.Invoices.RunSettleJob)
-	runner.Register(store.PaymentCardJobKind, deps.Invoices.RunCardJob)
-	runner.Register(store.CaptureJobKind, deps.Invoices.RunCaptureJob)
-	runner.Register(invoices.ExpiryJobKind, deps.Invoices.RunExpiryJob)
-	runner.Register(invoices.ReconcileJobKind, deps.Invoices.RunReconcileJob)
+	// Every job is registered from the one table, once every service exists: the payment
+	// jobs need the gateway, so the workers start once it exists.
+	for _, j := range jobTable(st, logger, acct, fileStore, deps.Invoices) {
+		runner.Register(j.kind, j.run)
+	}
 	// Today's expiry and reconciliation (each run schedules the next day's): once,
 	// whichever instance enqueues them, by the day's unique key.
 	if err := deps.Invoices.ScheduleExpiry(ctx, time.Now()); err != nil {

@@ -274,7 +274,7 @@ func TestWebhookIsVerifiedAndStoredOnce(t *testing.T) {
 	assert.Equal(t, 1, processed)
 	var jobs int
 	require.NoError(t, webtest.Store().DB.Get(&jobs, `SELECT count(*) FROM jobs WHERE kind = $1
-		AND (payload->>'event_id')::bigint = (SELECT id FROM psp_events WHERE event_id = 'evt_test_1')`, cards.JobKindPSPEvent))
+		AND (payload->>'event_id')::bigint = (SELECT id FROM psp_events WHERE event_id = 'evt_test_1')`, cards.PSPEventJobKind))
 	assert.Equal(t, 1, jobs, "one job for the event")
 
 	// The webhook needs no session and passes the cross-origin check by its signature

@@ -313,7 +313,7 @@ func recordedFile(t *testing.T, e *env, buyerID int64) int64 {
 	f, err := webtest.Store().CreateInvoiceFile(context.Background(), buyerID, store.NewInvoiceFile{
 		StorageKey: webtest.FileKey(), OriginalName: "請求書.pdf", Size: 1000,
 		MediaType: pay.FileTypePDF, SHA256: strings.Repeat("0", 64), Pages: 1,
-	})
+	}, webtest.QueueOCR(context.Background()))
 	require.NoError(t, err)
 	e.Settle(t)
 	return f.ID

@@ -40,7 +40,7 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 		BranchCode: "001", BranchName: "本店", AccountType: pay.AccountOrdinary, AccountNumber: "1122334", HolderName: "ﾃｽﾄｼﾖｳｼﾞ(ｶ"})
 	require.NoError(t, err)
 	file, err := webtest.Store().CreateInvoiceFile(ctx, requester.BuyerID, store.NewInvoiceFile{StorageKey: "requests/" + strconv.FormatInt(requester.BuyerID, 10),
-		OriginalName: "seikyusho.pdf", Size: 1234, MediaType: pay.FileTypePDF, SHA256: strings.Repeat("ab", 32), Pages: 1})
+		OriginalName: "seikyusho.pdf", Size: 1234, MediaType: pay.FileTypePDF, SHA256: strings.Repeat("ab", 32), Pages: 1}, webtest.QueueOCR(ctx))
 	require.NoError(t, err)
 	m := &keyMailer{}
 	s := &invoices.Service{Store: webtest.Store(), BaseURL: "http://localhost", Mailer: m}

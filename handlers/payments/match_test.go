@@ -30,7 +30,7 @@ func readFile(t *testing.T, env *webtest.Env, buyerID int64, fields map[string]a
 	f, err := webtest.Store().CreateInvoiceFile(ctx, buyerID, store.NewInvoiceFile{
 		StorageKey: webtest.FileKey(), OriginalName: "請求書.pdf", Size: 1000,
 		MediaType: pay.FileTypePDF, SHA256: strings.Repeat("0", 64), Pages: 1,
-	})
+	}, webtest.QueueOCR(ctx))
 	require.NoError(t, err)
 	env.Settle(t)
 	raw, err := json.Marshal(fields)
@@ -160,7 +160,7 @@ func TestFilePageShowsWhatTheReadingMatched(t *testing.T) {
 		f, err := webtest.Store().CreateInvoiceFile(ctx, u.BuyerID, store.NewInvoiceFile{
 			StorageKey: webtest.FileKey(), OriginalName: "請求書.pdf", Size: 1000,
 			MediaType: pay.FileTypePDF, SHA256: strings.Repeat("0", 64), Pages: 1,
-		})
+		}, webtest.QueueOCR(ctx))
 		require.NoError(t, err)
 		env.Settle(t)
 		require.NoError(t, webtest.Store().SetInvoiceFileOCR(ctx, u.BuyerID, f.ID, store.InvoiceFileOCR{

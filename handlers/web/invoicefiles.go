@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/invoicefiles"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -139,7 +140,7 @@ func (a *App) SaveInvoiceFile(ctx context.Context, buyerID int64, up Upload) (st
 	f, err := a.Store.CreateInvoiceFile(ctx, buyerID, store.NewInvoiceFile{
 		StorageKey: key, OriginalName: up.Name, Size: int64(len(up.Bytes)), MediaType: info.MediaType,
 		SHA256: hex.EncodeToString(sum[:]), Pages: info.Pages,
-	})
+	}, invoicefiles.QueueOCR(ctx, a.Store))
 	if err != nil {
 		if derr := a.Files.Delete(context.WithoutCancel(ctx), key); derr != nil {
 			a.Logger.Error("web: deleting an unrecorded invoice file", "key", key, "error", derr)

@@ -25,6 +25,7 @@ import (
 
 	"github.com/alexedwards/scs/postgresstore"
 	"github.com/alexedwards/scs/v2"
+	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
 
 	"cardpay/account"
@@ -55,6 +56,12 @@ func MainThen(m *testing.M, after func()) { storetest.RunThen(m, &db, after) }
 
 // Store is the test package's database.
 func Store() *store.Store { return db.Store }
+
+// QueueOCR is invoicefiles.QueueOCR on Store(): the also of Store().CreateInvoiceFile in
+// the pages' tests, which may not import invoicefiles themselves (the house rules).
+func QueueOCR(ctx context.Context) func(tx *sqlx.Tx, f store.InvoiceFile) error {
+	return invoicefiles.QueueOCR(ctx, db.Store)
+}
 
 // DB is the test package's database with its server, for tests that open a second
 // connection (two instances on one database).
@@ -199,15 +206,15 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		d.FileSigner = files.Signer{Key: auth.DeriveKey(SecretKey, files.URLKeyInfo)}
 	}
 	if fs, ok := d.Files.(files.Store); ok {
-		runner.Register(store.OCRJobKind, (&invoicefiles.OCR{Store: db.Store, Files: fs, Logger: logger}).Run)
+		runner.Register(invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: db.Store, Files: fs, Logger: logger}).Run)
 	}
 	if d.Cards != nil && d.Cards.QueueEvents {
-		runner.Register(cards.JobKindPSPEvent, d.Cards.RunEventJob)
+		runner.Register(cards.PSPEventJobKind, d.Cards.RunEventJob)
 	}
 	if d.Invoices != nil {
-		runner.Register(store.SettleJobKind, d.Invoices.RunSettleJob)
-		runner.Register(store.PaymentCardJobKind, d.Invoices.RunCardJob)
-		runner.Register(store.CaptureJobKind, d.Invoices.RunCaptureJob)
+		runner.Register(invoices.SettleJobKind, d.Invoices.RunSettleJob)
+		runner.Register(invoices.CardJobKind, d.Invoices.RunCardJob)
+		runner.Register(invoices.CaptureJobKind, d.Invoices.RunCaptureJob)
 		runner.Register(invoices.ExpiryJobKind, d.Invoices.RunExpiryJob)
 	}
 	runner.Start(context.Background())

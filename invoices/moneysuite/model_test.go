@@ -653,13 +653,13 @@ func rarely(t *rapid.T) {
 }
 
 func payload(buyerID, id int64, ref string) json.RawMessage {
-	b, _ := json.Marshal(store.PaymentJob{BuyerID: buyerID, ID: id, Ref: ref})
+	b, _ := json.Marshal(invoices.PaymentJob{BuyerID: buyerID, ID: id, Ref: ref})
 	return b
 }
 
 // moneyJobKinds are the jobs that move money, and the buyers' notification mails (taken
 // and dropped here: the model sends no mail, and a queue of them would slow every claim).
-var moneyJobKinds = []string{store.SettleJobKind, store.PaymentCardJobKind, store.CaptureJobKind, store.NotificationMailJobKind}
+var moneyJobKinds = []string{invoices.SettleJobKind, invoices.CardJobKind, invoices.CaptureJobKind, store.NotificationMailJobKind}
 
 // drain runs up to n queued money jobs that are due (all of them when n < 0), as the
 // runner does: a job that fails is retried (here: at once, on the next claim).
@@ -687,11 +687,11 @@ func (s *modelSequence) drain(t *rapid.T, n int) error {
 		}
 		var run func(context.Context, json.RawMessage) error
 		switch j.Kind {
-		case store.SettleJobKind:
+		case invoices.SettleJobKind:
 			run = s.svc.RunSettleJob
-		case store.PaymentCardJobKind:
+		case invoices.CardJobKind:
 			run = s.svc.RunCardJob
-		case store.CaptureJobKind:
+		case invoices.CaptureJobKind:
 			run = s.svc.RunCaptureJob
 		default:
 			run = func(context.Context, json.RawMessage) error { return nil }

@@ -142,7 +142,7 @@ const pgkillAcksPerEpoch = 25
 const pgkillAppOrigin = "http://app.pgkill.test"
 
 // pgkillMoneyJobs are the job kinds the test's runner does, as cmd/server registers them.
-var pgkillMoneyJobs = []string{store.SettleJobKind, store.PaymentCardJobKind, store.CaptureJobKind}
+var pgkillMoneyJobs = []string{invoices.SettleJobKind, invoices.CardJobKind, invoices.CaptureJobKind}
 
 // pgkillWorld is the app as the test runs it.
 type pgkillWorld struct {
@@ -229,9 +229,9 @@ func newPgkillWorld(t *testing.T) *pgkillWorld {
 	// backoff are short so that a job caught by a kill is taken up again within the test.
 	w.runner = &jobs.Runner{Store: st, Workers: 2, Logger: logger, PollInterval: 200 * time.Millisecond,
 		Lease: 3 * time.Second, BaseBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, StopGrace: 2 * time.Second}
-	w.runner.Register(store.SettleJobKind, w.svc.RunSettleJob)
-	w.runner.Register(store.PaymentCardJobKind, w.svc.RunCardJob)
-	w.runner.Register(store.CaptureJobKind, w.svc.RunCaptureJob)
+	w.runner.Register(invoices.SettleJobKind, w.svc.RunSettleJob)
+	w.runner.Register(invoices.CardJobKind, w.svc.RunCardJob)
+	w.runner.Register(invoices.CaptureJobKind, w.svc.RunCaptureJob)
 	w.runner.Start(ctx)
 	t.Cleanup(w.runner.Stop)
 

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"log/slog"
+
+	"cardpay/account"
+	"cardpay/cards"
+	"cardpay/files"
+	"cardpay/invoicefiles"
+	"cardpay/invoices"
+	"cardpay/jobs"
+	"cardpay/store"
+)
+
+// job is one kind of background job and the handler that runs it.
+type job struct {
+	kind string
+	run  jobs.Handler
+}
+
+// jobTable is every background job the server runs, registered by run in one loop. Each
+// kind is declared beside the code that runs it; this is the one place that names them
+// all, because a kind enqueued but never registered is never claimed and waits in the
+// table for good (the house test checks that every …JobKind of the module is named
+// here). It is built once every service exists: acct for the mails and the cleanup, inv
+// (with its gateway) for the payment jobs.
+func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, fileStore files.Store, inv *invoices.Service) []job {
+	// A stored webhook is acted on with the database alone (the event was verified when it
+	// arrived), so its job has a service of its own without the gateway.
+	events := &cards.Service{Store: st, Logger: logger, Limiter: acct, Payments: &invoices.Service{Store: st, Logger: logger}}
+	return []job{
+		{account.MailJobKind, acct.DeliverMail},
+		{store.NotificationMailJobKind, acct.DeliverNotification},
+		{account.CleanupJobKind, acct.RunCleanupJob},
+		{cards.PSPEventJobKind, events.RunEventJob},
+		{invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run},
+		{invoices.SettleJobKind, inv.RunSettleJob},
+		{invoices.CardJobKind, inv.RunCardJob},
+		{invoices.CaptureJobKind, inv.RunCaptureJob},
+		{invoices.ExpiryJobKind, inv.RunExpiryJob},
+		{invoices.ReconcileJobKind, inv.RunReconcileJob},
+	}
+}
