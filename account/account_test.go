@@ -63,8 +63,8 @@ func settle(t *testing.T) {
 	}
 }
 
-func corporation() pay.Registration {
-	return pay.Registration{
+func corporation() account.Registration {
+	return account.Registration{
 		BusinessForm: pay.Corporation, UserLastName: "山田", UserFirstName: "太郎", PhoneNumber: "03-1234-5678",
 		CorporateName: "テスト商事株式会社", CorporateNameKana: "てすとしょうじ", CorporateNumber: "7000012050002",
 		RepresentativeLastName: "山田", RepresentativeFirstName: "一郎", RepresentativeLastNameKana: "ヤマダ", RepresentativeFirstNameKana: "イチロウ",

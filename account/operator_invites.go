@@ -178,7 +178,7 @@ func (s *Service) OpenInvite(ctx context.Context, token string) (OpenedInvite, e
 }
 
 // AcceptInvite makes the invited operator with the password they chose (the buyers'
-// rules, pay.ValidatePassword) once their authenticator's code proves it is enrolled.
+// rules, ValidatePassword) once their authenticator's code proves it is enrolled.
 // Field errors for a bad password or code; a Refusal on "token" for a dead link.
 func (s *Service) AcceptInvite(ctx context.Context, token, password, code string) (store.Operator, error) {
 	if err := s.LimitCaller(ctx, ActSignIn, "ops-invite:"+auth.HashToken(token)); err != nil {
@@ -189,7 +189,7 @@ func (s *Service) AcceptInvite(ctx context.Context, token, password, code string
 		return store.Operator{}, err
 	}
 	var errs pay.FieldErrors
-	if msg := pay.ValidatePassword(password, opened.Invite.EmailAddress); msg != "" {
+	if msg := ValidatePassword(password, opened.Invite.EmailAddress); msg != "" {
 		errs.Add("password", msg)
 	}
 	ok, step := auth.ValidateTOTP(opened.TOTPSecret, strings.TrimSpace(code), s.now(), 0)

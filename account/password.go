@@ -47,7 +47,7 @@ func (s *Service) ResetPassword(ctx context.Context, email, code, password strin
 	if code == "" {
 		errs.Add("code", "確認コードを入力してください")
 	}
-	errs.Add("password", pay.ValidatePassword(password, email))
+	errs.Add("password", ValidatePassword(password, email))
 	if len(errs) > 0 {
 		return errs, nil
 	}
@@ -100,7 +100,7 @@ func (s *Service) ChangePassword(ctx context.Context, u store.User, current, pas
 		return 0, nil, err
 	}
 	errs.Add("current_password", msg)
-	errs.Add("password", pay.ValidatePassword(password, u.EmailAddress))
+	errs.Add("password", ValidatePassword(password, u.EmailAddress))
 	if len(errs) > 0 {
 		return 0, errs, nil
 	}

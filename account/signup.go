@@ -23,7 +23,7 @@ func (s *Service) StartSignup(ctx context.Context, email, password string, conse
 	var errs pay.FieldErrors
 	email, msg := pay.ValidateEmail(email)
 	errs.Add("email_address", msg)
-	errs.Add("password", pay.ValidatePassword(password, email))
+	errs.Add("password", ValidatePassword(password, email))
 	if !consent {
 		errs.Add("consent", "利用規約とプライバシーポリシーに同意してください")
 	}
@@ -89,7 +89,7 @@ func (s *Service) VerifySignupCode(ctx context.Context, signupID int64, input st
 
 // Register validates the registration and creates the buyer and its user from a
 // confirmed sign-up, in one transaction.
-func (s *Service) Register(ctx context.Context, signupID int64, r pay.Registration) (store.User, pay.FieldErrors, error) {
+func (s *Service) Register(ctx context.Context, signupID int64, r Registration) (store.User, pay.FieldErrors, error) {
 	r.Normalise()
 	if errs := r.Validate(s.now()); len(errs) > 0 {
 		return store.User{}, errs, nil
@@ -137,7 +137,7 @@ func (s *Service) Register(ctx context.Context, signupID int64, r pay.Registrati
 // prefecture the registry contradicts is field errors (nothing is created), and a
 // number it cannot confirm — unknown, or the registry did not answer — gives a buyer
 // held for the operators, never one trusted silently.
-func (s *Service) checkRegistry(ctx context.Context, r pay.Registration) (pay.BuyerReview, string, pay.FieldErrors, error) {
+func (s *Service) checkRegistry(ctx context.Context, r Registration) (pay.BuyerReview, string, pay.FieldErrors, error) {
 	corps := s.Corporations
 	if corps == nil {
 		corps = &Corporations{Store: s.Store}
@@ -152,10 +152,10 @@ func (s *Service) checkRegistry(ctx context.Context, r pay.Registration) (pay.Bu
 	case Unavailable:
 		return pay.BuyerHeld, pay.HoldRegistryUnavailable, nil, nil
 	}
-	return pay.BuyerActive, "", pay.MatchRegistry(r, c.Name, c.Address), nil
+	return pay.BuyerActive, "", MatchRegistry(r, c.Name, c.Address), nil
 }
 
-func newBuyer(su store.Signup, r pay.Registration) store.NewBuyer {
+func newBuyer(su store.Signup, r Registration) store.NewBuyer {
 	var birthday *time.Time
 	if t, err := time.ParseInLocation("2006-01-02", r.RepresentativeBirthday, pay.Tokyo()); err == nil {
 		birthday = &t

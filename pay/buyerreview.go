@@ -128,17 +128,3 @@ func PrefectureOf(address string) string {
 	}
 	return ""
 }
-
-// MatchRegistry compares a normalised corporation registration with the registry's
-// record of its number: the name (corporate_name) and, when the record's address names
-// a prefecture, the head office's prefecture (address_state). None means they agree.
-func MatchRegistry(r Registration, name, address string) FieldErrors {
-	var errs FieldErrors
-	if !SameCorporateName(name, r.CorporateName) {
-		errs.Add("corporate_name", MsgRegistryName)
-	}
-	if p := PrefectureOf(address); p != "" && p != strings.TrimSpace(r.AddressState) {
-		errs.Add("address_state", MsgRegistryPrefecture)
-	}
-	return errs
-}

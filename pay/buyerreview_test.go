@@ -53,33 +53,3 @@ func TestPrefectureOf(t *testing.T) {
 		assert.Equal(t, want, pay.PrefectureOf(address), address)
 	}
 }
-
-func TestMatchRegistry(t *testing.T) {
-	const name, address = "トヨタ自動車株式会社", "愛知県豊田市トヨタ町１番地"
-	for _, tc := range []struct {
-		label         string
-		typed, state  string
-		name, address string
-		want          map[string]string
-	}{
-		{"agrees", "トヨタ自動車（株）", "愛知県", name, address, nil},
-		{"wrong name", "テスト商事株式会社", "愛知県", name, address, map[string]string{"corporate_name": pay.MsgRegistryName}},
-		{"wrong prefecture", "トヨタ自動車株式会社", "東京都", name, address, map[string]string{"address_state": pay.MsgRegistryPrefecture}},
-		{"both wrong", "他社", "東京都", name, address, map[string]string{"corporate_name": pay.MsgRegistryName, "address_state": pay.MsgRegistryPrefecture}},
-		{"no address in the registry", "トヨタ自動車株式会社", "東京都", name, "", nil},
-		{"head office abroad", "トヨタ自動車株式会社", "東京都", name, "アメリカ合衆国", nil},
-	} {
-		t.Run(tc.label, func(t *testing.T) {
-			errs := pay.MatchRegistry(pay.Registration{BusinessForm: pay.Corporation, CorporateName: tc.typed, AddressState: tc.state}, tc.name, tc.address)
-			got := map[string]string{}
-			for _, e := range errs {
-				got[e.Field] = e.Message
-			}
-			if tc.want == nil {
-				assert.Empty(t, got)
-				return
-			}
-			assert.Equal(t, tc.want, got)
-		})
-	}
-}

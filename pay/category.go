@@ -38,7 +38,7 @@ var BusinessCategories = []BusinessCategory{
 }
 
 // BusinessCategoryByCode finds a category by its letter. It is strict (one
-// upper-case ASCII letter); Registration.Normalise prepares form input.
+// upper-case ASCII letter); account.Registration.Normalise prepares form input.
 func BusinessCategoryByCode(code string) (BusinessCategory, bool) {
 	for _, c := range BusinessCategories {
 		if c.Code == code {

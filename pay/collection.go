@@ -205,11 +205,11 @@ func (in RequestInput) Check(l Limits, now time.Time) (CheckedRequest, FieldErro
 func (c CheckedRequest) Fields() []LabeledValue {
 	orNone := func(s string) string {
 		if s == "" {
-			return notEntered
+			return NotEntered
 		}
 		return s
 	}
-	invoiceDate := notEntered
+	invoiceDate := NotEntered
 	if c.InvoiceDate != nil {
 		invoiceDate = JapaneseDate(*c.InvoiceDate)
 	}

@@ -22,7 +22,7 @@ type FieldError struct {
 type FieldErrors []FieldError
 
 // Add records message for field. An empty message means the field is fine
-// and is ignored, so results of ValidateEmail and ValidatePassword can be
+// and is ignored, so results of ValidateEmail and account.ValidatePassword can be
 // added directly. Only a field's first message is kept: it names the most
 // basic problem (empty before malformed), and one message per field is what
 // the page shows.

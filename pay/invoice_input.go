@@ -205,11 +205,11 @@ func checkInvoiceHead(amount, number, date string, l Limits, today time.Time, er
 func (c CheckedInvoice) Fields() []LabeledValue {
 	orNone := func(s string) string {
 		if s == "" {
-			return notEntered
+			return NotEntered
 		}
 		return s
 	}
-	invoiceDate := notEntered
+	invoiceDate := NotEntered
 	if c.InvoiceDate != nil {
 		invoiceDate = JapaneseDate(*c.InvoiceDate)
 	}

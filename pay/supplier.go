@@ -94,12 +94,12 @@ func checkText(label, v string, required bool) string {
 	switch {
 	case !utf8.ValidString(v):
 		return label + "に読み取れない文字が含まれています。入力し直してください"
-	case strings.ContainsFunc(v, isForbiddenRune):
+	case strings.ContainsFunc(v, IsForbiddenRune):
 		return label + "に使用できない文字が含まれています"
 	case v == "" && required:
 		return label + "を入力してください"
 	}
-	return checkLength(label, v, supplierNameMax)
+	return CheckLength(label, v, supplierNameMax)
 }
 
 // Fields lists the input for the check-answers page, in form order.
@@ -115,7 +115,7 @@ func (in SupplierInput) Fields() []LabeledValue {
 	if in.BusinessForm == SoleProprietor {
 		v := in.BusinessName
 		if v == "" {
-			v = notEntered
+			v = NotEntered
 		}
 		rows = append(rows, LabeledValue{"business_name", label("business_name"), v})
 	}

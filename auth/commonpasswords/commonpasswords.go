@@ -17,7 +17,7 @@ import (
 )
 
 // MinRunes is the shortest entry kept (in runes, after Fold). Shorter passwords
-// fail pay.ValidatePassword's length rule before the list is asked, so they
+// fail account.ValidatePassword's length rule before the list is asked, so they
 // would only make the file bigger; pay's tests check the two agree.
 const MinRunes = 10
 

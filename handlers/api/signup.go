@@ -152,13 +152,13 @@ type registrationCheck struct {
 	Errors pay.FieldErrors `json:"errors"`
 	// Registration is the input as it would be stored (kana in full-width katakana,
 	// codes without hyphens, the birthday as YYYY-MM-DD), for a check-answers screen.
-	Registration pay.Registration `json:"registration"`
+	Registration account.Registration `json:"registration"`
 }
 
 // validateRegistration checks a registration form without saving anything. Problems are
 // the answer here, not a failure: 200 with valid false.
 func (s *server) validateRegistration(c *echo.Context) error {
-	var r pay.Registration
+	var r account.Registration
 	if err := decode(c, &r); err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (s *server) validateRegistration(c *echo.Context) error {
 
 type registrationRequest struct {
 	SignupToken string `json:"signup_token"`
-	pay.Registration
+	account.Registration
 }
 
 // check asks only for the token: the registration's own fields are the account
@@ -270,7 +270,7 @@ func (s *server) simpleCheck(c *echo.Context) error {
 		}
 	}
 	if req.Password != nil {
-		errs.Add("password", pay.ValidatePassword(*req.Password, email))
+		errs.Add("password", account.ValidatePassword(*req.Password, email))
 	}
 	return c.JSON(http.StatusOK, simpleCheckAnswer{Valid: len(errs) == 0, EmailAddress: email, Errors: errs})
 }

@@ -87,7 +87,7 @@ func (s *server) reload(c *echo.Context) error {
 // checkContact applies the registration form's rules for the contact fields to r and
 // keeps the messages of the given fields. Registration.Validate without a business form
 // checks exactly the contact fields, so the messages are the sign-up form's.
-func (s *server) checkContact(r *pay.Registration, fields ...string) pay.FieldErrors {
+func (s *server) checkContact(r *account.Registration, fields ...string) pay.FieldErrors {
 	r.BusinessForm = 0
 	r.Normalise()
 	var errs pay.FieldErrors
@@ -110,7 +110,7 @@ func (s *server) setUserName(c *echo.Context) error {
 	if err := decode(c, &req); err != nil {
 		return err
 	}
-	r := pay.Registration{UserLastName: req.UserLastName, UserFirstName: req.UserFirstName}
+	r := account.Registration{UserLastName: req.UserLastName, UserFirstName: req.UserFirstName}
 	if errs := s.checkContact(&r, "user_last_name", "user_first_name"); len(errs) > 0 {
 		return validationError(errs)
 	}
@@ -132,7 +132,7 @@ func (s *server) setTransferPersonName(c *echo.Context) error {
 	if err := decode(c, &req); err != nil {
 		return err
 	}
-	r := pay.Registration{TransferPersonName: req.TransferPersonName}
+	r := account.Registration{TransferPersonName: req.TransferPersonName}
 	errs := s.checkContact(&r, "transfer_person_name")
 	if len(errs) == 0 && r.TransferPersonName == "" {
 		errs.Add("transfer_person_name", "振込依頼人名（カナ）を入力してください")
@@ -249,7 +249,7 @@ func (s *server) changePassword(c *echo.Context) error {
 	if req.CurrentPassword == "" {
 		var errs pay.FieldErrors
 		errs.Add("current_password", "現在のパスワードを入力してください")
-		errs.Add("password", pay.ValidatePassword(req.Password, caller(c).User.EmailAddress))
+		errs.Add("password", account.ValidatePassword(req.Password, caller(c).User.EmailAddress))
 		return validationError(errs)
 	}
 	ctx := c.Request().Context()

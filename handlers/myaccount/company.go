@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
@@ -16,7 +17,7 @@ import (
 	pages "cardpay/views/myaccount"
 )
 
-// maxCompanyNameRunes is the registration form's limit on names (pay.Registration).
+// maxCompanyNameRunes is the registration form's limit on names (account.Registration).
 const maxCompanyNameRunes = 50
 
 // companyForm is what the two small forms of 会社情報 submitted, to show back.
@@ -56,7 +57,7 @@ func (h *Handler) renderCompany(c *echo.Context, form *companyForm, errs pay.Fie
 }
 
 // companyRows lists the buyer's details as the registration's check-answers page does
-// (pay.Registration.Fields: 〒123-4567, 1980年4月1日, the business form and category by
+// (account.Registration.Fields: 〒123-4567, 1980年4月1日, the business form and category by
 // name), without the two rows this page edits.
 func companyRows(u store.User, b store.Buyer) []pages.CompanyRow {
 	d := b.BuyerDetails
@@ -64,7 +65,7 @@ func companyRows(u store.User, b store.Buyer) []pages.CompanyRow {
 	if d.RepresentativeBirthday != nil {
 		birthday = d.RepresentativeBirthday.In(pay.Tokyo()).Format("2006-01-02")
 	}
-	r := pay.Registration{
+	r := account.Registration{
 		BusinessForm: d.BusinessForm, PhoneNumber: u.PhoneNumber,
 		CorporateName: d.CorporateName, CorporateNameKana: d.CorporateNameKana, CorporateNumber: d.CorporateNumber,
 		RepresentativePostalCode: d.RepresentativePostalCode, RepresentativeAddressState: d.RepresentativeAddressState,
@@ -107,7 +108,7 @@ func checkCompanyName(label, v string) string {
 	case utf8.RuneCountInString(v) > maxCompanyNameRunes:
 		return fmt.Sprintf("%sは%d文字以内で入力してください", label, maxCompanyNameRunes)
 	}
-	return pay.CheckNoMarkup(label, v)
+	return account.CheckNoMarkup(label, v)
 }
 
 // ChangeUserName changes the signed-in user's own name (PUT users/user_name).

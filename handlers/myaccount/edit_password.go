@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/views"
@@ -36,8 +37,8 @@ func (h *Handler) ChangePassword(c *echo.Context) error {
 	if current == "" {
 		errs.Add("current_password", "現在のパスワードを入力してください")
 	}
-	errs.Add("password", pay.ValidatePassword(password, u.EmailAddress))
-	errs.Add("password_confirmation", pay.CheckPasswordConfirmation(password, c.FormValue("password_confirmation")))
+	errs.Add("password", account.ValidatePassword(password, u.EmailAddress))
+	errs.Add("password_confirmation", account.CheckPasswordConfirmation(password, c.FormValue("password_confirmation")))
 	if len(errs) > 0 {
 		return h.renderEditPassword(c, errs)
 	}

@@ -89,7 +89,7 @@ func sessionDevice(s store.UserSession) string {
 	if s.Kind == store.SessionAPI {
 		return "APIクライアント"
 	}
-	return pay.DeviceLabel(s.UserAgent)
+	return account.DeviceLabel(s.UserAgent)
 }
 
 func formTwoFactorValue(method string) string {

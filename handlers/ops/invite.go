@@ -53,7 +53,7 @@ func (h *Handler) renderInvite(c *echo.Context, errs pay.FieldErrors) error {
 func (h *Handler) AcceptInvite(c *echo.Context) error {
 	password := c.FormValue("password")
 	errs := pay.FieldErrors{}
-	errs.Add("password_confirmation", pay.CheckPasswordConfirmation(password, c.FormValue("password_confirmation")))
+	errs.Add("password_confirmation", account.CheckPasswordConfirmation(password, c.FormValue("password_confirmation")))
 	if len(errs) == 0 {
 		o, err := h.Account.AcceptInvite(c.Request().Context(), c.Param("token"), password, strings.TrimSpace(c.FormValue("code")))
 		var fe pay.FieldErrors

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/views"
@@ -41,8 +42,8 @@ func (h *Handler) ResetPassword(c *echo.Context) error {
 	if strings.TrimSpace(code) == "" {
 		errs.Add("code", "確認コードを入力してください")
 	}
-	errs.Add("password", pay.ValidatePassword(password, email))
-	errs.Add("password_confirmation", pay.CheckPasswordConfirmation(password, c.FormValue("password_confirmation")))
+	errs.Add("password", account.ValidatePassword(password, email))
+	errs.Add("password_confirmation", account.CheckPasswordConfirmation(password, c.FormValue("password_confirmation")))
 	if len(errs) == 0 {
 		var err error
 		if errs, err = h.Account.ResetPassword(ctx, email, code, password); err != nil && !web.Refused(c, &errs, "code", err) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/postal"
@@ -51,7 +52,7 @@ func (h *Handler) verifiedSignup(c *echo.Context) (store.Signup, string, error) 
 // registrationDraft is the answers so far, kept in the session (SPEC.md §3 local state
 // "registration info"). Leaving it is clearing the sign-up (web.ClearSignup), so its
 // Prefix is not given to LeaveWorkflows.
-var registrationDraft = web.Wizard[pay.Registration]{Workflow: web.Workflow{Prefix: "/registration", SessionKey: web.SessionRegistration}}
+var registrationDraft = web.Wizard[account.Registration]{Workflow: web.Workflow{Prefix: "/registration", SessionKey: web.SessionRegistration}}
 
 // ShowRegistrationPage asks for the business form first, then the form for it.
 // ?step=business_form goes back to the first question.
@@ -99,7 +100,7 @@ func (h *Handler) SaveRegistration(c *echo.Context) error {
 		f := pay.BusinessForm(n)
 		if !f.Valid() {
 			var errs pay.FieldErrors
-			errs.Add("business_form", pay.Registration{}.Validate(h.Now()).For("business_form"))
+			errs.Add("business_form", account.Registration{}.Validate(h.Now()).For("business_form"))
 			return h.renderBusinessFormStep(c, "", errs)
 		}
 		r.BusinessForm = f
@@ -121,7 +122,7 @@ func (h *Handler) SaveRegistration(c *echo.Context) error {
 		return h.renderRegistration(c, lookupPostalCode(rf, target))
 	}
 
-	next := pay.Registration{BusinessForm: rf.form}
+	next := account.Registration{BusinessForm: rf.form}
 	for name, v := range rf.values {
 		setRegistrationValue(&next, name, v)
 	}

@@ -14,7 +14,7 @@ import (
 
 // completeRegistration is the saved answers when they are complete and valid, for the
 // check-answers page and the final POST.
-func (h *Handler) completeRegistration(c *echo.Context) (pay.Registration, bool) {
+func (h *Handler) completeRegistration(c *echo.Context) (account.Registration, bool) {
 	r := registrationDraft.Load(h.Sessions, c)
 	r.Normalise()
 	return r, r.BusinessForm.Valid() && len(r.Validate(h.Now())) == 0

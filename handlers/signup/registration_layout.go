@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/static"
@@ -13,7 +14,7 @@ import (
 	pages "cardpay/views/signup"
 )
 
-// The registration form's layout: which fields of pay.Registration each business form
+// The registration form's layout: which fields of account.Registration each business form
 // asks for, in which fieldsets, as which controls. pay decides what is valid; this
 // decides how it is asked. The order is Validate's, so the error summary reads in the
 // order of the page.
@@ -144,11 +145,11 @@ func layoutField(layout []regGroup, name string) (regField, regGroup, bool) {
 	return regField{}, regGroup{}, false
 }
 
-// registrationFieldIndex maps the JSON names of pay.Registration's text fields to the
+// registrationFieldIndex maps the JSON names of account.Registration's text fields to the
 // struct fields, so the handlers read and set them by the names the form uses. (A JSON
 // round trip would not do: it replaces invalid UTF-8, which Validate must see.)
 var registrationFieldIndex = func() map[string]int {
-	t := reflect.TypeOf(pay.Registration{})
+	t := reflect.TypeOf(account.Registration{})
 	m := map[string]int{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -159,7 +160,7 @@ var registrationFieldIndex = func() map[string]int {
 	return m
 }()
 
-func registrationValue(r *pay.Registration, name string) string {
+func registrationValue(r *account.Registration, name string) string {
 	i, ok := registrationFieldIndex[name]
 	if !ok {
 		return ""
@@ -167,7 +168,7 @@ func registrationValue(r *pay.Registration, name string) string {
 	return reflect.ValueOf(r).Elem().Field(i).String()
 }
 
-func setRegistrationValue(r *pay.Registration, name, v string) {
+func setRegistrationValue(r *account.Registration, name, v string) {
 	if i, ok := registrationFieldIndex[name]; ok {
 		reflect.ValueOf(r).Elem().Field(i).SetString(v)
 	}
@@ -200,9 +201,9 @@ func registrationRules(f pay.BusinessForm) map[string]pages.FieldRule {
 
 func deriveRules(form pay.BusinessForm, layout []regGroup) map[string]pages.FieldRule {
 	now := time.Now()
-	empty := pay.Registration{BusinessForm: form}
-	long := pay.Registration{BusinessForm: form}
-	kanji := pay.Registration{BusinessForm: form}
+	empty := account.Registration{BusinessForm: form}
+	long := account.Registration{BusinessForm: form}
+	kanji := account.Registration{BusinessForm: form}
 	for _, g := range layout {
 		for _, f := range g.fields {
 			setRegistrationValue(&long, f.name, strings.Repeat("ア", maxAddressRunes+1))
@@ -300,7 +301,7 @@ func (rf registrationForm) props() pages.RegistrationProps {
 }
 
 // registrationValues are a stored registration's answers for the fields of its form.
-func registrationValues(r pay.Registration) map[string]string {
+func registrationValues(r account.Registration) map[string]string {
 	values := map[string]string{}
 	for _, g := range registrationLayout(r.BusinessForm) {
 		for _, f := range g.fields {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/account"
 	"cardpay/pay"
 	"cardpay/views"
 	pages "cardpay/views/signup"
@@ -68,17 +69,17 @@ func TestRegistrationRulesMatchPay(t *testing.T) {
 				assert.False(t, onForm[f.name], "%s once", f.name)
 				onForm[f.name] = true
 				_, ok := registrationFieldIndex[f.name]
-				assert.True(t, ok, "%s is a field of pay.Registration", f.name)
+				assert.True(t, ok, "%s is a field of account.Registration", f.name)
 			}
 		}
-		for _, e := range (pay.Registration{BusinessForm: form}).Validate(now) {
+		for _, e := range (account.Registration{BusinessForm: form}).Validate(now) {
 			assert.True(t, onForm[e.Field], "%s (%s) is asked on the form of %s", e.Field, e.Message, form.Label())
 		}
 		for name, r := range rules {
 			if r.MaxLength == 0 {
 				continue
 			}
-			ok, long := pay.Registration{BusinessForm: form}, pay.Registration{BusinessForm: form}
+			ok, long := account.Registration{BusinessForm: form}, account.Registration{BusinessForm: form}
 			v := strings.Repeat("ア", r.MaxLength)
 			setRegistrationValue(&ok, name, v)
 			setRegistrationValue(&long, name, v+"ア")

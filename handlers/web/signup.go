@@ -10,7 +10,7 @@ import (
 
 // Session keys of a sign-up in progress. The session holds only what this visitor did:
 // the sign-up's id, the address to show, whether this session proved the address with
-// the code, and the registration answers (JSON of pay.Registration) until they are
+// the code, and the registration answers (JSON of account.Registration) until they are
 // committed.
 const (
 	SessionSignupID       = "signup_id"

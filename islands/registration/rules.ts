@@ -1,5 +1,5 @@
 // The checks the registration island runs when a field changes (SPEC.md §5: on change only).
-// They mirror pay.Registration's Normalise and Validate for the simple rules — required,
+// They mirror account.Registration's Normalise and Validate for the simple rules — required,
 // length, katakana, digits — and take every message from the props, which the server
 // derives from Validate itself, so the island and the server say the same thing. The
 // server checks everything again on submit (check digits of dates, ages, prefectures…).

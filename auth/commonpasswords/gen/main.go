@@ -1,6 +1,6 @@
 // Command gen writes ../list.txt from the npm package @zxcvbn-ts/language-common
 // (`npm ci && go generate ./auth/commonpasswords`). It keeps the entries that
-// pay.ValidatePassword's length rule lets through, folded as Contains folds them,
+// account.ValidatePassword's length rule lets through, folded as Contains folds them,
 // sorted, with the package's name, version and licence in the header.
 package main
 

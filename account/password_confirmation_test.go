@@ -1,11 +1,11 @@
-package pay_test
+package account_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
-	"cardpay/pay"
+	"cardpay/account"
 )
 
 func TestCheckPasswordConfirmation(t *testing.T) {
@@ -22,7 +22,7 @@ func TestCheckPasswordConfirmation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, pay.CheckPasswordConfirmation(tt.password, tt.confirmation))
+			assert.Equal(t, tt.want, account.CheckPasswordConfirmation(tt.password, tt.confirmation))
 		})
 	}
 }

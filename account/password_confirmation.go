@@ -1,4 +1,4 @@
-package pay
+package account
 
 // CheckPasswordConfirmation is the message for the confirmation field of a new
 // password (the password reset and the my-account password change), or "" when it

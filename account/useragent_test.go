@@ -1,4 +1,4 @@
-package pay_test
+package account_test
 
 import (
 	"math/rand/v2"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"cardpay/pay"
+	"cardpay/account"
 )
 
 func TestDeviceLabel(t *testing.T) {
@@ -77,7 +77,7 @@ func TestDeviceLabel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, pay.DeviceLabel(tt.ua))
+			assert.Equal(t, tt.want, account.DeviceLabel(tt.ua))
 		})
 	}
 }
@@ -90,7 +90,7 @@ func TestDeviceLabelGarbage(t *testing.T) {
 		for i := range b {
 			b[i] = byte(r.UintN(256))
 		}
-		got := pay.DeviceLabel(string(b))
+		got := account.DeviceLabel(string(b))
 		assert.True(t, utf8.ValidString(got), "%q", got)
 		assert.NotEmpty(t, got)
 	}
@@ -101,7 +101,7 @@ func FuzzDeviceLabel(f *testing.F) {
 	f.Add("Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Version/18.1 Mobile/15E148 Safari/604.1")
 	f.Add("\xff\xfeEdg/\xc3")
 	f.Fuzz(func(t *testing.T, ua string) {
-		got := pay.DeviceLabel(ua)
+		got := account.DeviceLabel(ua)
 		if got == "" || !utf8.ValidString(got) {
 			t.Fatalf("DeviceLabel(%q) = %q", ua, got)
 		}

@@ -1,79 +1,21 @@
-package pay
+package account
 
 import (
-	"fmt"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"cardpay/auth/commonpasswords"
+	"cardpay/pay"
 )
 
-// The sign-up form (e-mail and password) and the registration form (the
-// buyer's business details, SPEC §3) are validated here, so the server
-// pages and the JSON API give the same answer with the same Japanese
-// messages. Validation failures are values, not Go errors (DESIGN §2): the
-// page re-renders with an error summary linking to each field.
-
-const (
-	msgEmailRequired = "メールアドレスを入力してください"
-	msgEmailFormat   = "メールアドレスを正しい形式で入力してください（例：name@example.co.jp）"
-
-	maxEmailBytes     = 254 // RFC 5321's limit on a forward path, less the angle brackets
-	maxEmailLocalPart = 64
-)
-
-// ValidateEmail checks an e-mail address typed into a form. It answers the
-// address to store and "" when it is acceptable, or a message for the
-// person (and the trimmed input, to show back) when it is not.
-//
-// The address is trimmed, full-width letters and symbols typed with a
-// Japanese IME (ｎａｍｅ＠ｅｘａｍｐｌｅ．ｊｐ) become ASCII and the domain is
-// lower-cased; the local part keeps its case, which its mail server may
-// honour. The check is deliberately loose: one @, a dot in the domain, no
-// spaces, control characters or the symbols that break mail headers. Dots
-// in the local part are not policed, because Japanese mobile carriers
-// issued addresses such as "taro..yamada.@docomo.ne.jp" that mail servers
-// still accept. Whether the address exists is proved by the mailed code.
-func ValidateEmail(s string) (normalised string, msg string) {
-	s = strings.TrimSpace(s)
-	if !utf8.ValidString(s) {
-		return strings.ToValidUTF8(s, "\uFFFD"), msgEmailFormat
-	}
-	if s == "" {
-		return "", msgEmailRequired
-	}
-	s = fullWidthASCIIToHalf(s)
-	if len(s) > maxEmailBytes || strings.Count(s, "@") != 1 {
-		return s, msgEmailFormat
-	}
-	local, domain, _ := strings.Cut(s, "@")
-	if local == "" || len(local) > maxEmailLocalPart || !validDomain(domain) {
-		return s, msgEmailFormat
-	}
-	for _, r := range s {
-		if unicode.IsSpace(r) || isForbiddenRune(r) || strings.ContainsRune(`"(),:;<>[\]`, r) {
-			return s, msgEmailFormat
-		}
-	}
-	return local + "@" + strings.ToLower(domain), ""
-}
-
-// validDomain wants at least two non-empty labels: "example.co.jp", not
-// "localhost", ".jp" or "example..jp".
-func validDomain(domain string) bool {
-	labels := strings.Split(domain, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
-		if l == "" {
-			return false
-		}
-	}
-	return true
-}
+// The sign-up form's password and the registration form (the buyer's business
+// details, SPEC §3) are validated here, so the server pages and the JSON API give the
+// same answer with the same Japanese messages. The e-mail address is a format other
+// forms type too, so pay.ValidateEmail checks it. Validation failures are values, not
+// Go errors (DESIGN §2): the page re-renders with an error summary linking to each
+// field.
 
 const (
 	msgPasswordRequired = "パスワードを入力してください"
@@ -104,7 +46,7 @@ func ValidatePassword(pw, email string) string {
 	if pw == "" {
 		return msgPasswordRequired
 	}
-	if !utf8.ValidString(pw) || strings.ContainsFunc(pw, isForbiddenRune) {
+	if !utf8.ValidString(pw) || strings.ContainsFunc(pw, pay.IsForbiddenRune) {
 		return msgPasswordChars
 	}
 	n := utf8.RuneCountInString(pw)
@@ -137,9 +79,9 @@ func ValidatePassword(pw, email string) string {
 // API binds it directly, and every field error uses them too. Text comes
 // from people: call Normalise before Validate, and store what Normalise
 // produced. The e-mail address and password belong to the sign-up form and
-// are checked by ValidateEmail and ValidatePassword.
+// are checked by pay.ValidateEmail and ValidatePassword.
 type Registration struct {
-	BusinessForm BusinessForm `json:"business_form"`
+	BusinessForm pay.BusinessForm `json:"business_form"`
 
 	UserLastName  string `json:"user_last_name"`
 	UserFirstName string `json:"user_first_name"`
@@ -358,23 +300,23 @@ func (r *Registration) Normalise() {
 func normaliseAs(kind fieldKind, v string) string {
 	switch kind {
 	case kindKana:
-		return ToFullWidthKatakana(v)
+		return pay.ToFullWidthKatakana(v)
 	case kindPostalCode:
-		return NormalizeCode(strings.TrimPrefix(strings.TrimSpace(v), "〒"))
+		return pay.NormalizeCode(strings.TrimPrefix(strings.TrimSpace(v), "〒"))
 	case kindPhone:
 		return normalisePhone(v)
 	case kindCorporateNumber, kindCategory:
-		return NormalizeCode(v)
+		return pay.NormalizeCode(v)
 	case kindBirthday:
 		return normaliseDate(v)
 	}
-	return NormalizeSpaces(v)
+	return pay.NormalizeSpaces(v)
 }
 
 // normalisePhone accepts the ways Japanese numbers are written: 03-1234-5678,
 // 03(1234)5678, ０３－１２３４－５６７８, +81 3 1234 5678 and +81(0)3….
 func normalisePhone(v string) string {
-	s := strings.NewReplacer("(", "", ")", "").Replace(NormalizeCode(v))
+	s := strings.NewReplacer("(", "", ")", "").Replace(pay.NormalizeCode(v))
 	switch {
 	case strings.HasPrefix(s, "+810"):
 		return s[3:]
@@ -419,13 +361,13 @@ const msgBusinessForm = "事業形態を選択してください"
 // Every problem is reported, one per field, in the order of the form.
 // Values are checked as they are, so a value Normalise would have fixed is
 // still reported.
-func (r Registration) Validate(now time.Time) FieldErrors {
-	var errs FieldErrors
+func (r Registration) Validate(now time.Time) pay.FieldErrors {
+	var errs pay.FieldErrors
 	var rules []fieldRule
 	switch r.BusinessForm {
-	case Corporation:
+	case pay.Corporation:
 		rules = corporationRules
-	case SoleProprietor:
+	case pay.SoleProprietor:
 		rules = soleProprietorRules
 	default:
 		errs.Add("business_form", msgBusinessForm)
@@ -444,7 +386,7 @@ func (rule fieldRule) check(v string, now time.Time) string {
 	switch {
 	case !utf8.ValidString(v):
 		return label + "に読み取れない文字が含まれています。入力し直してください"
-	case strings.ContainsFunc(v, isForbiddenRune):
+	case strings.ContainsFunc(v, pay.IsForbiddenRune):
 		return label + "に使用できない文字が含まれています"
 	case v == "" && rule.optional:
 		return ""
@@ -455,59 +397,52 @@ func (rule fieldRule) check(v string, now time.Time) string {
 	}
 	switch rule.kind {
 	case kindName:
-		if msg := checkLength(label, v, maxNameRunes); msg != "" {
+		if msg := pay.CheckLength(label, v, maxNameRunes); msg != "" {
 			return msg
 		}
 		return CheckNoMarkup(label, v)
 	case kindKana:
-		if msg := checkLength(label, v, maxNameRunes); msg != "" {
+		if msg := pay.CheckLength(label, v, maxNameRunes); msg != "" {
 			return msg
 		}
-		if !IsFullWidthKatakana(v) {
+		if !pay.IsFullWidthKatakana(v) {
 			return label + "は全角カタカナで入力してください"
 		}
 	case kindAddress:
-		return checkLength(label, v, maxAddressRunes)
+		return pay.CheckLength(label, v, maxAddressRunes)
 	case kindPrefecture:
-		if _, ok := PrefectureByName(v); !ok {
+		if _, ok := pay.PrefectureByName(v); !ok {
 			return label + "を選択してください"
 		}
 	case kindPostalCode:
-		if len(v) != 7 || !AllDigits(v) {
+		if len(v) != 7 || !pay.AllDigits(v) {
 			return label + "は7桁の数字で入力してください（例：100-0001）"
 		}
 	case kindPhone:
-		if len(v) < 10 || len(v) > 11 || v[0] != '0' || !AllDigits(v) {
+		if len(v) < 10 || len(v) > 11 || v[0] != '0' || !pay.AllDigits(v) {
 			return label + "は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"
 		}
 	case kindCorporateNumber:
-		if !ValidCorporateNumber(v) {
+		if !pay.ValidCorporateNumber(v) {
 			return "法人番号が正しくありません。13桁の数字をご確認ください"
 		}
 	case kindBirthday:
 		return checkBirthday(label, v, now)
 	case kindCategory:
-		if _, ok := BusinessCategoryByCode(v); !ok {
+		if _, ok := pay.BusinessCategoryByCode(v); !ok {
 			return label + "を選択してください"
 		}
 	}
 	return ""
 }
 
-func checkLength(label, v string, max int) string {
-	if utf8.RuneCountInString(v) > max {
-		return fmt.Sprintf("%sは%d文字以内で入力してください", label, max)
-	}
-	return ""
-}
-
 func checkBirthday(label, v string, now time.Time) string {
-	birth, err := time.ParseInLocation(time.DateOnly, v, tokyo)
+	birth, err := time.ParseInLocation(time.DateOnly, v, pay.Tokyo())
 	if err != nil {
 		// Also catches dates that do not exist, such as 2023-02-29.
 		return label + "を正しい日付で入力してください（例：1980-04-01）"
 	}
-	switch age := ageOn(birth, now.In(tokyo)); {
+	switch age := ageOn(birth, now.In(pay.Tokyo())); {
 	case age < 0:
 		return label + "に未来の日付は入力できません"
 	case age < minAge:
@@ -532,93 +467,54 @@ func ageOn(birth, today time.Time) int {
 	return age
 }
 
-// isForbiddenRune reports characters no form value may contain: control
-// characters (Cc), invisible format characters such as zero-width spaces
-// and bidi overrides that make a stored name read differently from how it
-// looks (Cf), and private-use characters (Co) that other systems cannot
-// show. White space is handled by trimming instead.
-func isForbiddenRune(r rune) bool {
-	if r == '\t' || r == '\n' || r == '\r' {
-		return false
-	}
-	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co)
-}
-
-// fullWidthASCIIToHalf turns full-width letters, digits and symbols (as a
-// Japanese IME types them) into ASCII and the full-width space into a space.
-func fullWidthASCIIToHalf(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= '！' && r <= '～':
-			return r - ('！' - '!')
-		case r == ideographicSpace:
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-// LabeledValue is one row of the check-answers page: Label and Value to
-// show, and Field, the JSON name and HTML id of the input its 変更 link
-// goes back to ("#"+Field).
-type LabeledValue struct {
-	Field string
-	Label string
-	Value string
-}
-
-// notEntered stands in for an optional value that was left empty, so a row
-// never looks as if it failed to load.
-const notEntered = "未入力"
-
 // Fields lists the registration for the check-answers page, in the order
 // of the form: names joined (山田　太郎), the birthday as 1980年4月1日,
 // addresses on one line with the postal code (〒100-0001 東京都千代田区…),
 // the category by name. Rows for the other business form are left out.
-func (r Registration) Fields() []LabeledValue {
-	rows := []LabeledValue{{"business_form", "事業形態", r.BusinessForm.Label()}}
+func (r Registration) Fields() []pay.LabeledValue {
+	rows := []pay.LabeledValue{{Field: "business_form", Label: "事業形態", Value: r.BusinessForm.Label()}}
 	switch r.BusinessForm {
-	case Corporation:
+	case pay.Corporation:
 		rows = append(rows,
-			LabeledValue{"corporate_name", "法人名", r.CorporateName},
-			LabeledValue{"corporate_name_kana", "法人名（カナ）", r.CorporateNameKana},
-			LabeledValue{"corporate_number", "法人番号", r.CorporateNumber},
-			LabeledValue{"business_category", "業種", categoryName(r.BusinessCategory)},
-			LabeledValue{"postal_code", "所在地", oneLineAddress(r.PostalCode, r.AddressState, r.AddressCity, r.AddressStreet, r.AddressBuildingName)},
+			pay.LabeledValue{Field: "corporate_name", Label: "法人名", Value: r.CorporateName},
+			pay.LabeledValue{Field: "corporate_name_kana", Label: "法人名（カナ）", Value: r.CorporateNameKana},
+			pay.LabeledValue{Field: "corporate_number", Label: "法人番号", Value: r.CorporateNumber},
+			pay.LabeledValue{Field: "business_category", Label: "業種", Value: categoryName(r.BusinessCategory)},
+			pay.LabeledValue{Field: "postal_code", Label: "所在地", Value: oneLineAddress(r.PostalCode, r.AddressState, r.AddressCity, r.AddressStreet, r.AddressBuildingName)},
 		)
 		rows = append(rows, r.representativeRows()...)
 		rows = append(rows,
-			LabeledValue{"representative_postal_code", "代表者住所", oneLineAddress(r.RepresentativePostalCode, r.RepresentativeAddressState, r.RepresentativeAddressCity, r.RepresentativeAddressStreet, r.RepresentativeAddressBuildingName)},
-			LabeledValue{"representative_phone_number", "代表者電話番号", r.RepresentativePhoneNumber},
+			pay.LabeledValue{Field: "representative_postal_code", Label: "代表者住所", Value: oneLineAddress(r.RepresentativePostalCode, r.RepresentativeAddressState, r.RepresentativeAddressCity, r.RepresentativeAddressStreet, r.RepresentativeAddressBuildingName)},
+			pay.LabeledValue{Field: "representative_phone_number", Label: "代表者電話番号", Value: r.RepresentativePhoneNumber},
 		)
-	case SoleProprietor:
+	case pay.SoleProprietor:
 		rows = append(rows,
-			LabeledValue{"business_name", "屋号", r.BusinessName},
-			LabeledValue{"business_name_kana", "屋号（カナ）", r.BusinessNameKana},
-			LabeledValue{"business_category", "業種", categoryName(r.BusinessCategory)},
-			LabeledValue{"business_postal_code", "事業所所在地", oneLineAddress(r.BusinessPostalCode, r.BusinessAddressState, r.BusinessAddressCity, r.BusinessAddressStreet, r.BusinessAddressBuildingName)},
+			pay.LabeledValue{Field: "business_name", Label: "屋号", Value: r.BusinessName},
+			pay.LabeledValue{Field: "business_name_kana", Label: "屋号（カナ）", Value: r.BusinessNameKana},
+			pay.LabeledValue{Field: "business_category", Label: "業種", Value: categoryName(r.BusinessCategory)},
+			pay.LabeledValue{Field: "business_postal_code", Label: "事業所所在地", Value: oneLineAddress(r.BusinessPostalCode, r.BusinessAddressState, r.BusinessAddressCity, r.BusinessAddressStreet, r.BusinessAddressBuildingName)},
 		)
 		rows = append(rows, r.representativeRows()...)
 		rows = append(rows,
-			LabeledValue{"home_postal_code", "自宅住所", oneLineAddress(r.HomePostalCode, r.HomeAddressState, r.HomeAddressCity, r.HomeAddressStreet, r.HomeAddressBuildingName)},
+			pay.LabeledValue{Field: "home_postal_code", Label: "自宅住所", Value: oneLineAddress(r.HomePostalCode, r.HomeAddressState, r.HomeAddressCity, r.HomeAddressStreet, r.HomeAddressBuildingName)},
 		)
 	}
 	transfer := r.TransferPersonName
 	if transfer == "" {
-		transfer = notEntered
+		transfer = pay.NotEntered
 	}
 	return append(rows,
-		LabeledValue{"user_last_name", "担当者氏名", fullName(r.UserLastName, r.UserFirstName)},
-		LabeledValue{"phone_number", "担当者電話番号", r.PhoneNumber},
-		LabeledValue{"transfer_person_name", "振込依頼人名（カナ）", transfer},
+		pay.LabeledValue{Field: "user_last_name", Label: "担当者氏名", Value: fullName(r.UserLastName, r.UserFirstName)},
+		pay.LabeledValue{Field: "phone_number", Label: "担当者電話番号", Value: r.PhoneNumber},
+		pay.LabeledValue{Field: "transfer_person_name", Label: "振込依頼人名（カナ）", Value: transfer},
 	)
 }
 
-func (r Registration) representativeRows() []LabeledValue {
-	return []LabeledValue{
-		{"representative_last_name", "代表者氏名", fullName(r.RepresentativeLastName, r.RepresentativeFirstName)},
-		{"representative_last_name_kana", "代表者氏名（カナ）", fullName(r.RepresentativeLastNameKana, r.RepresentativeFirstNameKana)},
-		{"representative_birthday", "代表者生年月日", birthdayLabel(r.RepresentativeBirthday)},
+func (r Registration) representativeRows() []pay.LabeledValue {
+	return []pay.LabeledValue{
+		{Field: "representative_last_name", Label: "代表者氏名", Value: fullName(r.RepresentativeLastName, r.RepresentativeFirstName)},
+		{Field: "representative_last_name_kana", Label: "代表者氏名（カナ）", Value: fullName(r.RepresentativeLastNameKana, r.RepresentativeFirstNameKana)},
+		{Field: "representative_birthday", Label: "代表者生年月日", Value: birthdayLabel(r.RepresentativeBirthday)},
 	}
 }
 
@@ -628,19 +524,19 @@ func fullName(last, first string) string {
 	if last == "" || first == "" {
 		return last + first
 	}
-	return last + string(ideographicSpace) + first
+	return last + "\u3000" + first
 }
 
 func birthdayLabel(v string) string {
-	d, err := time.ParseInLocation(time.DateOnly, v, tokyo)
+	d, err := time.ParseInLocation(time.DateOnly, v, pay.Tokyo())
 	if err != nil {
 		return v
 	}
-	return JapaneseDate(d)
+	return pay.JapaneseDate(d)
 }
 
 func categoryName(code string) string {
-	if c, ok := BusinessCategoryByCode(code); ok {
+	if c, ok := pay.BusinessCategoryByCode(code); ok {
 		return c.Name
 	}
 	return code
@@ -651,7 +547,7 @@ func categoryName(code string) string {
 // written, the building after a space.
 func oneLineAddress(postal, state, city, street, building string) string {
 	parts := make([]string, 0, 3)
-	if pc := PostalCode(postal); pc != "" {
+	if pc := pay.PostalCode(postal); pc != "" {
 		parts = append(parts, pc)
 	} else if postal != "" {
 		parts = append(parts, postal)
@@ -673,4 +569,18 @@ func CheckNoMarkup(label, v string) string {
 		return label + "に記号「<」「>」は使用できません"
 	}
 	return ""
+}
+
+// MatchRegistry compares a normalised corporation registration with the registry's
+// record of its number: the name (corporate_name) and, when the record's address names
+// a prefecture, the head office's prefecture (address_state). None means they agree.
+func MatchRegistry(r Registration, name, address string) pay.FieldErrors {
+	var errs pay.FieldErrors
+	if !pay.SameCorporateName(name, r.CorporateName) {
+		errs.Add("corporate_name", pay.MsgRegistryName)
+	}
+	if p := pay.PrefectureOf(address); p != "" && p != strings.TrimSpace(r.AddressState) {
+		errs.Add("address_state", pay.MsgRegistryPrefecture)
+	}
+	return errs
 }

@@ -1,4 +1,4 @@
-package pay
+package account
 
 import (
 	"reflect"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"cardpay/pay"
 )
 
 // The rule tables and textFields are written out by hand; this keeps them
@@ -46,7 +48,7 @@ func TestRegistrationTablesCoverEveryField(t *testing.T) {
 }
 
 func TestAgeOn(t *testing.T) {
-	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, tokyo) }
+	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, pay.Tokyo()) }
 	tests := []struct {
 		birth, today time.Time
 		want         int
@@ -59,6 +61,6 @@ func TestAgeOn(t *testing.T) {
 		{d(2027, 1, 1), d(2026, 12, 31), -1},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, ageOn(tt.birth, tt.today), "%s on %s", JapaneseDate(tt.birth), JapaneseDate(tt.today))
+		assert.Equal(t, tt.want, ageOn(tt.birth, tt.today), "%s on %s", pay.JapaneseDate(tt.birth), pay.JapaneseDate(tt.today))
 	}
 }

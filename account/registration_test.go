@@ -1,8 +1,7 @@
-package pay_test
+package account_test
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"sort"
 	"strings"
@@ -12,94 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/account"
 	"cardpay/pay"
 )
-
-func TestFieldErrors(t *testing.T) {
-	var errs pay.FieldErrors
-	assert.NoError(t, errs.Err())
-	assert.Nil(t, errs.Err(), "an untyped nil, so err == nil holds")
-	assert.Equal(t, "", errs.For("corporate_name"))
-
-	errs.Add("corporate_name", "")
-	assert.Empty(t, errs, "an empty message means the field is fine")
-
-	errs.Add("corporate_name", "法人名を入力してください")
-	errs.Add("corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください")
-	errs.Add("corporate_name", "法人名は50文字以内で入力してください")
-
-	assert.Equal(t, pay.FieldErrors{
-		{Field: "corporate_name", Message: "法人名を入力してください"},
-		{Field: "corporate_number", Message: "法人番号が正しくありません。13桁の数字をご確認ください"},
-	}, errs, "order kept, first message per field wins")
-	assert.Equal(t, "法人名を入力してください", errs.For("corporate_name"))
-	assert.Equal(t, "", errs.For("postal_code"))
-
-	err := errs.Err()
-	require.Error(t, err)
-	var got pay.FieldErrors
-	require.True(t, errors.As(err, &got))
-	assert.Equal(t, errs, got)
-	assert.Contains(t, err.Error(), "corporate_name: 法人名を入力してください")
-	assert.Contains(t, err.Error(), "2件")
-}
-
-func TestFieldErrorJSON(t *testing.T) {
-	b, err := json.Marshal(pay.FieldErrors{{Field: "postal_code", Message: "m"}})
-	require.NoError(t, err)
-	assert.JSONEq(t, `[{"field":"postal_code","message":"m"}]`, string(b))
-}
-
-func TestValidateEmail(t *testing.T) {
-	const (
-		required = "メールアドレスを入力してください"
-		format   = "メールアドレスを正しい形式で入力してください（例：name@example.co.jp）"
-	)
-	tests := []struct {
-		name    string
-		in      string
-		want    string
-		wantMsg string
-	}{
-		{"plain", "name@example.co.jp", "name@example.co.jp", ""},
-		{"trimmed", "  name@example.co.jp\t", "name@example.co.jp", ""},
-		{"full-width space trimmed", "　name@example.co.jp　", "name@example.co.jp", ""},
-		{"domain lower-cased, local kept", "Taro.Yamada@Example.CO.JP", "Taro.Yamada@example.co.jp", ""},
-		{"full-width IME input", "ｎａｍｅ＠ｅｘａｍｐｌｅ．ｊｐ", "name@example.jp", ""},
-		{"plus tag", "name+billing@example.com", "name+billing@example.com", ""},
-		{"old docomo address with dots", "taro..yamada.@docomo.ne.jp", "taro..yamada.@docomo.ne.jp", ""},
-		{"Japanese domain", "info@日本語.jp", "info@日本語.jp", ""},
-		{"254 bytes", strings.Repeat("a", 64) + "@" + strings.Repeat("b", 185) + ".com", strings.Repeat("a", 64) + "@" + strings.Repeat("b", 185) + ".com", ""},
-		{"empty", "", "", required},
-		{"only spaces", " 　 ", "", required},
-		{"255 bytes", strings.Repeat("a", 64) + "@" + strings.Repeat("b", 186) + ".com", strings.Repeat("a", 64) + "@" + strings.Repeat("b", 186) + ".com", format},
-		{"local part over 64 bytes", strings.Repeat("a", 65) + "@example.com", strings.Repeat("a", 65) + "@example.com", format},
-		{"no @", "name.example.com", "name.example.com", format},
-		{"two @", "name@foo@example.com", "name@foo@example.com", format},
-		{"no local part", "@example.com", "@example.com", format},
-		{"no domain", "name@", "name@", format},
-		{"no dot in domain", "name@localhost", "name@localhost", format},
-		{"domain starts with a dot", "name@.example.com", "name@.example.com", format},
-		{"domain ends with a dot", "name@example.com.", "name@example.com.", format},
-		{"two dots in domain", "name@example..com", "name@example..com", format},
-		{"space inside", "na me@example.com", "na me@example.com", format},
-		{"full-width space inside", "na　me@example.com", "na me@example.com", format},
-		{"tab inside", "na\tme@example.com", "na\tme@example.com", format},
-		{"control character", "na\x00me@example.com", "na\x00me@example.com", format},
-		{"zero-width space", "name\u200b@example.com", "name\u200b@example.com", format},
-		{"angle brackets", "<name@example.com>", "<name@example.com>", format},
-		{"display name", "Taro <name@example.com>", "Taro <name@example.com>", format},
-		{"comma (two addresses)", "a@example.com,b@example.com", "a@example.com,b@example.com", format},
-		{"invalid UTF-8", "name\xff@example.com", "name\uFFFD@example.com", format},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, msg := pay.ValidateEmail(tt.in)
-			assert.Equal(t, tt.wantMsg, msg)
-			assert.Equal(t, tt.want, got)
-		})
-	}
-}
 
 func TestValidatePassword(t *testing.T) {
 	const (
@@ -148,7 +62,7 @@ func TestValidatePassword(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, pay.ValidatePassword(tt.pw, tt.email))
+			assert.Equal(t, tt.want, account.ValidatePassword(tt.pw, tt.email))
 		})
 	}
 }
@@ -156,7 +70,7 @@ func TestValidatePassword(t *testing.T) {
 // SPEC §3's names, plus business_category; the JSON API binds them and the
 // field errors use them as HTML ids.
 func TestRegistrationJSONNames(t *testing.T) {
-	b, err := json.Marshal(pay.Registration{})
+	b, err := json.Marshal(account.Registration{})
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
@@ -179,7 +93,7 @@ func TestRegistrationJSONNames(t *testing.T) {
 	}
 	assert.Equal(t, want, got)
 
-	var r pay.Registration
+	var r account.Registration
 	require.NoError(t, json.Unmarshal([]byte(`{"business_form":2,"business_name_kana":"ﾃｽﾄ"}`), &r))
 	assert.Equal(t, pay.SoleProprietor, r.BusinessForm)
 	assert.Equal(t, "ﾃｽﾄ", r.BusinessNameKana)
@@ -188,8 +102,8 @@ func TestRegistrationJSONNames(t *testing.T) {
 // 2026-11-22 10:00 in Tokyo.
 var regNow = time.Date(2026, 11, 22, 10, 0, 0, 0, pay.Tokyo())
 
-func validCorporation() pay.Registration {
-	return pay.Registration{
+func validCorporation() account.Registration {
+	return account.Registration{
 		BusinessForm:                      pay.Corporation,
 		UserLastName:                      "佐藤",
 		UserFirstName:                     "花子",
@@ -218,8 +132,8 @@ func validCorporation() pay.Registration {
 	}
 }
 
-func validSoleProprietor() pay.Registration {
-	return pay.Registration{
+func validSoleProprietor() account.Registration {
+	return account.Registration{
 		BusinessForm:                pay.SoleProprietor,
 		UserLastName:                "鈴木",
 		UserFirstName:               "一郎",
@@ -251,7 +165,7 @@ func TestRegistrationValidateAcceptsValidForms(t *testing.T) {
 }
 
 func TestRegistrationValidateRequired(t *testing.T) {
-	got := pay.Registration{BusinessForm: pay.Corporation}.Validate(regNow)
+	got := account.Registration{BusinessForm: pay.Corporation}.Validate(regNow)
 	assert.Equal(t, pay.FieldErrors{
 		{Field: "corporate_name", Message: "法人名を入力してください"},
 		{Field: "corporate_name_kana", Message: "法人名（カナ）を入力してください"},
@@ -276,7 +190,7 @@ func TestRegistrationValidateRequired(t *testing.T) {
 		{Field: "phone_number", Message: "担当者の電話番号を入力してください"},
 	}, got, "building names and the transfer name are optional")
 
-	got = pay.Registration{BusinessForm: pay.SoleProprietor}.Validate(regNow)
+	got = account.Registration{BusinessForm: pay.SoleProprietor}.Validate(regNow)
 	var fields []string
 	for _, fe := range got {
 		fields = append(fields, fe.Field)
@@ -309,92 +223,92 @@ func TestRegistrationValidateBusinessForm(t *testing.T) {
 }
 
 func TestRegistrationValidateFields(t *testing.T) {
-	corp := func(change func(*pay.Registration)) pay.Registration {
+	corp := func(change func(*account.Registration)) account.Registration {
 		r := validCorporation()
 		change(&r)
 		return r
 	}
-	sole := func(change func(*pay.Registration)) pay.Registration {
+	sole := func(change func(*account.Registration)) account.Registration {
 		r := validSoleProprietor()
 		change(&r)
 		return r
 	}
 	tests := []struct {
 		name  string
-		r     pay.Registration
+		r     account.Registration
 		field string
 		msg   string // "" when the value is accepted
 	}{
 		// names and lengths, counted in characters
-		{"name of 50 characters", corp(func(r *pay.Registration) { r.CorporateName = strings.Repeat("株", 50) }), "corporate_name", ""},
-		{"name of 51 characters", corp(func(r *pay.Registration) { r.CorporateName = strings.Repeat("株", 51) }), "corporate_name", "法人名は50文字以内で入力してください"},
-		{"representative name too long", corp(func(r *pay.Registration) { r.RepresentativeFirstName = strings.Repeat("a", 51) }), "representative_first_name", "代表者の名は50文字以内で入力してください"},
-		{"user name too long", corp(func(r *pay.Registration) { r.UserLastName = strings.Repeat("佐", 51) }), "user_last_name", "担当者の姓は50文字以内で入力してください"},
-		{"user name with markup", corp(func(r *pay.Registration) { r.UserLastName = "<script>alert(1)</script>" }), "user_last_name", "担当者の姓に記号「<」「>」は使用できません"},
-		{"corporate name with a full-width bracket", corp(func(r *pay.Registration) { r.CorporateName = "＜株＞テスト" }), "corporate_name", "法人名に記号「<」「>」は使用できません"},
-		{"address part of 100 characters", corp(func(r *pay.Registration) { r.AddressStreet = strings.Repeat("丁", 100) }), "address_street", ""},
-		{"address part of 101 characters", corp(func(r *pay.Registration) { r.AddressStreet = strings.Repeat("丁", 101) }), "address_street", "所在地の町名・番地は100文字以内で入力してください"},
-		{"building name too long", sole(func(r *pay.Registration) { r.HomeAddressBuildingName = strings.Repeat("棟", 101) }), "home_address_building_name", "自宅の建物名・部屋番号は100文字以内で入力してください"},
-		{"building name empty", sole(func(r *pay.Registration) { r.BusinessAddressBuildingName = "" }), "business_address_building_name", ""},
+		{"name of 50 characters", corp(func(r *account.Registration) { r.CorporateName = strings.Repeat("株", 50) }), "corporate_name", ""},
+		{"name of 51 characters", corp(func(r *account.Registration) { r.CorporateName = strings.Repeat("株", 51) }), "corporate_name", "法人名は50文字以内で入力してください"},
+		{"representative name too long", corp(func(r *account.Registration) { r.RepresentativeFirstName = strings.Repeat("a", 51) }), "representative_first_name", "代表者の名は50文字以内で入力してください"},
+		{"user name too long", corp(func(r *account.Registration) { r.UserLastName = strings.Repeat("佐", 51) }), "user_last_name", "担当者の姓は50文字以内で入力してください"},
+		{"user name with markup", corp(func(r *account.Registration) { r.UserLastName = "<script>alert(1)</script>" }), "user_last_name", "担当者の姓に記号「<」「>」は使用できません"},
+		{"corporate name with a full-width bracket", corp(func(r *account.Registration) { r.CorporateName = "＜株＞テスト" }), "corporate_name", "法人名に記号「<」「>」は使用できません"},
+		{"address part of 100 characters", corp(func(r *account.Registration) { r.AddressStreet = strings.Repeat("丁", 100) }), "address_street", ""},
+		{"address part of 101 characters", corp(func(r *account.Registration) { r.AddressStreet = strings.Repeat("丁", 101) }), "address_street", "所在地の町名・番地は100文字以内で入力してください"},
+		{"building name too long", sole(func(r *account.Registration) { r.HomeAddressBuildingName = strings.Repeat("棟", 101) }), "home_address_building_name", "自宅の建物名・部屋番号は100文字以内で入力してください"},
+		{"building name empty", sole(func(r *account.Registration) { r.BusinessAddressBuildingName = "" }), "business_address_building_name", ""},
 
 		// kana
-		{"kana with ・", corp(func(r *pay.Registration) { r.RepresentativeFirstNameKana = "ジョン・スミス" }), "representative_first_name_kana", ""},
-		{"kana with a word space", corp(func(r *pay.Registration) { r.CorporateNameKana = "サンプル　ショウジ" }), "corporate_name_kana", ""},
-		{"kana in hiragana (not normalised)", corp(func(r *pay.Registration) { r.CorporateNameKana = "さんぷる" }), "corporate_name_kana", "法人名（カナ）は全角カタカナで入力してください"},
-		{"kana with kanji", corp(func(r *pay.Registration) { r.RepresentativeLastNameKana = "山田" }), "representative_last_name_kana", "代表者の姓（カナ）は全角カタカナで入力してください"},
-		{"kana with Latin", sole(func(r *pay.Registration) { r.BusinessNameKana = "スズキDESIGN" }), "business_name_kana", "屋号（カナ）は全角カタカナで入力してください"},
-		{"kana too long", corp(func(r *pay.Registration) { r.CorporateNameKana = strings.Repeat("ア", 51) }), "corporate_name_kana", "法人名（カナ）は50文字以内で入力してください"},
-		{"transfer name empty", corp(func(r *pay.Registration) { r.TransferPersonName = "" }), "transfer_person_name", ""},
-		{"transfer name not kana", corp(func(r *pay.Registration) { r.TransferPersonName = "サンプル商事" }), "transfer_person_name", "振込依頼人名（カナ）は全角カタカナで入力してください"},
+		{"kana with ・", corp(func(r *account.Registration) { r.RepresentativeFirstNameKana = "ジョン・スミス" }), "representative_first_name_kana", ""},
+		{"kana with a word space", corp(func(r *account.Registration) { r.CorporateNameKana = "サンプル　ショウジ" }), "corporate_name_kana", ""},
+		{"kana in hiragana (not normalised)", corp(func(r *account.Registration) { r.CorporateNameKana = "さんぷる" }), "corporate_name_kana", "法人名（カナ）は全角カタカナで入力してください"},
+		{"kana with kanji", corp(func(r *account.Registration) { r.RepresentativeLastNameKana = "山田" }), "representative_last_name_kana", "代表者の姓（カナ）は全角カタカナで入力してください"},
+		{"kana with Latin", sole(func(r *account.Registration) { r.BusinessNameKana = "スズキDESIGN" }), "business_name_kana", "屋号（カナ）は全角カタカナで入力してください"},
+		{"kana too long", corp(func(r *account.Registration) { r.CorporateNameKana = strings.Repeat("ア", 51) }), "corporate_name_kana", "法人名（カナ）は50文字以内で入力してください"},
+		{"transfer name empty", corp(func(r *account.Registration) { r.TransferPersonName = "" }), "transfer_person_name", ""},
+		{"transfer name not kana", corp(func(r *account.Registration) { r.TransferPersonName = "サンプル商事" }), "transfer_person_name", "振込依頼人名（カナ）は全角カタカナで入力してください"},
 
 		// corporate number
-		{"corporate number check digit", corp(func(r *pay.Registration) { r.CorporateNumber = "8010001008844" }), "corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください"},
-		{"corporate number 12 digits", corp(func(r *pay.Registration) { r.CorporateNumber = "010001008844" }), "corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください"},
-		{"corporate number not normalised", corp(func(r *pay.Registration) { r.CorporateNumber = "7-0100-0100-8844" }), "corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください"},
-		{"sole proprietor needs no corporate number", sole(func(r *pay.Registration) { r.CorporateNumber = "123" }), "corporate_number", ""},
+		{"corporate number check digit", corp(func(r *account.Registration) { r.CorporateNumber = "8010001008844" }), "corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください"},
+		{"corporate number 12 digits", corp(func(r *account.Registration) { r.CorporateNumber = "010001008844" }), "corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください"},
+		{"corporate number not normalised", corp(func(r *account.Registration) { r.CorporateNumber = "7-0100-0100-8844" }), "corporate_number", "法人番号が正しくありません。13桁の数字をご確認ください"},
+		{"sole proprietor needs no corporate number", sole(func(r *account.Registration) { r.CorporateNumber = "123" }), "corporate_number", ""},
 
 		// postal codes and prefectures
-		{"postal code 6 digits", corp(func(r *pay.Registration) { r.PostalCode = "100000" }), "postal_code", "所在地の郵便番号は7桁の数字で入力してください（例：100-0001）"},
-		{"postal code with hyphen (not normalised)", corp(func(r *pay.Registration) { r.RepresentativePostalCode = "530-0001" }), "representative_postal_code", "代表者住所の郵便番号は7桁の数字で入力してください（例：100-0001）"},
-		{"postal code with letters", sole(func(r *pay.Registration) { r.HomePostalCode = "06000OO" }), "home_postal_code", "自宅の郵便番号は7桁の数字で入力してください（例：100-0001）"},
-		{"prefecture short form", corp(func(r *pay.Registration) { r.AddressState = "東京" }), "address_state", "所在地の都道府県を選択してください"},
-		{"prefecture unknown", sole(func(r *pay.Registration) { r.BusinessAddressState = "Tokyo" }), "business_address_state", "事業所の都道府県を選択してください"},
-		{"prefecture 京都府", corp(func(r *pay.Registration) { r.AddressState = "京都府" }), "address_state", ""},
+		{"postal code 6 digits", corp(func(r *account.Registration) { r.PostalCode = "100000" }), "postal_code", "所在地の郵便番号は7桁の数字で入力してください（例：100-0001）"},
+		{"postal code with hyphen (not normalised)", corp(func(r *account.Registration) { r.RepresentativePostalCode = "530-0001" }), "representative_postal_code", "代表者住所の郵便番号は7桁の数字で入力してください（例：100-0001）"},
+		{"postal code with letters", sole(func(r *account.Registration) { r.HomePostalCode = "06000OO" }), "home_postal_code", "自宅の郵便番号は7桁の数字で入力してください（例：100-0001）"},
+		{"prefecture short form", corp(func(r *account.Registration) { r.AddressState = "東京" }), "address_state", "所在地の都道府県を選択してください"},
+		{"prefecture unknown", sole(func(r *account.Registration) { r.BusinessAddressState = "Tokyo" }), "business_address_state", "事業所の都道府県を選択してください"},
+		{"prefecture 京都府", corp(func(r *account.Registration) { r.AddressState = "京都府" }), "address_state", ""},
 
 		// phones
-		{"phone 11 digits", corp(func(r *pay.Registration) { r.PhoneNumber = "09012345678" }), "phone_number", ""},
-		{"phone 0120", corp(func(r *pay.Registration) { r.PhoneNumber = "0120123456" }), "phone_number", ""},
-		{"phone 9 digits", corp(func(r *pay.Registration) { r.PhoneNumber = "031234567" }), "phone_number", "担当者の電話番号は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"},
-		{"phone 12 digits", corp(func(r *pay.Registration) { r.RepresentativePhoneNumber = "090123456789" }), "representative_phone_number", "代表者の電話番号は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"},
-		{"phone not starting with 0", corp(func(r *pay.Registration) { r.PhoneNumber = "8131234567" }), "phone_number", "担当者の電話番号は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"},
-		{"phone with +81 (not normalised)", corp(func(r *pay.Registration) { r.PhoneNumber = "+81312345678" }), "phone_number", "担当者の電話番号は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"},
+		{"phone 11 digits", corp(func(r *account.Registration) { r.PhoneNumber = "09012345678" }), "phone_number", ""},
+		{"phone 0120", corp(func(r *account.Registration) { r.PhoneNumber = "0120123456" }), "phone_number", ""},
+		{"phone 9 digits", corp(func(r *account.Registration) { r.PhoneNumber = "031234567" }), "phone_number", "担当者の電話番号は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"},
+		{"phone 12 digits", corp(func(r *account.Registration) { r.RepresentativePhoneNumber = "090123456789" }), "representative_phone_number", "代表者の電話番号は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"},
+		{"phone not starting with 0", corp(func(r *account.Registration) { r.PhoneNumber = "8131234567" }), "phone_number", "担当者の電話番号は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"},
+		{"phone with +81 (not normalised)", corp(func(r *account.Registration) { r.PhoneNumber = "+81312345678" }), "phone_number", "担当者の電話番号は0から始まる10桁または11桁の数字で入力してください（例：03-1234-5678）"},
 
 		// birthday, at 2026-11-22 in Tokyo
-		{"birthday not a date", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "1980-13-01" }), "representative_birthday", "代表者の生年月日を正しい日付で入力してください（例：1980-04-01）"},
-		{"birthday 30 February", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "1980-02-30" }), "representative_birthday", "代表者の生年月日を正しい日付で入力してください（例：1980-04-01）"},
-		{"birthday 29 February in a common year", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "1981-02-29" }), "representative_birthday", "代表者の生年月日を正しい日付で入力してください（例：1980-04-01）"},
-		{"birthday 29 February in a leap year", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "1980-02-29" }), "representative_birthday", ""},
-		{"birthday in slashes (not normalised)", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "1980/04/01" }), "representative_birthday", "代表者の生年月日を正しい日付で入力してください（例：1980-04-01）"},
-		{"18 today", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "2008-11-22" }), "representative_birthday", ""},
-		{"18 tomorrow", sole(func(r *pay.Registration) { r.RepresentativeBirthday = "2008-11-23" }), "representative_birthday", "代表者の生年月日をご確認ください。代表者が18歳以上の場合のみご登録いただけます"},
-		{"120", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "1906-01-01" }), "representative_birthday", ""},
-		{"121", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "1905-11-22" }), "representative_birthday", "代表者の生年月日をご確認ください"},
-		{"in the future", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "2027-01-01" }), "representative_birthday", "代表者の生年月日に未来の日付は入力できません"},
-		{"today", corp(func(r *pay.Registration) { r.RepresentativeBirthday = "2026-11-22" }), "representative_birthday", "代表者の生年月日をご確認ください。代表者が18歳以上の場合のみご登録いただけます"},
+		{"birthday not a date", corp(func(r *account.Registration) { r.RepresentativeBirthday = "1980-13-01" }), "representative_birthday", "代表者の生年月日を正しい日付で入力してください（例：1980-04-01）"},
+		{"birthday 30 February", corp(func(r *account.Registration) { r.RepresentativeBirthday = "1980-02-30" }), "representative_birthday", "代表者の生年月日を正しい日付で入力してください（例：1980-04-01）"},
+		{"birthday 29 February in a common year", corp(func(r *account.Registration) { r.RepresentativeBirthday = "1981-02-29" }), "representative_birthday", "代表者の生年月日を正しい日付で入力してください（例：1980-04-01）"},
+		{"birthday 29 February in a leap year", corp(func(r *account.Registration) { r.RepresentativeBirthday = "1980-02-29" }), "representative_birthday", ""},
+		{"birthday in slashes (not normalised)", corp(func(r *account.Registration) { r.RepresentativeBirthday = "1980/04/01" }), "representative_birthday", "代表者の生年月日を正しい日付で入力してください（例：1980-04-01）"},
+		{"18 today", corp(func(r *account.Registration) { r.RepresentativeBirthday = "2008-11-22" }), "representative_birthday", ""},
+		{"18 tomorrow", sole(func(r *account.Registration) { r.RepresentativeBirthday = "2008-11-23" }), "representative_birthday", "代表者の生年月日をご確認ください。代表者が18歳以上の場合のみご登録いただけます"},
+		{"120", corp(func(r *account.Registration) { r.RepresentativeBirthday = "1906-01-01" }), "representative_birthday", ""},
+		{"121", corp(func(r *account.Registration) { r.RepresentativeBirthday = "1905-11-22" }), "representative_birthday", "代表者の生年月日をご確認ください"},
+		{"in the future", corp(func(r *account.Registration) { r.RepresentativeBirthday = "2027-01-01" }), "representative_birthday", "代表者の生年月日に未来の日付は入力できません"},
+		{"today", corp(func(r *account.Registration) { r.RepresentativeBirthday = "2026-11-22" }), "representative_birthday", "代表者の生年月日をご確認ください。代表者が18歳以上の場合のみご登録いただけます"},
 
 		// business category
-		{"category unknown", corp(func(r *pay.Registration) { r.BusinessCategory = "Z" }), "business_category", "業種を選択してください"},
-		{"category lower-case (not normalised)", sole(func(r *pay.Registration) { r.BusinessCategory = "l" }), "business_category", "業種を選択してください"},
+		{"category unknown", corp(func(r *account.Registration) { r.BusinessCategory = "Z" }), "business_category", "業種を選択してください"},
+		{"category lower-case (not normalised)", sole(func(r *account.Registration) { r.BusinessCategory = "l" }), "business_category", "業種を選択してください"},
 
 		// characters no value may contain
-		{"invalid UTF-8", corp(func(r *pay.Registration) { r.CorporateName = "株式会社\xff\xfe" }), "corporate_name", "法人名に読み取れない文字が含まれています。入力し直してください"},
-		{"invalid UTF-8 in an optional field", corp(func(r *pay.Registration) { r.AddressBuildingName = "\xc3" }), "address_building_name", "所在地の建物名・部屋番号に読み取れない文字が含まれています。入力し直してください"},
-		{"invalid UTF-8 in a number", corp(func(r *pay.Registration) { r.CorporateNumber = "\xff" }), "corporate_number", "法人番号に読み取れない文字が含まれています。入力し直してください"},
-		{"NUL", corp(func(r *pay.Registration) { r.AddressCity = "千代田区\x00" }), "address_city", "所在地の市区町村に使用できない文字が含まれています"},
-		{"bidi override", sole(func(r *pay.Registration) { r.BusinessName = "abc\u202edcba" }), "business_name", "屋号に使用できない文字が含まれています"},
-		{"zero-width space", corp(func(r *pay.Registration) { r.UserFirstName = "花\u200b子" }), "user_first_name", "担当者の名に使用できない文字が含まれています"},
-		{"private use", corp(func(r *pay.Registration) { r.RepresentativeLastName = "\ue000田" }), "representative_last_name", "代表者の姓に使用できない文字が含まれています"},
-		{"emoji are text", corp(func(r *pay.Registration) { r.CorporateName = "株式会社🍣" }), "corporate_name", ""},
+		{"invalid UTF-8", corp(func(r *account.Registration) { r.CorporateName = "株式会社\xff\xfe" }), "corporate_name", "法人名に読み取れない文字が含まれています。入力し直してください"},
+		{"invalid UTF-8 in an optional field", corp(func(r *account.Registration) { r.AddressBuildingName = "\xc3" }), "address_building_name", "所在地の建物名・部屋番号に読み取れない文字が含まれています。入力し直してください"},
+		{"invalid UTF-8 in a number", corp(func(r *account.Registration) { r.CorporateNumber = "\xff" }), "corporate_number", "法人番号に読み取れない文字が含まれています。入力し直してください"},
+		{"NUL", corp(func(r *account.Registration) { r.AddressCity = "千代田区\x00" }), "address_city", "所在地の市区町村に使用できない文字が含まれています"},
+		{"bidi override", sole(func(r *account.Registration) { r.BusinessName = "abc\u202edcba" }), "business_name", "屋号に使用できない文字が含まれています"},
+		{"zero-width space", corp(func(r *account.Registration) { r.UserFirstName = "花\u200b子" }), "user_first_name", "担当者の名に使用できない文字が含まれています"},
+		{"private use", corp(func(r *account.Registration) { r.RepresentativeLastName = "\ue000田" }), "representative_last_name", "代表者の姓に使用できない文字が含まれています"},
+		{"emoji are text", corp(func(r *account.Registration) { r.CorporateName = "株式会社🍣" }), "corporate_name", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -424,7 +338,7 @@ func TestRegistrationValidateAgeInJapanTime(t *testing.T) {
 }
 
 func TestRegistrationNormalise(t *testing.T) {
-	r := pay.Registration{
+	r := account.Registration{
 		BusinessForm:                pay.Corporation,
 		UserLastName:                "  佐藤 ",
 		UserFirstName:               "花子\t",
@@ -450,7 +364,7 @@ func TestRegistrationNormalise(t *testing.T) {
 		HomeAddressStreet:           " 北1条西2丁目 ",
 	}
 	r.Normalise()
-	assert.Equal(t, pay.Registration{
+	assert.Equal(t, account.Registration{
 		BusinessForm:                pay.Corporation,
 		UserLastName:                "佐藤",
 		UserFirstName:               "花子",
@@ -478,7 +392,7 @@ func TestRegistrationNormalise(t *testing.T) {
 }
 
 func TestRegistrationNormaliseKeepsInvalidUTF8(t *testing.T) {
-	r := pay.Registration{BusinessForm: pay.Corporation, CorporateName: " 株式会社\xff ", CorporateNameKana: "\xffやまだ"}
+	r := account.Registration{BusinessForm: pay.Corporation, CorporateName: " 株式会社\xff ", CorporateNameKana: "\xffやまだ"}
 	r.Normalise()
 	assert.Equal(t, " 株式会社\xff ", r.CorporateName, "left for Validate to report")
 	assert.Equal(t, "\xffやまだ", r.CorporateNameKana)
@@ -492,7 +406,7 @@ func TestRegistrationNeverPanics(t *testing.T) {
 	inputs := []string{"", " ", "\xff", "\xe3\x81", "〒", "+81", "+810", "()", "年月日", "1980年", "0000-00-00", "9999-99-99", "ﾞﾟ", "\u3099", strings.Repeat("あ", 10000)}
 	for _, in := range inputs {
 		for _, form := range []pay.BusinessForm{0, pay.Corporation, pay.SoleProprietor} {
-			r := pay.Registration{BusinessForm: form}
+			r := account.Registration{BusinessForm: form}
 			v := reflect.ValueOf(&r).Elem()
 			for i := range v.NumField() {
 				if f := v.Field(i); f.Kind() == reflect.String {
@@ -548,7 +462,7 @@ func TestRegistrationFieldsSoleProprietor(t *testing.T) {
 // Fields of a half-filled or invalid registration still render something
 // sensible: raw values rather than blanks or panics.
 func TestRegistrationFieldsPartial(t *testing.T) {
-	r := pay.Registration{
+	r := account.Registration{
 		BusinessForm: pay.Corporation, CorporateName: "株式会社テスト", BusinessCategory: "Z",
 		PostalCode: "12", AddressState: "東京都", RepresentativeLastName: "山田",
 		RepresentativeBirthday: "1980-02-30",
@@ -563,7 +477,7 @@ func TestRegistrationFieldsPartial(t *testing.T) {
 	assert.Equal(t, "1980-02-30", byField["representative_birthday"])
 	assert.Equal(t, "", byField["representative_postal_code"])
 
-	unknown := pay.Registration{UserLastName: "佐藤", UserFirstName: "花子"}.Fields()
+	unknown := account.Registration{UserLastName: "佐藤", UserFirstName: "花子"}.Fields()
 	assert.Equal(t, []pay.LabeledValue{
 		{Field: "business_form", Label: "事業形態", Value: "不明"},
 		{Field: "user_last_name", Label: "担当者氏名", Value: "佐藤　花子"},
@@ -575,11 +489,11 @@ func TestRegistrationFieldsPartial(t *testing.T) {
 // Every field the check-answers page links to is one the form has, so each
 // 変更 link finds its input.
 func TestRegistrationFieldsLinkToJSONNames(t *testing.T) {
-	b, err := json.Marshal(pay.Registration{})
+	b, err := json.Marshal(account.Registration{})
 	require.NoError(t, err)
 	var names map[string]any
 	require.NoError(t, json.Unmarshal(b, &names))
-	for _, r := range []pay.Registration{validCorporation(), validSoleProprietor()} {
+	for _, r := range []account.Registration{validCorporation(), validSoleProprietor()} {
 		for _, row := range r.Fields() {
 			assert.Contains(t, names, row.Field)
 		}
@@ -587,13 +501,13 @@ func TestRegistrationFieldsLinkToJSONNames(t *testing.T) {
 }
 
 func TestRegistrationNormaliseFormats(t *testing.T) {
-	birthday := func(r *pay.Registration) *string { return &r.RepresentativeBirthday }
-	phone := func(r *pay.Registration) *string { return &r.PhoneNumber }
-	postal := func(r *pay.Registration) *string { return &r.HomePostalCode }
-	kana := func(r *pay.Registration) *string { return &r.CorporateNameKana }
+	birthday := func(r *account.Registration) *string { return &r.RepresentativeBirthday }
+	phone := func(r *account.Registration) *string { return &r.PhoneNumber }
+	postal := func(r *account.Registration) *string { return &r.HomePostalCode }
+	kana := func(r *account.Registration) *string { return &r.CorporateNameKana }
 	tests := []struct {
 		name  string
-		field func(*pay.Registration) *string
+		field func(*account.Registration) *string
 		in    string
 		want  string
 	}{
@@ -624,10 +538,40 @@ func TestRegistrationNormaliseFormats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var r pay.Registration
+			var r account.Registration
 			*tt.field(&r) = tt.in
 			r.Normalise()
 			assert.Equal(t, tt.want, *tt.field(&r))
+		})
+	}
+}
+
+func TestMatchRegistry(t *testing.T) {
+	const name, address = "トヨタ自動車株式会社", "愛知県豊田市トヨタ町１番地"
+	for _, tc := range []struct {
+		label         string
+		typed, state  string
+		name, address string
+		want          map[string]string
+	}{
+		{"agrees", "トヨタ自動車（株）", "愛知県", name, address, nil},
+		{"wrong name", "テスト商事株式会社", "愛知県", name, address, map[string]string{"corporate_name": pay.MsgRegistryName}},
+		{"wrong prefecture", "トヨタ自動車株式会社", "東京都", name, address, map[string]string{"address_state": pay.MsgRegistryPrefecture}},
+		{"both wrong", "他社", "東京都", name, address, map[string]string{"corporate_name": pay.MsgRegistryName, "address_state": pay.MsgRegistryPrefecture}},
+		{"no address in the registry", "トヨタ自動車株式会社", "東京都", name, "", nil},
+		{"head office abroad", "トヨタ自動車株式会社", "東京都", name, "アメリカ合衆国", nil},
+	} {
+		t.Run(tc.label, func(t *testing.T) {
+			errs := account.MatchRegistry(account.Registration{BusinessForm: pay.Corporation, CorporateName: tc.typed, AddressState: tc.state}, tc.name, tc.address)
+			got := map[string]string{}
+			for _, e := range errs {
+				got[e.Field] = e.Message
+			}
+			if tc.want == nil {
+				assert.Empty(t, got)
+				return
+			}
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }
