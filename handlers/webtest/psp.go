@@ -28,9 +28,11 @@ const (
 	PSPSecretKey     = "sk_test_webtest"
 	PSPWebhookSecret = "whsec_test_webtest"
 	// PSPClientTimeout is how long the app waits for the PSP; the timeout test card
-	// answers later than that (pspSlowAnswer), so the app must look the payment up.
-	PSPClientTimeout = 3 * time.Second
-	pspSlowAnswer    = 6 * time.Second
+	// answers later than that (pspSlowAnswer), so the app must look the payment up. It is
+	// generous: under the race detector on a loaded 2-core machine an ordinary answer took
+	// over 3 s, and a test then read a timeout (G097) where it expected an authorisation.
+	PSPClientTimeout = 10 * time.Second
+	pspSlowAnswer    = 12 * time.Second
 )
 
 // PSP is the sandbox PSP of one Env, on its own origin (its own httptest server), as the
