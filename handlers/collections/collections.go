@@ -39,6 +39,13 @@ type List struct {
 	Empty  string
 }
 
+// ItemPattern is one entry of the list, CancelPattern its cancel question; ItemPath and
+// CancelPath build them.
+func (l List) ItemPattern() string        { return l.Path + "/:id" }
+func (l List) CancelPattern() string      { return l.Path + "/:id/cancel" }
+func (l List) ItemPath(id int64) string   { return l.Path + "/" + idString(id) }
+func (l List) CancelPath(id int64) string { return l.ItemPath(id) + "/cancel" }
+
 // Lists are the request lists, in the order of their tabs.
 var Lists = []List{
 	{Page: web.Page{Path: "/collections/request", Title: "依頼中", Access: web.Collections}, Bucket: pay.CollectionRequest,

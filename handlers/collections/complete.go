@@ -24,6 +24,6 @@ func (h *Handler) ShowCompletePage(c *echo.Context) error {
 		return err
 	}
 	v := pages.CompleteView{Number: pay.InvoiceNumber(r.ID), Customer: r.CustomerName, Email: r.CustomerEmail,
-		Deadline: pay.JapaneseDate(r.Deadline), Href: listOf(r.ExaminationStatus).Path + "/" + idString(r.ID)}
+		Deadline: pay.JapaneseDate(r.Deadline), Href: listOf(r.ExaminationStatus).ItemPath(r.ID)}
 	return web.Show(h.App, c, CompletePage.Title, nil, v, pages.CompletePage)
 }

@@ -2,6 +2,7 @@ package collections
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -29,7 +30,7 @@ func (h *Handler) renderCreate(c *echo.Context, refusal string) error {
 		errs.Add(pay.InvoiceFileField, refusal)
 	}
 	v := pages.CreateView{Action: CreatePage.Path, Props: views.InvoiceUploadProps{
-		UploadURL: "/api/v1/invoices/files/upload", FilePath: "/invoices/files", ResultPath: "/collections/create/files",
+		UploadURL: "/api/v1/invoices/files/upload", FilePath: "/invoices/files", ResultPath: strings.TrimSuffix(FilePath, "/"),
 		FieldName: pay.InvoiceFileField, Error: refusal, IconHref: static.URL("dist/icons.svg"),
 	}}
 	return web.Show(h.App, c, CreatePage.Title, errs, v, pages.CreatePage)
@@ -56,6 +57,9 @@ func (h *Handler) UploadInvoice(c *echo.Context) error {
 	}
 	return h.startWithFile(c, f.ID)
 }
+
+// FilePattern starts the journey from an uploaded invoice file (FilePath + id).
+const FilePattern = FilePath + ":id"
 
 // UseFile starts the journey with an uploaded file (the island's destination); another
 // buyer's file is 404.

@@ -13,8 +13,11 @@ import (
 	pages "cardpay/views/collections"
 )
 
+// draftsPath is the drafts list, the prefix of its actions.
+const draftsPath = "/collections/draft"
+
 // DraftsPage lists the requester's saved drafts, with select-and-delete.
-var DraftsPage = web.Page{Path: "/collections/draft", Title: "下書き", Access: web.Collections}
+var DraftsPage = web.Page{Path: draftsPath, Title: "下書き", Access: web.Collections}
 
 // ShowDraftsPage is 下書き, the latest saved first, 20 a page.
 func (h *Handler) ShowDraftsPage(c *echo.Context) error { return h.renderDrafts(c, nil) }
@@ -30,9 +33,9 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 	if err != nil {
 		return err
 	}
-	v := pages.DraftsView{Tabs: tabs(b.Stats.Collections, DraftsPage.Path), Total: total, Action: DraftsPage.Path + "/delete"}
+	v := pages.DraftsView{Tabs: tabs(b.Stats.Collections, DraftsPage.Path), Total: total, Action: DeleteDraftsPath}
 	for _, d := range list {
-		r := pages.DraftRow{ID: idString(d.ID), Href: DraftsPage.Path + "/" + idString(d.ID), Customer: d.CustomerName,
+		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Customer: d.CustomerName,
 			Saved: pay.JapaneseDateTime(d.UpdatedAt)}
 		if d.Amount != nil {
 			r.Amount = pay.Yen(*d.Amount)
@@ -48,6 +51,9 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 	v.Base = b
 	return web.Render(c, web.StatusFor(b), pages.DraftsPage(v))
 }
+
+// DeleteDraftsPath is where the drafts page deletes the chosen drafts.
+const DeleteDraftsPath = draftsPath + "/delete"
 
 // DeleteDrafts deletes the drafts ticked on the list; other buyers' ids are ignored.
 func (h *Handler) DeleteDrafts(c *echo.Context) error {
@@ -70,6 +76,12 @@ func (h *Handler) DeleteDrafts(c *echo.Context) error {
 	h.SetFlash(c, views.Flash{Color: "success", Title: "下書きを" + strconv.Itoa(n) + "件削除しました"})
 	return c.Redirect(http.StatusSeeOther, DraftsPage.Path)
 }
+
+// DraftPattern resumes one draft.
+const DraftPattern = draftsPath + "/:id"
+
+// draftPath is draft id's resume link.
+func draftPath(id int64) string { return draftsPath + "/" + idString(id) }
 
 // ResumeDraft opens a draft: its answers become the journey, which goes on at the step
 // where it was saved (or the first step still missing). Another buyer's draft is 404.

@@ -23,7 +23,7 @@ type journey struct {
 // Journey keeps the journey in the session; routes.go leaves it when a page outside the
 // journey and its upload page is opened (SPEC.md §2).
 var Journey = web.Wizard[journey]{Workflow: web.Workflow{
-	Prefix: "/collections/add/", SessionKey: "collection_journey", Also: []string{"/collections/create"},
+	Prefix: "/collections/add/", SessionKey: "collection_journey", Also: []string{CreatePage.Path},
 }}
 
 // Paths of the journey's steps.

@@ -30,7 +30,7 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 		}
 		v := pages.ListView{Heading: l.Title, Empty: l.Empty, Tabs: tabs(b.Stats.Collections, l.Path), Total: total}
 		for _, r := range list {
-			v.Rows = append(v.Rows, pages.RequestRow{Href: l.Path + "/" + idString(r.ID), Number: pay.InvoiceNumber(r.ID),
+			v.Rows = append(v.Rows, pages.RequestRow{Href: l.ItemPath(r.ID), Number: pay.InvoiceNumber(r.ID),
 				Customer: r.CustomerName, Amount: pay.Yen(r.Amount), Deadline: pay.JapaneseDate(r.Deadline),
 				Status: r.Status().Label(), Sent: pay.JapaneseDate(r.CreatedAt)})
 		}
@@ -134,7 +134,7 @@ func (h *Handler) ShowRequestPage(l List) echo.HandlerFunc {
 			v.Next = "審査が完了しました。入金予定日にお振り込みします。"
 		}
 		if pay.RequestOpen(r.ExaminationStatus) {
-			v.CancelHref = l.Path + "/" + idString(r.ID) + "/cancel"
+			v.CancelHref = l.CancelPath(r.ID)
 		}
 		return web.Show(h.App, c, "カード払い依頼 "+pay.InvoiceNumber(r.ID), nil, v, pages.RequestPage)
 	}
@@ -174,9 +174,9 @@ func (h *Handler) ShowCancelPage(l List) echo.HandlerFunc {
 }
 
 func (h *Handler) renderCancel(c *echo.Context, l List, r store.Request, errs pay.FieldErrors) error {
-	href := listOf(r.ExaminationStatus).Path + "/" + idString(r.ID)
+	href := listOf(r.ExaminationStatus).ItemPath(r.ID)
 	v := pages.CancelView{Number: pay.InvoiceNumber(r.ID), Customer: r.CustomerName, Amount: pay.Yen(r.Amount),
-		Action: l.Path + "/" + idString(r.ID) + "/cancel", BackHref: href, Refused: len(errs) > 0}
+		Action: l.CancelPath(r.ID), BackHref: href, Refused: len(errs) > 0}
 	return web.Show(h.App, c, "カード払い依頼のキャンセル", errs, v, pages.CancelPage)
 }
 

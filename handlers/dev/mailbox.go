@@ -44,6 +44,9 @@ func (h *Handler) ShowMailboxPage(c *echo.Context) error {
 	return web.Show(h.App, c, MailboxPage.Title, nil, v, pages.DevMailboxPage)
 }
 
+// MailPattern is one mail in the mailbox.
+const MailPattern = "/dev/mailbox/:id"
+
 // ShowMailPage shows one mail with its body as sent. An id that is not a positive
 // number is as unknown as a missing one: the 404 page.
 func (h *Handler) ShowMailPage(c *echo.Context) error {

@@ -25,6 +25,9 @@ var errorTexts = []errorText{
 	{web.ErrNotFound.Heading, web.ErrNotFound.Message},
 }
 
+// ErrorPattern is the error view's route: the title and message are in the path.
+const ErrorPattern = "/error/:title/:message"
+
 // ShowErrorPage renders /error/:title/:message: a known pair as it is, anything else as
 // the generic error, so the URL's text never reaches the page.
 func (h *Handler) ShowErrorPage(c *echo.Context) error {

@@ -31,19 +31,31 @@ type section struct {
 	paragraphs []string
 }
 
+// The help and policy pages' paths: the pages (infoPages) and the menus' default links
+// (DefaultLinks) both name them.
+const (
+	ManualPath          = "/help/manual"
+	FAQPath             = "/help/faq"
+	InquiryPath         = "/inquiry"
+	PolicyTermsPath     = "/terms"
+	PrivacyPath         = "/privacy"
+	PersonalInfoPath    = "/privacy/personal-information"
+	SupplierServicePath = "/supplier-service"
+)
+
 // DefaultLinks point the help and policy menus at the built-in pages.
 var DefaultLinks = views.Links{
-	Manual:          "/help/manual",
-	FAQ:             "/help/faq",
-	Inquiry:         "/inquiry",
-	Terms:           "/terms",
-	Privacy:         "/privacy",
-	PersonalInfo:    "/privacy/personal-information",
-	SupplierService: "/supplier-service",
+	Manual:          ManualPath,
+	FAQ:             FAQPath,
+	Inquiry:         InquiryPath,
+	Terms:           PolicyTermsPath,
+	Privacy:         PrivacyPath,
+	PersonalInfo:    PersonalInfoPath,
+	SupplierService: SupplierServicePath,
 }
 
 var infoPages = []infoPage{
-	{"/help/manual", "操作マニュアル", []section{
+	{ManualPath, "操作マニュアル", []section{
 		{"請求書をカードで支払う", []string{
 			"「請求書カード払い」タブから請求書をアップロードし、取引先と振込先口座を選んで、登録済みのクレジットカードでお支払いください。",
 			"審査が完了すると、ご指定の振込日に取引先へ銀行振込でお支払いします。",
@@ -51,25 +63,25 @@ var infoPages = []infoPage{
 		{"取引先を登録する", []string{"「登録取引先」タブから、取引先の会社情報と振込先口座を登録できます。"}},
 		{"カード払いを依頼する（法人のお客さま）", []string{"「カード払い依頼」タブから、お客さまへクレジットカードでの支払いを依頼できます。"}},
 	}},
-	{"/help/faq", "よくあるご質問", []section{
+	{FAQPath, "よくあるご質問", []section{
 		{"利用できるカードは？", []string{"JCB、VISA、Mastercard のクレジットカードをご利用いただけます。"}},
 		{"手数料はいくらですか？", []string{"お支払い金額の3.0%です（1円未満切り捨て）。お支払いの確定前に金額をご確認いただけます。"}},
 		{"振込日はいつですか？", []string{"お申し込みから3営業日以降で、請求書の支払期日までの銀行営業日を指定できます。"}},
 	}},
-	{"/inquiry", "お問い合わせ", []section{
+	{InquiryPath, "お問い合わせ", []section{
 		{"", []string{"サービスに関するお問い合わせは、サポート窓口までご連絡ください。受付時間は平日9時から17時まで（土日祝日・年末年始を除く）です。"}},
 	}},
-	{"/terms", "利用規約", []section{
+	{PolicyTermsPath, "利用規約", []section{
 		{"", []string{"本規約は、本サービスの利用条件を定めるものです。ご利用の前に必ずお読みください。利用規約の全文は、ログイン後の「利用規約」画面でご確認いただけます。"}},
 	}},
-	{"/privacy", "プライバシーポリシー", []section{
+	{PrivacyPath, "プライバシーポリシー", []section{
 		{"", []string{"当社は、お客さまの個人情報を適切に取り扱い、保護することを社会的責務と考え、個人情報の保護に関する法律その他の関係法令を遵守します。"}},
 	}},
-	{"/privacy/personal-information", "個人情報の取り扱いについて", []section{
+	{PersonalInfoPath, "個人情報の取り扱いについて", []section{
 		{"利用目的", []string{"お預かりした個人情報は、本サービスの提供、本人確認、お支払いの審査と振込、お問い合わせへの回答のために利用します。"}},
 		{"カード情報", []string{"クレジットカード番号とセキュリティコードは、当社のサーバーを経由せず決済代行会社に直接送信され、当社では保存しません。"}},
 	}},
-	{"/supplier-service", "取引先向けサービス", []section{
+	{SupplierServicePath, "取引先向けサービス", []section{
 		{"", []string{"請求書をお送りいただく取引先さまは、お支払いを銀行振込で受け取れます。カード払いの依頼を受けた場合の手続きもこちらでご案内します。"}},
 	}},
 }

@@ -41,7 +41,7 @@ func (h *Handler) AcceptTerms(c *echo.Context) error {
 	u := web.CurrentUser(c)
 	next, ok := web.SafeRedirect(c.FormValue("redirect"))
 	if !ok || isTermsPath(next) {
-		next = "/toppage"
+		next = TopPagePath
 	}
 	if account.NeedsTerms(*u) {
 		if err := h.Account.AcceptTerms(c.Request().Context(), *u); err != nil {

@@ -9,6 +9,9 @@ import (
 	"cardpay/pay"
 )
 
+// TopPagePath sends a signed-in buyer on to where they start.
+const TopPagePath = "/toppage"
+
 // ShowTopPage applies the landing rules (SPEC.md §2) to the buyer's stats. It keeps the
 // flash in the session, so the notice appears on the page it lands on.
 func (h *Handler) ShowTopPage(c *echo.Context) error {

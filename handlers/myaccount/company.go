@@ -111,6 +111,12 @@ func checkCompanyName(label, v string) string {
 	return account.CheckNoMarkup(label, v)
 }
 
+// UserNamePath and TransferPersonNamePath are where the company page's two forms post.
+const (
+	UserNamePath           = "/myaccount/company/user-name"
+	TransferPersonNamePath = "/myaccount/company/transfer-person-name"
+)
+
 // ChangeUserName changes the signed-in user's own name (PUT users/user_name).
 func (h *Handler) ChangeUserName(c *echo.Context) error {
 	u := web.CurrentUser(c)

@@ -73,7 +73,7 @@ func (h *Handler) renderAddCreditCard(c *echo.Context, refusal string) error {
 			TokenizeURL: strings.TrimRight(h.PSPOrigin, "/") + "/v1/tokens", Action: AddCreditCardPage.Path,
 			IconHref: static.URL("dist/icons.svg"),
 		},
-		HostedAction: AddCreditCardPage.Path + "/hosted",
+		HostedAction: HostedCardEntryPath,
 		CanAdd:       n < pay.MaxSavedCards, MaxCards: pay.MaxSavedCards,
 		Locked: locked,
 	}
@@ -93,6 +93,9 @@ func (h *Handler) renderAddCreditCard(c *echo.Context, refusal string) error {
 func (h *Handler) AddCreditCard(c *echo.Context) error {
 	return h.addCard(c, c.FormValue("token"))
 }
+
+// HostedCardEntryPath starts the PSP's hosted card entry.
+const HostedCardEntryPath = "/myaccount/creditcards/new/hosted"
 
 // StartHostedCardEntry creates a session on the PSP's hosted card page and sends the
 // buyer there (DESIGN.md: the no-JavaScript path of the add page).

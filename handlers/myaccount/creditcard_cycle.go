@@ -14,6 +14,9 @@ import (
 
 const cycleTitle = "締め日・支払日の設定"
 
+// CardCyclePattern is a saved card's billing-cycle page and where it posts.
+const CardCyclePattern = "/myaccount/creditcards/:id/cycle"
+
 // ShowCardCyclePage asks for a card's billing cycle (締め日・支払日).
 func (h *Handler) ShowCardCyclePage(c *echo.Context) error {
 	cd, err := h.creditCardFromPath(c)

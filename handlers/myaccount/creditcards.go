@@ -57,6 +57,9 @@ func (h *Handler) creditCardFromPath(c *echo.Context) (cards.Card, error) {
 	return h.Cards.Card(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
 }
 
+// DefaultCreditCardPattern makes a saved card the default.
+const DefaultCreditCardPattern = "/myaccount/creditcards/:id/default"
+
 // SetDefaultCreditCard makes the :id card the default. An expired card cannot be
 // chosen: the list offers no button for it, and a forged POST gets the reason.
 func (h *Handler) SetDefaultCreditCard(c *echo.Context) error {
@@ -80,6 +83,9 @@ func (h *Handler) SetDefaultCreditCard(c *echo.Context) error {
 func cardName(cd cards.Card) string {
 	return cd.Brand.Label() + "（下4桁 " + cd.Last4 + "）"
 }
+
+// DeleteCreditCardPattern is the delete question of a saved card and where it posts.
+const DeleteCreditCardPattern = "/myaccount/creditcards/:id/delete"
 
 // ShowDeleteCreditCardPage is the confirm dialog (はい / いいえ) as a page, so it works
 // without JavaScript.

@@ -41,5 +41,5 @@ func (h *Handler) StartEmailChange(c *echo.Context) error {
 	email, _ := pay.ValidateEmail(input)
 	h.Sessions.Put(ctx, sessionEmailChange, email)
 	h.SetFlash(c, views.Flash{Color: "info", Title: "確認コードを送信しました", Text: email + " 宛てのメールをご確認ください。"})
-	return c.Redirect(http.StatusSeeOther, "/myaccount/edit-email-auth")
+	return c.Redirect(http.StatusSeeOther, EditEmailAuthPath)
 }

@@ -11,6 +11,9 @@ import (
 	pages "cardpay/views/myaccount"
 )
 
+// EditEmailAuthPath is the page that asks for the code mailed to the new address.
+const EditEmailAuthPath = "/myaccount/edit-email-auth"
+
 // ShowEditEmailAuthPage asks for the code mailed to the new address; without a change
 // in progress it sends the user to start one.
 func (h *Handler) ShowEditEmailAuthPage(c *echo.Context) error {

@@ -147,7 +147,7 @@ func (h *Handler) ChooseTwoFactor(c *echo.Context) error {
 		}
 		h.Sessions.Put(ctx, sessionPendingMail2FA, true)
 		h.SetFlash(c, views.Flash{Color: "info", Title: "確認コードを送信しました", Text: u.EmailAddress + " 宛てのメールをご確認ください。"})
-		return c.Redirect(http.StatusSeeOther, "/myaccount/security/email")
+		return c.Redirect(http.StatusSeeOther, EmailTwoFactorPath)
 	default:
 		setup, errs, err := h.Account.StartTOTP(ctx, *u, password)
 		if err != nil && !web.Refused(c, &errs, "current_password", err) {
@@ -157,7 +157,7 @@ func (h *Handler) ChooseTwoFactor(c *echo.Context) error {
 			return h.renderSecurity(c, choice, errs)
 		}
 		h.Sessions.Put(ctx, sessionPendingTOTP, setup.Sealed)
-		return c.Redirect(http.StatusSeeOther, "/myaccount/security/totp")
+		return c.Redirect(http.StatusSeeOther, TOTPSetupPath)
 	}
 }
 

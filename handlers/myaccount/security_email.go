@@ -11,6 +11,9 @@ import (
 	pages "cardpay/views/myaccount"
 )
 
+// EmailTwoFactorPath is the mailed-code set-up page and where it posts.
+const EmailTwoFactorPath = "/myaccount/security/email"
+
 // ShowEmailTwoFactorPage asks for the code that turns mail two-factor on.
 func (h *Handler) ShowEmailTwoFactorPage(c *echo.Context) error {
 	if !h.Sessions.GetBool(c.Request().Context(), sessionPendingMail2FA) {
@@ -40,6 +43,9 @@ func (h *Handler) EnableEmailTwoFactor(c *echo.Context) error {
 	return h.twoFactorChanged(c, "メールによる二段階認証を有効にしました", SecurityPage.Path)
 }
 
+// ResendEmailTwoFactorPath is where the mailed-code set-up page asks for a new code.
+const ResendEmailTwoFactorPath = "/myaccount/security/email/resend"
+
 // ResendEmailTwoFactorCode mails a new code for the change in progress.
 func (h *Handler) ResendEmailTwoFactorCode(c *echo.Context) error {
 	ctx := c.Request().Context()
@@ -54,5 +60,5 @@ func (h *Handler) ResendEmailTwoFactorCode(c *echo.Context) error {
 		return err
 	}
 	h.SetFlash(c, views.Flash{Color: "info", Title: "確認コードを再送信しました"})
-	return c.Redirect(http.StatusSeeOther, "/myaccount/security/email")
+	return c.Redirect(http.StatusSeeOther, EmailTwoFactorPath)
 }

@@ -10,6 +10,9 @@ import (
 	pages "cardpay/views/myaccount"
 )
 
+// RecoveryCodesPath shows the recovery codes once, after the authenticator is set up.
+const RecoveryCodesPath = "/myaccount/security/recovery-codes"
+
 // ShowRecoveryCodesPage shows the recovery codes made by EnableTOTP, once: they leave
 // the session as they are shown, and only their hashes are stored.
 func (h *Handler) ShowRecoveryCodesPage(c *echo.Context) error {

@@ -10,6 +10,9 @@ import (
 	"cardpay/views"
 )
 
+// EndSessionPattern is where the security page ends one of the buyer's sessions.
+const EndSessionPattern = "/myaccount/security/sessions/:id/end"
+
 // EndSession ends the :id session of the signed-in user (a browser's next request
 // signs in again; an API client's tokens stop working). An id that is not one of the
 // user's own sessions is the 404 page and ends nothing; the session this request

@@ -9,6 +9,9 @@ import (
 	"cardpay/views"
 )
 
+// EndOtherSessionsPath is where the security page ends every session but this one.
+const EndOtherSessionsPath = "/myaccount/security/sessions/end-others"
+
 // EndOtherSessions ends every session of the signed-in user but this one, browsers
 // and API clients alike.
 func (h *Handler) EndOtherSessions(c *echo.Context) error {

@@ -13,6 +13,9 @@ import (
 	pages "cardpay/views/myaccount"
 )
 
+// TOTPSetupPath is the authenticator set-up page and where it posts.
+const TOTPSetupPath = "/myaccount/security/totp"
+
 // ShowTOTPSetupPage shows the QR code and key of the authenticator registration in
 // progress (the sealed secret is in the session); without one it goes back to the
 // security page.
@@ -82,5 +85,5 @@ func (h *Handler) EnableTOTP(c *echo.Context) error {
 		return err
 	}
 	h.Sessions.Put(ctx, sessionRecoveryCodes, sealed)
-	return h.twoFactorChanged(c, "認証アプリによる二段階認証を有効にしました", "/myaccount/security/recovery-codes")
+	return h.twoFactorChanged(c, "認証アプリによる二段階認証を有効にしました", RecoveryCodesPath)
 }

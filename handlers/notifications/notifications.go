@@ -57,6 +57,9 @@ func href(page int) string {
 	return ListPage.Path + "?page=" + strconv.Itoa(page)
 }
 
+// DetailPattern is one notification.
+const DetailPattern = "/notifications/:id"
+
 // ShowDetailPage shows one notification and marks it read (the bell's dot goes when
 // nothing is unread). Another buyer's is not found.
 func (h *Handler) ShowDetailPage(c *echo.Context) error {

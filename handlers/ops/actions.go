@@ -87,6 +87,17 @@ func (h *Handler) ApproveAccount(c *echo.Context) error {
 	})
 }
 
+// The screening page's file, its preview and the screener's actions.
+const (
+	ScreeningFilePattern    = "/ops/screening/:id/file"
+	ScreeningPreviewPattern = "/ops/screening/:id/preview"
+	CheckPattern            = "/ops/screening/:id/check"
+	CompletePattern         = "/ops/screening/:id/complete"
+	SendBackPattern         = "/ops/screening/:id/send-back"
+	CancelPattern           = "/ops/screening/:id/cancel"
+	ApproveAccountPattern   = "/ops/screening/:id/approve-account"
+)
+
 // DownloadFile serves the payment's invoice file to the operator, as a download.
 func (h *Handler) DownloadFile(c *echo.Context) error {
 	f, err := h.paymentFile(c)

@@ -30,6 +30,9 @@ func (h *Handler) ShowHeldBuyersPage(c *echo.Context) error {
 	return web.ShowOps(h.App, c, BuyersPage.Title, nil, v, pages.HeldBuyersPage)
 }
 
+// HeldBuyerPattern is one held buyer to review, and where the review posts.
+const HeldBuyerPattern = "/ops/buyers/:id"
+
 // ShowHeldBuyerPage is one held buyer's review.
 func (h *Handler) ShowHeldBuyerPage(c *echo.Context) error {
 	id, err := web.IDParam(c, "id")

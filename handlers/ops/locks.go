@@ -57,6 +57,9 @@ func (h *Handler) renderLocks(c *echo.Context, failed int64, reason string, errs
 
 func unlockField(buyerID int64) string { return fmt.Sprintf("reason-%d", buyerID) }
 
+// UnlockPattern lifts a buyer's card-check lock.
+const UnlockPattern = "/ops/locks/:id/unlock"
+
 // UnlockCardChecks lifts a buyer's lock of today with the operator's reason (the
 // conditional update and its audit row are one transaction in the store).
 func (h *Handler) UnlockCardChecks(c *echo.Context) error {

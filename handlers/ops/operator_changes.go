@@ -11,6 +11,13 @@ import (
 	pages "cardpay/views/ops"
 )
 
+// Changes to one operator: disable at once, or propose enabling or new roles.
+const (
+	DisableOperatorPattern = "/ops/operators/:id/disable"
+	EnableOperatorPattern  = "/ops/operators/:id/enable"
+	OperatorRolesPattern   = "/ops/operators/:id/roles"
+)
+
 // DisableOperator stops an operator at once: one administrator may, since it only takes
 // power away. Re-enabling is a proposal (ProposeEnable).
 func (h *Handler) DisableOperator(c *echo.Context) error {

@@ -8,6 +8,12 @@ import (
 	pages "cardpay/views/ops"
 )
 
+// ApproveProposalPattern and RejectProposalPattern decide another admin's proposal.
+const (
+	ApproveProposalPattern = "/ops/operators/proposals/:id/approve"
+	RejectProposalPattern  = "/ops/operators/proposals/:id/reject"
+)
+
 // DecideProposal approves (approve) or rejects a proposal of another administrator.
 func (h *Handler) DecideProposal(approve bool) echo.HandlerFunc {
 	return func(c *echo.Context) error {

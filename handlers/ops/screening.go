@@ -19,6 +19,9 @@ type screeningForm struct {
 	Reason, Message, CancelReason string
 }
 
+// ScreeningPattern is one payment under screening.
+const ScreeningPattern = "/ops/screening/:id"
+
 // ShowScreeningPage is one payment's screening: the entry beside the file and what
 // the OCR read, the evidence check, the supplier's status and the actions.
 func (h *Handler) ShowScreeningPage(c *echo.Context) error {

@@ -65,6 +65,9 @@ func (h *Handler) signedIn(c *echo.Context, o store.Operator, redirect string) e
 	return c.Redirect(http.StatusSeeOther, redirect)
 }
 
+// SignOutPath is where the console's sign-out form posts.
+const SignOutPath = "/ops/signout"
+
 // SignOut ends the operator's session.
 func (h *Handler) SignOut(c *echo.Context) error {
 	if err := h.EndOperatorSession(c); err != nil {
@@ -72,6 +75,9 @@ func (h *Handler) SignOut(c *echo.Context) error {
 	}
 	return c.Redirect(http.StatusSeeOther, SignInPage.Path)
 }
+
+// HomePath is the console itself, which sends an operator on to their first section.
+const HomePath = web.OpsPrefix
 
 // ShowHome sends the operator to the first section their roles open.
 func (h *Handler) ShowHome(c *echo.Context) error {

@@ -28,6 +28,9 @@ func (h *Handler) ShowSuppliersPage(c *echo.Context) error {
 	return web.ShowOps(h.App, c, SuppliersPage.Title, nil, v, pages.SuppliersPage)
 }
 
+// SupplierPattern is one supplier to review, and where the review posts.
+const SupplierPattern = "/ops/suppliers/:id"
+
 // ShowSupplierPage is one supplier's review.
 func (h *Handler) ShowSupplierPage(c *echo.Context) error {
 	id, err := web.IDParam(c, "id")

@@ -152,6 +152,18 @@ func (h *Handler) transferDone(c *echo.Context, day time.Time, err error, field 
 	return c.Redirect(http.StatusSeeOther, transfersHref(day))
 }
 
+// The transfers page's actions: make, download and mark a transfer file; settle,
+// retry or cancel one transfer.
+const (
+	TransferFilesPath           = "/ops/transfers/files"
+	TransferFileDownloadPattern = "/ops/transfers/files/:id/download"
+	TransferFileSentPattern     = "/ops/transfers/files/:id/sent"
+	TransferDonePattern         = "/ops/transfers/:id/done"
+	TransferFailedPattern       = "/ops/transfers/:id/failed"
+	TransferRetryPattern        = "/ops/transfers/:id/retry"
+	TransferCancelPattern       = "/ops/transfers/:id/cancel"
+)
+
 // MakeTransferFile makes the day's 総合振込 file.
 func (h *Handler) MakeTransferFile(c *echo.Context) error {
 	day := h.transferDay(c.FormValue("date"))

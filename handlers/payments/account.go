@@ -16,12 +16,12 @@ const accountStepTitle = "支払申請：振込先口座の選択"
 
 // ShowAccountStep asks which of the supplier's bank accounts is paid, or a new one.
 func (h *Handler) ShowAccountStep(c *echo.Context) error {
-	j, missing := h.load(c, accountStepPath)
+	j, missing := h.load(c, AccountStepPath)
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
 	if j.IsNewSupplier {
-		return c.Redirect(http.StatusSeeOther, newAccountPath)
+		return c.Redirect(http.StatusSeeOther, NewAccountPath)
 	}
 	return h.renderAccountStep(c, j, nil)
 }
@@ -37,7 +37,7 @@ func (h *Handler) renderAccountStep(c *echo.Context, j journey, errs pay.FieldEr
 	if err != nil {
 		return err
 	}
-	v := pages.AccountStepView{Steps: journeySteps(1), Action: accountStepPath, SupplierName: s.Name, BackHref: InvoiceInfoPath}
+	v := pages.AccountStepView{Steps: journeySteps(1), Action: AccountStepPath, SupplierName: s.Name, BackHref: InvoiceInfoPath}
 	if j.IsNewAccount {
 		v.Value = "new"
 	} else if j.AccountID != 0 {
@@ -55,14 +55,14 @@ func (h *Handler) renderAccountStep(c *echo.Context, j journey, errs pay.FieldEr
 
 // ChooseAccount takes the account.
 func (h *Handler) ChooseAccount(c *echo.Context) error {
-	j, missing := h.load(c, accountStepPath)
+	j, missing := h.load(c, AccountStepPath)
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
 	choice := c.FormValue("account")
 	ok := h.applyAccountChoice(c, &j, choice)
 	if wantsDraft(c) {
-		return h.saveDraft(c, j, accountStepPath)
+		return h.saveDraft(c, j, AccountStepPath)
 	}
 	switch {
 	case choice == "":
@@ -74,9 +74,9 @@ func (h *Handler) ChooseAccount(c *echo.Context) error {
 		return err
 	}
 	if j.IsNewAccount {
-		return c.Redirect(http.StatusSeeOther, newAccountPath)
+		return c.Redirect(http.StatusSeeOther, NewAccountPath)
 	}
-	return c.Redirect(http.StatusSeeOther, invoiceStepPath)
+	return c.Redirect(http.StatusSeeOther, InvoiceStepPath)
 }
 
 func (h *Handler) applyAccountChoice(c *echo.Context, j *journey, choice string) bool {

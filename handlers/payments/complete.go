@@ -26,7 +26,7 @@ func (h *Handler) ShowCompletePage(c *echo.Context) error {
 		return err
 	}
 	v := pages.CompleteView{Number: pay.InvoiceNumber(p.ID), Supplier: p.SupplierName, Total: pay.Yen(p.Total()),
-		Href: "/payments/review/" + idString(p.ID)}
+		Href: paymentPath(reviewListPath, p.ID)}
 	if p.TransferDate != nil {
 		var cy *pay.CardCycle
 		if p.CardID != nil {

@@ -78,17 +78,17 @@ func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors
 	v := pages.ConfirmView{Steps: journeySteps(3), Action: ConfirmPath, SubmitKey: j.SubmitKey,
 		PromotionCode: j.PromotionCode, CardID: idString(j.CardID), AddCardHref: "/myaccount/creditcards/new?return=" + ConfirmPath}
 	// The supplier and its account.
-	supHref, acctHref := InvoiceInfoPath, accountStepPath
+	supHref, acctHref := InvoiceInfoPath, AccountStepPath
 	if j.IsNewSupplier {
 		v.NewSupplier = true
 		for _, f := range j.NewSupplier.Fields() {
-			v.Supplier = append(v.Supplier, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: newSupplierPath})
+			v.Supplier = append(v.Supplier, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: NewSupplierPath})
 		}
 	} else {
 		v.Supplier = append(v.Supplier, views.ConfirmRow{Label: "取引先", Value: chk.Supplier.Name, ChangeHref: supHref})
 	}
 	if j.IsNewAccount || j.IsNewSupplier {
-		acctHref = newAccountPath
+		acctHref = NewAccountPath
 		v.NewAccount = true
 	}
 	a := chk.Account
@@ -103,7 +103,7 @@ func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors
 	}
 	if !chk.Invoice.DueDate.IsZero() {
 		for _, f := range chk.Invoice.Fields() {
-			v.Invoice = append(v.Invoice, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: invoiceStepPath + "#" + f.Field})
+			v.Invoice = append(v.Invoice, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: InvoiceStepPath + "#" + f.Field})
 		}
 		plan := pay.PlanFor(chk.Invoice.TransferDate, chk.Card.Cycle())
 		v.Plan = &plan
@@ -197,7 +197,7 @@ func (h *Handler) Confirm(c *echo.Context) error {
 			}
 			h.SetFlash(c, views.Flash{Color: "info", Title: "振込先口座の登録には確認が必要です",
 				Text: "新しい振込先口座でお支払いいただくため、確認コードを入力してください。"})
-			return c.Redirect(http.StatusSeeOther, newAccountPath)
+			return c.Redirect(http.StatusSeeOther, NewAccountPath)
 		}
 	}
 	// The key the page was rendered with: a replay of an old page finds its own payment.

@@ -3,6 +3,7 @@ package payments
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -31,7 +32,7 @@ func (h *Handler) renderCreate(c *echo.Context, refusal string) error {
 	v := pages.CreateView{
 		Action: CreatePage.Path,
 		Props: pages.InvoiceUploadProps{
-			UploadURL: "/api/v1/invoices/files/upload", FilePath: "/invoices/files", ResultPath: "/payments/create/files",
+			UploadURL: "/api/v1/invoices/files/upload", FilePath: "/invoices/files", ResultPath: strings.TrimSuffix(FilePath, "/"),
 			FieldName: pay.InvoiceFileField, Error: refusal, IconHref: static.URL("dist/icons.svg"),
 		},
 	}

@@ -32,9 +32,9 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 	if err != nil {
 		return err
 	}
-	v := pages.DraftsView{Tabs: listTabs(b.Stats.Payments, draftListPath), Total: total, Action: draftListPath + "/delete"}
+	v := pages.DraftsView{Tabs: listTabs(b.Stats.Payments, draftListPath), Total: total, Action: DeleteDraftsPath}
 	for _, d := range list {
-		r := pages.DraftRow{ID: idString(d.ID), Href: draftListPath + "/" + idString(d.ID), Supplier: d.SupplierName,
+		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Supplier: d.SupplierName,
 			Saved: pay.JapaneseDateTime(d.UpdatedAt)}
 		if d.Amount != nil {
 			r.Amount = pay.Yen(*d.Amount)
@@ -50,6 +50,9 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 	v.Base = b
 	return web.Render(c, web.StatusFor(b), pages.DraftsPage(v))
 }
+
+// DeleteDraftsPath is where the drafts page deletes the chosen drafts.
+const DeleteDraftsPath = draftListPath + "/delete"
 
 // DeleteDrafts deletes the drafts ticked on the list.
 func (h *Handler) DeleteDrafts(c *echo.Context) error {
@@ -73,6 +76,12 @@ func (h *Handler) DeleteDrafts(c *echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, draftListPath)
 }
 
+// DraftPattern resumes one draft.
+const DraftPattern = draftListPath + "/:id"
+
+// draftPath is draft id's resume link.
+func draftPath(id int64) string { return draftListPath + "/" + idString(id) }
+
 // ResumeDraft opens a draft: its answers become the journey, which goes on at the step
 // where it was saved (or the first step still missing). Another buyer's draft is 404.
 func (h *Handler) ResumeDraft(c *echo.Context) error {
@@ -89,7 +98,7 @@ func (h *Handler) ResumeDraft(c *echo.Context) error {
 		return err
 	}
 	step := d.Step
-	if !slices.Contains([]string{supplierStepPath, newSupplierPath, accountStepPath, newAccountPath, invoiceStepPath, ConfirmPath}, step) {
+	if !slices.Contains([]string{supplierStepPath, NewSupplierPath, AccountStepPath, NewAccountPath, InvoiceStepPath, ConfirmPath}, step) {
 		step = supplierStepPath
 	}
 	if missing := j.missingStep(step); missing != "" {

@@ -23,9 +23,18 @@ type correction struct {
 }
 
 // Edit keeps the correction in the session; leaving /payments/edit/ forgets it.
-var Edit = web.Wizard[correction]{Workflow: web.Workflow{Prefix: "/payments/edit/", SessionKey: "payment_edit"}}
+var Edit = web.Wizard[correction]{Workflow: web.Workflow{Prefix: editPrefix, SessionKey: "payment_edit"}}
 
-func editPath(id int64, page string) string { return "/payments/edit/" + idString(id) + "/" + page }
+// The correction's two pages and its 3-D Secure return, under editPrefix; editPath
+// builds them.
+const (
+	editPrefix             = "/payments/edit/"
+	EditInvoiceInfoPattern = editPrefix + ":id/invoiceinfo"
+	EditConfirmPattern     = editPrefix + ":id/confirm"
+	EditReturnPattern      = editPrefix + ":id/confirm/return"
+)
+
+func editPath(id int64, page string) string { return editPrefix + idString(id) + "/" + page }
 
 // editable loads the payment being corrected: one of the buyer's, waiting for a
 // correction (else its page says why there is nothing to correct).
@@ -39,7 +48,7 @@ func (h *Handler) editable(c *echo.Context) (store.Payment, bool, error) {
 
 func (h *Handler) notEditable(c *echo.Context, p store.Payment) error {
 	h.SetFlash(c, flashError("修正できません", invoices.MsgCannotResubmit))
-	return c.Redirect(http.StatusSeeOther, "/payments/review/"+idString(p.ID))
+	return c.Redirect(http.StatusSeeOther, paymentPath(reviewListPath, p.ID))
 }
 
 func inputOf(p store.Payment) pay.InvoiceInput {
@@ -76,7 +85,7 @@ func (h *Handler) ShowEditPage(c *echo.Context) error {
 func (h *Handler) renderEdit(c *echo.Context, p store.Payment, in pay.InvoiceInput, errs, warnings pay.FieldErrors) error {
 	v := h.invoiceForm(c, in, nil, warnings)
 	v.Edit, v.Action, v.SupplierName = true, editPath(p.ID, "invoiceinfo"), p.SupplierName
-	v.BackHref, v.BackLabel = "/payments/review/"+idString(p.ID), "お支払いの画面へ戻る"
+	v.BackHref, v.BackLabel = paymentPath(reviewListPath, p.ID), "お支払いの画面へ戻る"
 	return web.Show(h.App, c, pay.InvoiceNumber(p.ID)+"の修正", errs, v, pages.InvoiceStepPage)
 }
 
@@ -147,7 +156,7 @@ func (h *Handler) renderEditConfirm(c *echo.Context, p store.Payment, e correcti
 	}
 	v := pages.EditConfirmView{Number: pay.InvoiceNumber(p.ID), Supplier: p.SupplierName, Action: editPath(p.ID, "confirm"),
 		OldTotal: pay.Yen(p.Total()), Fee: pay.Yen(fee), FeeRate: rate, Total: pay.Yen(checked.Amount + fee),
-		Reauthorise: checked.Amount+fee != p.AuthorizedAmount, BackHref: "/payments/review/" + idString(p.ID)}
+		Reauthorise: checked.Amount+fee != p.AuthorizedAmount, BackHref: paymentPath(reviewListPath, p.ID)}
 	for _, f := range checked.Fields() {
 		v.Rows = append(v.Rows, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: editPath(p.ID, "invoiceinfo") + "#" + f.Field})
 	}
@@ -181,7 +190,7 @@ func (h *Handler) resubmitted(c *echo.Context, p store.Payment, e correction, re
 	}
 	Edit.Clear(h.Sessions, c)
 	h.SetFlash(c, flashSuccess(pay.InvoiceNumber(p.ID)+"を再申請しました", "修正した内容で、もう一度審査します。"))
-	return c.Redirect(http.StatusSeeOther, "/payments/review/"+idString(p.ID))
+	return c.Redirect(http.StatusSeeOther, paymentPath(reviewListPath, p.ID))
 }
 
 // EditChallengeReturned receives the buyer back from the challenge of a corrected amount.
@@ -200,7 +209,7 @@ func (h *Handler) EditChallengeReturned(c *echo.Context) error {
 		var fe pay.FieldErrors
 		if errors.As(err, &fe) {
 			h.SetFlash(c, flashError("再申請できませんでした", fe[0].Message))
-			return c.Redirect(http.StatusSeeOther, "/payments/review/"+idString(p.ID))
+			return c.Redirect(http.StatusSeeOther, paymentPath(reviewListPath, p.ID))
 		}
 		return err
 	}

@@ -33,6 +33,9 @@ var readFieldLabels = []struct{ Key, Label string }{
 	{"account_holder", "口座名義"},
 }
 
+// FilePattern is an uploaded invoice file's page (FilePath + id).
+const FilePattern = FilePath + ":id"
+
 // ShowFilePage is the uploaded file's page; another buyer's file is 404.
 func (h *Handler) ShowFilePage(c *echo.Context) error {
 	id, err := web.IDParam(c, "id")

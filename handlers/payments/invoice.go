@@ -17,7 +17,7 @@ const invoiceStepTitle = "支払申請：請求書の内容と振込日"
 // ShowInvoiceStep asks for the invoice's details and the transfer date, on a calendar of
 // bank business days with the deadline plan.
 func (h *Handler) ShowInvoiceStep(c *echo.Context) error {
-	j, missing := h.load(c, invoiceStepPath)
+	j, missing := h.load(c, InvoiceStepPath)
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
@@ -31,11 +31,11 @@ func (h *Handler) ShowInvoiceStep(c *echo.Context) error {
 
 func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs, warnings pay.FieldErrors) error {
 	v := h.invoiceForm(c, j.Invoice, j.Prefilled, warnings)
-	v.Steps, v.Action = journeySteps(2), invoiceStepPath
+	v.Steps, v.Action = journeySteps(2), InvoiceStepPath
 	v.SupplierName = h.supplierName(c.Request().Context(), web.CurrentUser(c).BuyerID, j)
-	v.BackHref, v.BackLabel = accountStepPath, "振込先口座へ戻る"
+	v.BackHref, v.BackLabel = AccountStepPath, "振込先口座へ戻る"
 	if j.IsNewAccount || j.IsNewSupplier {
-		v.BackHref = newAccountPath
+		v.BackHref = NewAccountPath
 	}
 	return web.Show(h.App, c, invoiceStepTitle, errs, v, pages.InvoiceStepPage)
 }
@@ -96,7 +96,7 @@ func invoiceFormValues(c *echo.Context) pay.InvoiceInput {
 // page. A registration number whose check digit does not verify is shown as a warning on
 // the confirm page, not refused.
 func (h *Handler) SaveInvoiceStep(c *echo.Context) error {
-	j, missing := h.load(c, invoiceStepPath)
+	j, missing := h.load(c, InvoiceStepPath)
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
@@ -105,7 +105,7 @@ func (h *Handler) SaveInvoiceStep(c *echo.Context) error {
 	j.Prefilled = slices.DeleteFunc(j.Prefilled, func(f string) bool { return prefilledValue(j.Invoice, f) != prefilledValue(in, f) })
 	j.Invoice = in
 	if wantsDraft(c) {
-		return h.saveDraft(c, j, invoiceStepPath)
+		return h.saveDraft(c, j, InvoiceStepPath)
 	}
 	checked, errs := in.Check(h.Invoices.CurrentLimits(), h.Now())
 	if len(errs) > 0 {

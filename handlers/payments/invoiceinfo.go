@@ -93,9 +93,9 @@ func (h *Handler) ChooseSupplier(c *echo.Context) error {
 		return err
 	}
 	if j.IsNewSupplier {
-		return c.Redirect(http.StatusSeeOther, newSupplierPath)
+		return c.Redirect(http.StatusSeeOther, NewSupplierPath)
 	}
-	return c.Redirect(http.StatusSeeOther, accountStepPath)
+	return c.Redirect(http.StatusSeeOther, AccountStepPath)
 }
 
 // applySupplierChoice records the choice; a supplier that is not one of the buyer's

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/cards"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	pages "cardpay/views/payments"
@@ -28,16 +29,16 @@ var Journey = web.Wizard[journey]{Workflow: web.Workflow{
 	Prefix: "/payments/add/", SessionKey: "payment_journey",
 	// The upload pages start the journey; a card added from the confirm page (the add
 	// page and its 3-D Secure return) comes back to it.
-	Also: []string{"/payments/create", "/myaccount/creditcards/new", "/myaccount/creditcards/verify/return"},
+	Also: []string{CreatePage.Path, "/myaccount/creditcards/new", cards.VerifyReturnPath},
 }}
 
 // Paths of the journey's steps.
 const (
 	supplierStepPath    = InvoiceInfoPath
-	newSupplierPath     = "/payments/add/supplier"
-	accountStepPath     = "/payments/add/account"
-	newAccountPath      = "/payments/add/account/new"
-	invoiceStepPath     = "/payments/add/invoice"
+	NewSupplierPath     = "/payments/add/supplier"
+	AccountStepPath     = "/payments/add/account"
+	NewAccountPath      = "/payments/add/account/new"
+	InvoiceStepPath     = "/payments/add/invoice"
 	ConfirmPath         = "/payments/add/confirm"
 	CompletePath        = "/payments/complete"
 	draftListPath       = "/payments/draft"
@@ -56,20 +57,20 @@ func newSubmitKey() string {
 // missingStep is where the journey must go before path can be shown: the first step
 // whose answer is missing, or "" when every step before it is done.
 func (j journey) missingStep(path string) string {
-	order := []string{supplierStepPath, newSupplierPath, accountStepPath, newAccountPath, invoiceStepPath, ConfirmPath}
+	order := []string{supplierStepPath, NewSupplierPath, AccountStepPath, NewAccountPath, InvoiceStepPath, ConfirmPath}
 	at := slices.Index(order, path)
 	need := func(step string, done bool) bool { return slices.Index(order, step) < at && !done }
 	switch {
 	case need(supplierStepPath, j.SupplierID != 0 || j.IsNewSupplier):
 		return supplierStepPath
-	case j.IsNewSupplier && need(newSupplierPath, j.NewSupplierDone):
-		return newSupplierPath
-	case !j.IsNewSupplier && need(accountStepPath, j.AccountID != 0 || j.IsNewAccount):
-		return accountStepPath
-	case j.IsNewAccount && need(newAccountPath, j.NewAccountDone):
-		return newAccountPath
-	case need(invoiceStepPath, j.InvoiceDone):
-		return invoiceStepPath
+	case j.IsNewSupplier && need(NewSupplierPath, j.NewSupplierDone):
+		return NewSupplierPath
+	case !j.IsNewSupplier && need(AccountStepPath, j.AccountID != 0 || j.IsNewAccount):
+		return AccountStepPath
+	case j.IsNewAccount && need(NewAccountPath, j.NewAccountDone):
+		return NewAccountPath
+	case need(InvoiceStepPath, j.InvoiceDone):
+		return InvoiceStepPath
 	}
 	return ""
 }

@@ -24,26 +24,44 @@ type List struct {
 	Empty  string
 }
 
+// ItemPattern is one entry of the list, CancelPattern its cancel question; ItemPath and
+// CancelPath build them.
+func (l List) ItemPattern() string        { return l.Path + "/:id" }
+func (l List) CancelPattern() string      { return l.Path + "/:id/cancel" }
+func (l List) ItemPath(id int64) string   { return paymentPath(l.Path, id) }
+func (l List) CancelPath(id int64) string { return paymentPath(l.Path, id) + "/cancel" }
+
+// The lists' paths, each the prefix of its payments' pages (paymentPath). The waiting
+// list's, waitingPath, is beside the page that pays a request from it.
+const (
+	reviewListPath   = "/payments/review"
+	reservedListPath = "/payments/reserved"
+	historyListPath  = "/payments/history"
+)
+
+// paymentPath is payment id's page in the list at listPath.
+func paymentPath(listPath string, id int64) string { return listPath + "/" + idString(id) }
+
 // Lists are the payment lists, in the order of their tabs.
 var Lists = []List{
-	{Page: web.Page{Path: "/payments/review", Title: "審査中", Access: web.SignedIn}, Bucket: pay.BucketReviewAll,
+	{Page: web.Page{Path: reviewListPath, Title: "審査中", Access: web.SignedIn}, Bucket: pay.BucketReviewAll,
 		Empty: "審査中のお支払いはありません。"},
-	{Page: web.Page{Path: "/payments/reserved", Title: "振込予定", Access: web.SignedIn}, Bucket: pay.BucketReserved,
+	{Page: web.Page{Path: reservedListPath, Title: "振込予定", Access: web.SignedIn}, Bucket: pay.BucketReserved,
 		Empty: "審査が完了し、振込を待っているお支払いはありません。"},
-	{Page: web.Page{Path: "/payments/history", Title: "支払履歴", Access: web.SignedIn}, Bucket: pay.BucketHistory,
+	{Page: web.Page{Path: historyListPath, Title: "支払履歴", Access: web.SignedIn}, Bucket: pay.BucketHistory,
 		Empty: "振込が完了した、またはキャンセルされたお支払いはありません。"},
-	{Page: web.Page{Path: "/payments/waiting", Title: "支払待ち", Access: web.SignedIn}, Bucket: pay.BucketWaiting,
+	{Page: web.Page{Path: waitingPath, Title: "支払待ち", Access: web.SignedIn}, Bucket: pay.BucketWaiting,
 		Empty: "取引先から届いたカード払いの依頼はありません。"},
 }
 
 // listTabs are the tabs above every list, with the counts from the stats.
 func listTabs(st pay.PaymentCounts, current string) []pages.Tab {
 	return []pages.Tab{
-		{Label: "審査中", Href: "/payments/review", Count: st.Review + st.ActionRequired, Attention: st.ActionRequired, Current: current == "/payments/review"},
-		{Label: "振込予定", Href: "/payments/reserved", Count: st.Reserved, Current: current == "/payments/reserved"},
-		{Label: "支払履歴", Href: "/payments/history", Count: st.History, Current: current == "/payments/history"},
-		{Label: "支払待ち", Href: "/payments/waiting", Count: st.Waiting, Current: current == "/payments/waiting"},
-		{Label: "下書き", Href: "/payments/draft", Count: st.Draft, Current: current == "/payments/draft"},
+		{Label: "審査中", Href: reviewListPath, Count: st.Review + st.ActionRequired, Attention: st.ActionRequired, Current: current == reviewListPath},
+		{Label: "振込予定", Href: reservedListPath, Count: st.Reserved, Current: current == reservedListPath},
+		{Label: "支払履歴", Href: historyListPath, Count: st.History, Current: current == historyListPath},
+		{Label: "支払待ち", Href: waitingPath, Count: st.Waiting, Current: current == waitingPath},
+		{Label: "下書き", Href: draftListPath, Count: st.Draft, Current: current == draftListPath},
 	}
 }
 
@@ -130,7 +148,7 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 
 func paymentRow(listPath string, p store.Payment) pages.PaymentRow {
 	r := pages.PaymentRow{
-		Href: listPath + "/" + idString(p.ID), Number: pay.InvoiceNumber(p.ID), Supplier: p.SupplierName,
+		Href: paymentPath(listPath, p.ID), Number: pay.InvoiceNumber(p.ID), Supplier: p.SupplierName,
 		Amount: pay.Yen(p.Amount), Status: p.ExaminationStatus.Label(), ActionRequired: p.ActionRequired,
 	}
 	if p.TransferDate != nil {

@@ -14,12 +14,12 @@ import (
 // account is registered with the payment, when it is submitted.
 func (h *Handler) newAccountForm(c *echo.Context, j journey) web.BankAccountForm {
 	f := web.BankAccountForm{
-		Title: "支払申請：新しい振込先口座", Heading: "振込先口座の入力", Href: newAccountPath, SubmitLabel: "次へ",
+		Title: "支払申請：新しい振込先口座", Heading: "振込先口座の入力", Href: NewAccountPath, SubmitLabel: "次へ",
 		Lead:     "請求書に記載の振込先口座を入力してください。お支払いの申請と一緒に登録します。",
-		BackHref: accountStepPath, BackLabel: "登録済みの口座から選ぶ", Steps: pages.StepIndicator(1),
+		BackHref: AccountStepPath, BackLabel: "登録済みの口座から選ぶ", Steps: pages.StepIndicator(1),
 	}
 	if j.IsNewSupplier {
-		f.BackHref, f.BackLabel = newSupplierPath, "取引先の情報へ戻る"
+		f.BackHref, f.BackLabel = NewSupplierPath, "取引先の情報へ戻る"
 		f.Lead = h.supplierName(c.Request().Context(), web.CurrentUser(c).BuyerID, j) + "の" + f.Lead
 	}
 	return f
@@ -27,12 +27,12 @@ func (h *Handler) newAccountForm(c *echo.Context, j journey) web.BankAccountForm
 
 // ShowNewAccountStep asks for the new account: the bank, the branch, then its details.
 func (h *Handler) ShowNewAccountStep(c *echo.Context) error {
-	j, missing := h.load(c, newAccountPath)
+	j, missing := h.load(c, NewAccountPath)
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
 	if !j.IsNewAccount && !j.IsNewSupplier {
-		return c.Redirect(http.StatusSeeOther, accountStepPath)
+		return c.Redirect(http.StatusSeeOther, AccountStepPath)
 	}
 	f := h.newAccountForm(c, j)
 	if !j.IsNewSupplier {
@@ -48,12 +48,12 @@ func (h *Handler) ShowNewAccountStep(c *echo.Context) error {
 
 // SaveNewAccount keeps the account once it validates and goes on to the invoice.
 func (h *Handler) SaveNewAccount(c *echo.Context) error {
-	j, missing := h.load(c, newAccountPath)
+	j, missing := h.load(c, NewAccountPath)
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
 	if !j.IsNewAccount && !j.IsNewSupplier {
-		return c.Redirect(http.StatusSeeOther, accountStepPath)
+		return c.Redirect(http.StatusSeeOther, AccountStepPath)
 	}
 	in := web.BankAccountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
@@ -78,5 +78,5 @@ func (h *Handler) SaveNewAccount(c *echo.Context) error {
 	if err := h.save(c, j); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, invoiceStepPath)
+	return c.Redirect(http.StatusSeeOther, InvoiceStepPath)
 }

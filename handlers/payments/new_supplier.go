@@ -16,7 +16,7 @@ import (
 var newSupplierForm = web.CompanyForm{
 	BusinessTitle: "支払申請：新しい取引先の事業形態", Title: "支払申請：新しい取引先の情報",
 	CompanyFormLinks: views.CompanyFormLinks{
-		Href: newSupplierPath, CancelHref: InvoiceInfoPath, CancelLabel: "登録済みの取引先から選ぶ",
+		Href: NewSupplierPath, CancelHref: InvoiceInfoPath, CancelLabel: "登録済みの取引先から選ぶ",
 		Steps: pages.StepIndicator(0),
 	},
 }
@@ -24,7 +24,7 @@ var newSupplierForm = web.CompanyForm{
 // ShowNewSupplierStep asks the new supplier's business form, then its details (with the
 // corporation search), as the add-supplier wizard does.
 func (h *Handler) ShowNewSupplierStep(c *echo.Context) error {
-	j, missing := h.load(c, newSupplierPath)
+	j, missing := h.load(c, NewSupplierPath)
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
@@ -43,7 +43,7 @@ func (h *Handler) ShowNewSupplierStep(c *echo.Context) error {
 
 // SaveNewSupplier takes the business form, or the details, then goes on to the account.
 func (h *Handler) SaveNewSupplier(c *echo.Context) error {
-	j, missing := h.load(c, newSupplierPath)
+	j, missing := h.load(c, NewSupplierPath)
 	if missing != "" {
 		return c.Redirect(http.StatusSeeOther, missing)
 	}
@@ -63,10 +63,10 @@ func (h *Handler) SaveNewSupplier(c *echo.Context) error {
 		if err := h.save(c, j); err != nil {
 			return err
 		}
-		return c.Redirect(http.StatusSeeOther, newSupplierPath)
+		return c.Redirect(http.StatusSeeOther, NewSupplierPath)
 	}
 	if !j.NewSupplier.BusinessForm.Valid() {
-		return c.Redirect(http.StatusSeeOther, newSupplierPath)
+		return c.Redirect(http.StatusSeeOther, NewSupplierPath)
 	}
 	in := web.CompanyFormValues(c, j.NewSupplier.BusinessForm)
 	if errs := in.Validate(); len(errs) > 0 {
@@ -76,5 +76,5 @@ func (h *Handler) SaveNewSupplier(c *echo.Context) error {
 	if err := h.save(c, j); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, newAccountPath)
+	return c.Redirect(http.StatusSeeOther, NewAccountPath)
 }

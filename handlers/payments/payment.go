@@ -39,8 +39,8 @@ func (h *Handler) ShowPaymentPage(l List) echo.HandlerFunc {
 			Amount: pay.Yen(p.Amount), Fee: pay.Yen(p.Fee), Total: pay.Yen(p.Total()),
 			FeeRate: pay.FeeRateLabel(p.FeeBasisPoints), InvoiceNumber: p.InvoiceNumber, Memo: p.Memo,
 			RegistrationNumber: p.RegistrationNumber, CardStatus: cardStatusLabel(p.CardStatus),
-			CanCancel: pay.BuyerCanCancel(p.State()), CancelHref: l.Path + "/" + idString(p.ID) + "/cancel",
-			CanResubmit: pay.BuyerCanResubmit(p.State()), ResubmitHref: "/payments/edit/" + idString(p.ID) + "/invoiceinfo",
+			CanCancel: pay.BuyerCanCancel(p.State()), CancelHref: l.CancelPath(p.ID),
+			CanResubmit: pay.BuyerCanResubmit(p.State()), ResubmitHref: editPath(p.ID, "invoiceinfo"),
 		}
 		if p.ExaminationStatus == pay.InProgressExaminationCompleted {
 			// On its way to the supplier: say why there is no cancel link.
@@ -134,7 +134,7 @@ func (h *Handler) ShowCancelPage(l List) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		back := l.Path + "/" + idString(p.ID)
+		back := l.ItemPath(p.ID)
 		if !pay.BuyerCanCancel(p.State()) {
 			return c.Redirect(http.StatusSeeOther, back)
 		}
@@ -157,7 +157,7 @@ func (h *Handler) CancelPayment(l List) echo.HandlerFunc {
 		switch {
 		case errors.As(err, &fe):
 			h.SetFlash(c, flashError("キャンセルできませんでした", fe[0].Message))
-			return c.Redirect(http.StatusSeeOther, l.Path+"/"+idString(p.ID))
+			return c.Redirect(http.StatusSeeOther, l.ItemPath(p.ID))
 		case err != nil:
 			return err
 		}
@@ -166,7 +166,7 @@ func (h *Handler) CancelPayment(l List) echo.HandlerFunc {
 			text = "カードのご利用分は返金します。返金の時期はカード会社により異なります。"
 		}
 		h.SetFlash(c, flashSuccess(pay.InvoiceNumber(p.ID)+"のお支払いをキャンセルしました", text))
-		return c.Redirect(http.StatusSeeOther, "/payments/history/"+idString(p.ID))
+		return c.Redirect(http.StatusSeeOther, paymentPath(historyListPath, p.ID))
 	}
 }
 

@@ -15,6 +15,9 @@ import (
 // the OCR adapter).
 const PreviewTimeout = web.PreviewTimeout
 
+// PreviewPattern is the route of a file's preview picture; PreviewPath builds it.
+const PreviewPattern = FilePath + ":id/preview"
+
 // PreviewPath is the preview of file id, at /payments/create/files/:id/preview, shown on
 // the file's page and by the upload island while the file is read.
 func PreviewPath(id int64) string { return FilePath + strconv.FormatInt(id, 10) + "/preview" }

@@ -11,6 +11,9 @@ import (
 // ReceiptPath is a transferred payment's receipt: /payments/receipts/:id/<kind>.
 const ReceiptPath = "/payments/receipts/"
 
+// ReceiptPattern is a transferred payment's receipt of one kind.
+const ReceiptPattern = ReceiptPath + ":id/:kind"
+
 // DownloadReceipt sends one receipt PDF of the buyer's transferred payment; another
 // buyer's payment, or one not transferred yet, is not found.
 func (h *Handler) DownloadReceipt(c *echo.Context) error {

@@ -30,6 +30,9 @@ const requestPayTitle = "カード払いのご依頼：お支払い"
 // waitingPath is 支払待ち, the list of requests received.
 const waitingPath = "/payments/waiting"
 
+// RequestLinkPattern is the mailed link of a card-payment request.
+const RequestLinkPattern = RequestLinkPath + ":key"
+
 // OpenRequestLink is the mailed link: the key waits in the server session and is linked
 // on the next signed-in page (web.LinkPendingRequest); someone signed out signs in, or
 // signs up and registers, first.
@@ -58,6 +61,10 @@ func (h *Handler) requestToPay(c *echo.Context, id int64) (store.Payment, store.
 	r, err := h.Store.RequestOfPayment(ctx, u.BuyerID, id)
 	return p, r, err
 }
+
+// RequestPayPattern is where a received card-payment request is paid by card
+// (web.RequestCreditCardPath builds it for the request-key link).
+const RequestPayPattern = waitingPath + "/:id/creditcard"
 
 // ShowRequestPayPage is the request's creditcard page; a request no longer waiting for
 // the card shows its own page instead.

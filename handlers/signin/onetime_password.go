@@ -105,6 +105,9 @@ func (h *Handler) VerifyOnetimePassword(c *echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, redirect)
 }
 
+// ResendOnetimePasswordPath is where the one-time password page asks for a new code.
+const ResendOnetimePasswordPath = "/onetime-password/resend"
+
 // ResendOnetimePassword mails a new code (mail method only).
 func (h *Handler) ResendOnetimePassword(c *echo.Context) error {
 	u, err := h.pendingUser(c)

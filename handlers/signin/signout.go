@@ -10,6 +10,9 @@ import (
 	"cardpay/views"
 )
 
+// SignOutPath is where the header's sign-out form posts.
+const SignOutPath = "/signout"
+
 // SignOut destroys the server session, so the old cookie no longer signs anyone in,
 // ends its row (the security page lists it no more), and confirms on the sign-in page.
 func (h *Handler) SignOut(c *echo.Context) error {

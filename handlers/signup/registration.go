@@ -28,16 +28,16 @@ func (h *Handler) verifiedSignup(c *echo.Context) (store.Signup, string, error) 
 	if id == 0 || h.Sessions.GetInt64(ctx, web.SessionSignupVerified) != id {
 		if _, ok := h.SignupFromSession(c); ok {
 			h.SetFlash(c, views.Flash{Color: "info", Title: "認証コードを入力してください", Text: "メールでお送りした認証コードを入力すると、利用者情報の登録に進めます。"})
-			return store.Signup{}, "/signup/code", nil
+			return store.Signup{}, SignupCodePath, nil
 		}
 		h.SetFlash(c, views.Flash{Color: "info", Title: "新規登録から手続きしてください", Text: "利用者情報の登録は、メールアドレスの確認が済んでからお進みいただけます。"})
-		return store.Signup{}, "/signup", nil
+		return store.Signup{}, SignupPage.Path, nil
 	}
 	su, err := h.Store.Signup(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		h.ClearSignup(c)
 		h.SetFlash(c, views.Flash{Color: "info", Title: "新規登録から手続きしてください", Text: "お申し込みが見つかりませんでした。"})
-		return store.Signup{}, "/signup", nil
+		return store.Signup{}, SignupPage.Path, nil
 	}
 	if err != nil {
 		return store.Signup{}, "", err
@@ -52,7 +52,10 @@ func (h *Handler) verifiedSignup(c *echo.Context) (store.Signup, string, error) 
 // registrationDraft is the answers so far, kept in the session (SPEC.md §3 local state
 // "registration info"). Leaving it is clearing the sign-up (web.ClearSignup), so its
 // Prefix is not given to LeaveWorkflows.
-var registrationDraft = web.Wizard[account.Registration]{Workflow: web.Workflow{Prefix: "/registration", SessionKey: web.SessionRegistration}}
+var registrationDraft = web.Wizard[account.Registration]{Workflow: web.Workflow{Prefix: RegistrationPath, SessionKey: web.SessionRegistration}}
+
+// RegistrationPath is the registration form and where it posts.
+const RegistrationPath = "/registration"
 
 // ShowRegistrationPage asks for the business form first, then the form for it.
 // ?step=business_form goes back to the first question.
@@ -107,10 +110,10 @@ func (h *Handler) SaveRegistration(c *echo.Context) error {
 		if err := registrationDraft.Save(h.Sessions, c, r); err != nil {
 			return err
 		}
-		return c.Redirect(http.StatusSeeOther, "/registration")
+		return c.Redirect(http.StatusSeeOther, RegistrationPath)
 	}
 	if !r.BusinessForm.Valid() {
-		return c.Redirect(http.StatusSeeOther, "/registration")
+		return c.Redirect(http.StatusSeeOther, RegistrationPath)
 	}
 	rf := registrationForm{form: r.BusinessForm, values: map[string]string{}}
 	for _, g := range registrationLayout(rf.form) {
@@ -134,7 +137,7 @@ func (h *Handler) SaveRegistration(c *echo.Context) error {
 	if err := registrationDraft.Save(h.Sessions, c, next); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/registration/confirm")
+	return c.Redirect(http.StatusSeeOther, RegistrationConfirmPath)
 }
 
 // lookupPostalCode is 住所を検索 without JavaScript: the form comes back with what was

@@ -24,10 +24,13 @@ func (h *Handler) completeRegistration(c *echo.Context) (account.Registration, b
 // question, on a page of its own.
 func changeHref(field string) string {
 	if field == "business_form" {
-		return "/registration?step=business_form#business_form"
+		return RegistrationPath + "?step=business_form#business_form"
 	}
-	return "/registration#" + field
+	return RegistrationPath + "#" + field
 }
+
+// RegistrationConfirmPath is the registration's confirmation page and where it posts.
+const RegistrationConfirmPath = "/registration/confirm"
 
 // ShowRegistrationConfirmPage is the check-answers page, with a 変更 link per answer.
 func (h *Handler) ShowRegistrationConfirmPage(c *echo.Context) error {
@@ -37,7 +40,7 @@ func (h *Handler) ShowRegistrationConfirmPage(c *echo.Context) error {
 	}
 	r, ok := h.completeRegistration(c)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, "/registration")
+		return c.Redirect(http.StatusSeeOther, RegistrationPath)
 	}
 	v := pages.RegistrationConfirmView{EmailAddress: su.EmailAddress}
 	for _, f := range r.Fields() {
@@ -56,7 +59,7 @@ func (h *Handler) Register(c *echo.Context) error {
 	}
 	r, ok := h.completeRegistration(c)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, "/registration")
+		return c.Redirect(http.StatusSeeOther, RegistrationPath)
 	}
 	u, errs, err := h.Account.Register(ctx, su.ID, r)
 	if refusal, ok := account.AsRefusal(err); ok {
@@ -73,5 +76,5 @@ func (h *Handler) Register(c *echo.Context) error {
 	h.ClearSignup(c)
 	h.Sessions.Put(ctx, web.SessionRegistered, u.EmailAddress)
 	h.Sessions.Put(ctx, web.SessionRegisteredHeld, u.ReviewStatus == pay.BuyerHeld)
-	return c.Redirect(http.StatusSeeOther, "/registration/result")
+	return c.Redirect(http.StatusSeeOther, RegistrationResultPath)
 }

@@ -259,7 +259,7 @@ const postalAPIPath = "/api/v1/postal_codes/"
 func (rf registrationForm) props() pages.RegistrationProps {
 	rules := registrationRules(rf.form)
 	p := pages.RegistrationProps{
-		Action: "/registration", PostalAPI: postalAPIPath, IconHref: static.URL("dist/icons.svg"),
+		Action: RegistrationPath, PostalAPI: postalAPIPath, IconHref: static.URL("dist/icons.svg"),
 		Choices: registrationChoices, SubmitLabel: "確認画面へ進む",
 		PostalFound: pages.PostalFound, PostalNotFound: pages.PostalNotFound,
 	}

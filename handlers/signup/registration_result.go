@@ -9,6 +9,9 @@ import (
 	pages "cardpay/views/signup"
 )
 
+// RegistrationResultPath is the page a finished registration lands on.
+const RegistrationResultPath = "/registration/result"
+
 // ShowRegistrationResultPage confirms the registration and sends the person to sign in
 // with the new account. Only the session that registered sees it.
 func (h *Handler) ShowRegistrationResultPage(c *echo.Context) error {

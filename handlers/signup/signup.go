@@ -47,5 +47,5 @@ func (h *Handler) SignUp(c *echo.Context) error {
 	if err := h.StartSignupCode(c, id, shown, false); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/signup/code")
+	return c.Redirect(http.StatusSeeOther, SignupCodePath)
 }

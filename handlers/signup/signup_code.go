@@ -18,6 +18,10 @@ import (
 	pages "cardpay/views/signup"
 )
 
+// SignupCodePath is the page that asks for the code mailed at sign-up, and where it
+// posts.
+const SignupCodePath = "/signup/code"
+
 // ShowSignupCodePage asks for the code mailed for the sign-up in this session.
 func (h *Handler) ShowSignupCodePage(c *echo.Context) error {
 	s, ok := h.SignupFromSession(c)
@@ -64,7 +68,7 @@ func (h *Handler) VerifySignupCode(c *echo.Context) error {
 	h.Sessions.Put(ctx, web.SessionSignupVerified, s.ID)
 	h.Sessions.Remove(ctx, web.SessionSignupSentAt)
 	h.SetFlash(c, views.Flash{Color: "success", Title: "メールアドレスを確認しました", Text: "続けて利用者情報を登録してください。"})
-	return c.Redirect(http.StatusSeeOther, "/registration")
+	return c.Redirect(http.StatusSeeOther, RegistrationPath)
 }
 
 // checkSignupCode answers "" when code confirms the sign-up, or the message for the
@@ -121,6 +125,9 @@ func codeMessage(m string) string {
 	return strings.ReplaceAll(m, "確認コード", "認証コード")
 }
 
+// ResendSignupCodePath is where the code page asks for a new code.
+const ResendSignupCodePath = "/signup/code/resend"
+
 // ResendSignupCode mails a new code. With no sign-up behind the page (a re-registration
 // of an address that had none, id 0) the account service does the same work and mails
 // nobody, so that neither the answer nor its timing tells the two apart.
@@ -139,5 +146,5 @@ func (h *Handler) ResendSignupCode(c *echo.Context) error {
 	}
 	h.SignupCodeSent(c)
 	h.SetFlash(c, views.Flash{Color: "info", Title: "認証コードを再送信しました", Text: "新しいコードを入力してください。以前のコードは使えません。"})
-	return c.Redirect(http.StatusSeeOther, "/signup/code")
+	return c.Redirect(http.StatusSeeOther, SignupCodePath)
 }

@@ -12,15 +12,18 @@ import (
 var wizardBankAccountForm = web.BankAccountForm{
 	Title: "取引先の追加：振込先口座", Heading: "振込先口座の入力",
 	Lead:        "請求書の代金を振り込む、取引先の口座を入力してください。",
-	Href:        "/suppliers/add/bank",
-	SubmitLabel: "次へ", BackHref: "/suppliers/add/company", BackLabel: "取引先情報へ戻る",
+	Href:        AddBankPath,
+	SubmitLabel: "次へ", BackHref: AddCompanyPage.Path, BackLabel: "取引先情報へ戻る",
 }
+
+// AddBankPath is the add wizard's bank account step and where it posts.
+const AddBankPath = "/suppliers/add/bank"
 
 // ShowAddBankPage is the wizard's second step: the supplier's bank account.
 func (h *Handler) ShowAddBankPage(c *echo.Context) error {
 	w := AddWizard.Load(h.Sessions, c)
 	if !w.CompanyDone {
-		return c.Redirect(http.StatusSeeOther, "/suppliers/add/company")
+		return c.Redirect(http.StatusSeeOther, AddCompanyPage.Path)
 	}
 	return h.RenderBankAccountForm(c, wizardBankAccountForm, web.WithQueryChoices(c, w.BankAccount), nil)
 }
@@ -29,7 +32,7 @@ func (h *Handler) ShowAddBankPage(c *echo.Context) error {
 func (h *Handler) SaveAddBank(c *echo.Context) error {
 	w := AddWizard.Load(h.Sessions, c)
 	if !w.CompanyDone {
-		return c.Redirect(http.StatusSeeOther, "/suppliers/add/company")
+		return c.Redirect(http.StatusSeeOther, AddCompanyPage.Path)
 	}
 	in := web.BankAccountFormValues(c)
 	checked, errs := in.Check(banks.Directory{})
@@ -40,5 +43,5 @@ func (h *Handler) SaveAddBank(c *echo.Context) error {
 	if err := AddWizard.Save(h.Sessions, c, w); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/suppliers/add/confirm")
+	return c.Redirect(http.StatusSeeOther, AddConfirmPath)
 }

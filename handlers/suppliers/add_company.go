@@ -19,7 +19,7 @@ var AddCompanyPage = web.Page{Path: "/suppliers/add/company", Title: "取引先�
 var addCompanyForm = web.CompanyForm{
 	BusinessTitle: AddCompanyPage.Title, Title: "取引先の追加：取引先情報",
 	CompanyFormLinks: views.CompanyFormLinks{
-		Href: AddCompanyPage.Path, CancelHref: "/suppliers?status=enable", CancelLabel: "取引先の追加をやめる",
+		Href: AddCompanyPage.Path, CancelHref: ListPage.Path + "?status=enable", CancelLabel: "取引先の追加をやめる",
 		Steps: pages.WizardStepsAt(0),
 	},
 }
@@ -68,7 +68,7 @@ func (h *Handler) SaveAddCompany(c *echo.Context) error {
 		return err
 	}
 	if w.BankAccountDone {
-		return c.Redirect(http.StatusSeeOther, "/suppliers/add/confirm")
+		return c.Redirect(http.StatusSeeOther, AddConfirmPath)
 	}
-	return c.Redirect(http.StatusSeeOther, "/suppliers/add/bank")
+	return c.Redirect(http.StatusSeeOther, AddBankPath)
 }

@@ -2,7 +2,6 @@ package suppliers
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v5"
 
@@ -22,14 +21,17 @@ func (h *Handler) completeAddWizard(c *echo.Context) (pay.SupplierInput, pay.Che
 	in := w.Supplier
 	in.Normalise()
 	if !w.CompanyDone || len(in.Validate()) > 0 {
-		return in, pay.CheckedAccount{}, "/suppliers/add/company"
+		return in, pay.CheckedAccount{}, AddCompanyPage.Path
 	}
 	acct, errs := w.BankAccount.Check(banks.Directory{})
 	if !w.BankAccountDone || len(errs) > 0 {
-		return in, acct, "/suppliers/add/bank"
+		return in, acct, AddBankPath
 	}
 	return in, acct, ""
 }
+
+// AddConfirmPath is the add wizard's confirmation and where it posts.
+const AddConfirmPath = "/suppliers/add/confirm"
 
 // ShowAddConfirmPage is the wizard's check-answers page, with 変更 links to each step.
 func (h *Handler) ShowAddConfirmPage(c *echo.Context) error {
@@ -50,19 +52,19 @@ func (h *Handler) renderConfirm(c *echo.Context, in pay.SupplierInput, acct pay.
 	}
 	v := pages.ConfirmView{Base: b}
 	for _, f := range in.Fields() {
-		href := "/suppliers/add/company#" + f.Field
+		href := AddCompanyPage.Path + "#" + f.Field
 		if f.Field == "business_form" {
-			href = "/suppliers/add/company?step=business_form"
+			href = AddCompanyPage.Path + "?step=business_form"
 		}
 		v.Supplier = append(v.Supplier, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: href})
 	}
 	for _, f := range acct.Fields() {
-		href := "/suppliers/add/bank#" + f.Field
+		href := AddBankPath + "#" + f.Field
 		switch f.Field {
 		case "bank_code":
-			href = "/suppliers/add/bank?step=bank"
+			href = AddBankPath + "?step=bank"
 		case "branch_code":
-			href = "/suppliers/add/bank?step=branch&bank_code=" + acct.BankCode
+			href = AddBankPath + "?step=branch&bank_code=" + acct.BankCode
 		}
 		v.BankAccount = append(v.BankAccount, views.ConfirmRow{Label: f.Label, Value: f.Value, ChangeHref: href})
 	}
@@ -84,5 +86,5 @@ func (h *Handler) CreateSupplier(c *echo.Context) error {
 	}
 	AddWizard.Clear(h.Sessions, c)
 	h.SetFlash(c, views.Flash{Color: "success", Title: "取引先を登録しました", Text: "「" + s.Name + "」を登録しました。当社での確認が済むまで、状態は「未承認」です。"})
-	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))
+	return c.Redirect(http.StatusSeeOther, SupplierPath(s.ID))
 }

@@ -15,23 +15,36 @@ import (
 )
 
 func newBankAccountForm(s store.Supplier) web.BankAccountForm {
-	id := strconv.FormatInt(s.ID, 10)
 	return web.BankAccountForm{
 		Title: "口座の追加：" + s.Name, Heading: "振込先口座の追加",
 		Lead: "「" + s.Name + "」の振込先口座を追加します。追加すると、取引先は改めて確認されます。",
-		Href: "/suppliers/" + id + "/accounts/new", SubmitLabel: "口座を追加する",
-		BackHref: "/suppliers/" + id, BackLabel: s.Name + "の画面へ戻る",
+		Href: NewBankAccountPath(s.ID), SubmitLabel: "口座を追加する",
+		BackHref: SupplierPath(s.ID), BackLabel: s.Name + "の画面へ戻る",
 	}
 }
 
 func editBankAccountForm(s store.Supplier, bankAccountID int64) web.BankAccountForm {
-	id := strconv.FormatInt(s.ID, 10)
 	return web.BankAccountForm{
 		Title: "口座の編集：" + s.Name, Heading: "振込先口座の編集",
 		Lead: "「" + s.Name + "」の振込先口座を変更します。変更すると、取引先は改めて確認されます。",
-		Href: "/suppliers/" + id + "/accounts/" + strconv.FormatInt(bankAccountID, 10) + "/edit", SubmitLabel: "変更を保存する",
-		BackHref: "/suppliers/" + id, BackLabel: s.Name + "の画面へ戻る",
+		Href: EditBankAccountPath(s.ID, bankAccountID), SubmitLabel: "変更を保存する",
+		BackHref: SupplierPath(s.ID), BackLabel: s.Name + "の画面へ戻る",
 	}
+}
+
+// NewBankAccountPattern and EditBankAccountPattern are a supplier's account forms and
+// where they post.
+const (
+	NewBankAccountPattern  = "/suppliers/:id/accounts/new"
+	EditBankAccountPattern = "/suppliers/:id/accounts/:accountid/edit"
+)
+
+// NewBankAccountPath is the new-account form of supplier id.
+func NewBankAccountPath(id int64) string { return SupplierPath(id) + "/accounts/new" }
+
+// EditBankAccountPath is the edit form of a supplier's bank account.
+func EditBankAccountPath(id, accountID int64) string {
+	return SupplierPath(id) + "/accounts/" + strconv.FormatInt(accountID, 10) + "/edit"
 }
 
 // ShowNewBankAccountPage adds a bank account to a supplier.
@@ -75,7 +88,7 @@ func (h *Handler) CreateBankAccount(c *echo.Context) error {
 		return h.RenderBankAccountForm(c, f, in, errs)
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "口座を追加しました", Text: checked.BankName + "　" + checked.BranchName + "の口座を追加しました。"})
-	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))
+	return c.Redirect(http.StatusSeeOther, SupplierPath(s.ID))
 }
 
 // bankAccountSaveErrors turns the store's refusals into messages at the field they
@@ -148,5 +161,5 @@ func (h *Handler) UpdateBankAccount(c *echo.Context) error {
 		return h.RenderBankAccountForm(c, f, in, errs)
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "口座を変更しました", Text: checked.BankName + "　" + checked.BranchName + "の口座に変更しました。"})
-	return c.Redirect(http.StatusSeeOther, "/suppliers/"+strconv.FormatInt(s.ID, 10))
+	return c.Redirect(http.StatusSeeOther, SupplierPath(s.ID))
 }

@@ -15,6 +15,9 @@ import (
 
 const supplierInUseMessage = "この取引先への支払いが進行中のため削除できません。支払いが完了するか、キャンセルされてから削除してください。"
 
+// DeletePattern is a supplier's delete question and where it posts.
+const DeletePattern = "/suppliers/:id/delete"
+
 // ShowDeletePage is the confirm dialog (はい / いいえ) as a page, so it works without
 // JavaScript; it already says so when the supplier cannot be deleted.
 func (h *Handler) ShowDeletePage(c *echo.Context) error {
@@ -57,5 +60,5 @@ func (h *Handler) DeleteSupplier(c *echo.Context) error {
 		return err
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "取引先を削除しました", Text: "「" + s.Name + "」を登録取引先から削除しました。"})
-	return c.Redirect(http.StatusSeeOther, "/suppliers?status=enable")
+	return c.Redirect(http.StatusSeeOther, ListPage.Path+"?status=enable")
 }

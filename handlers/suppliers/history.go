@@ -38,6 +38,16 @@ func examinationBadge(s pay.ExaminationStatus) pages.StatusBadge {
 	return pages.StatusBadge{Label: s.Label(), Tone: tone}
 }
 
+// The supplier's payment history, and one payment or card-payment request in it.
+const (
+	HistoryPattern           = "/suppliers/:id/payment-history"
+	HistoryPaymentPattern    = "/suppliers/:id/payment-history/:paymentid"
+	HistoryCollectionPattern = "/suppliers/:id/collection-history/:paymentid"
+)
+
+// HistoryPath is the payment history of supplier id.
+func HistoryPath(id int64) string { return SupplierPath(id) + "/payment-history" }
+
 // ShowHistoryPage lists what the buyer paid the supplier, newest first.
 func (h *Handler) ShowHistoryPage(c *echo.Context) error {
 	s, err := h.supplierFromPath(c)
@@ -52,7 +62,7 @@ func (h *Handler) ShowHistoryPage(c *echo.Context) error {
 	id := strconv.FormatInt(s.ID, 10)
 	pageCount := pay.PageCount(total, historyPageSize)
 	if page > pageCount {
-		return c.Redirect(http.StatusSeeOther, "/suppliers/"+id+"/payment-history")
+		return c.Redirect(http.StatusSeeOther, HistoryPath(s.ID))
 	}
 	b, err := h.Base(c, "支払履歴："+s.Name)
 	if err != nil {
@@ -60,7 +70,7 @@ func (h *Handler) ShowHistoryPage(c *echo.Context) error {
 	}
 	v := pages.HistoryView{Base: b, SupplierID: id, SupplierName: s.Name,
 		Pages: views.Pagination{Current: page, Total: pageCount, Items: pay.PageItems(page, pageCount), Href: func(p int) string {
-			return "/suppliers/" + id + "/payment-history?page=" + strconv.Itoa(p)
+			return HistoryPath(s.ID) + "?page=" + strconv.Itoa(p)
 		}}}
 	for _, inv := range list {
 		v.Items = append(v.Items, pages.HistoryItem{

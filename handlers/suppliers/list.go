@@ -25,7 +25,7 @@ const supplierPageSize = 20
 func (h *Handler) ShowListPage(c *echo.Context) error {
 	group := pay.SupplierGroup(c.QueryParam("status"))
 	if group != pay.SupplierEnable && group != pay.SupplierDisable {
-		return c.Redirect(http.StatusSeeOther, "/suppliers?status=enable")
+		return c.Redirect(http.StatusSeeOther, ListPage.Path+"?status=enable")
 	}
 	u := web.CurrentUser(c)
 	page := web.PageParam(c)
@@ -50,7 +50,7 @@ func (h *Handler) ShowListPage(c *echo.Context) error {
 	}
 	for _, s := range list {
 		v.Items = append(v.Items, pages.SupplierItem{
-			Href: "/suppliers/" + strconv.FormatInt(s.ID, 10), Name: s.Name, NameKana: s.NameKana,
+			Href: SupplierPath(s.ID), Name: s.Name, NameKana: s.NameKana,
 			BusinessFormLabel: s.BusinessForm.Label(), CorporateNumber: s.CorporateNumber,
 			Status: supplierBadge(s.Status),
 		})
@@ -63,7 +63,7 @@ func supplierListHref(g pay.SupplierGroup, page int) string {
 	if page > 1 {
 		q.Set("page", strconv.Itoa(page))
 	}
-	return "/suppliers?" + q.Encode()
+	return ListPage.Path + "?" + q.Encode()
 }
 
 // supplierBadge gives a status its tone: approved is good news, rejected bad, and the

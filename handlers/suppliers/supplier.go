@@ -36,6 +36,12 @@ var supplierStatusTexts = map[pay.SupplierStatus]string{
 	pay.SupplierRejected:   "確認の結果、この取引先へはお支払いいただけません。詳しくはお問い合わせください。",
 }
 
+// SupplierPattern is one supplier's page; SupplierPath builds it.
+const SupplierPattern = "/suppliers/:id"
+
+// SupplierPath is the page of supplier id.
+func SupplierPath(id int64) string { return "/suppliers/" + strconv.FormatInt(id, 10) }
+
 // ShowSupplierPage is one supplier: its details, status and bank accounts.
 func (h *Handler) ShowSupplierPage(c *echo.Context) error {
 	s, err := h.supplierFromPath(c)
@@ -65,7 +71,7 @@ func (h *Handler) ShowSupplierPage(c *echo.Context) error {
 		v.BankAccounts = append(v.BankAccounts, pages.BankAccountItem{
 			Title:    acct.BankName + "　" + acct.BranchName,
 			Rows:     bankAccountRows(acct),
-			EditHref: "/suppliers/" + id + "/accounts/" + strconv.FormatInt(acct.ID, 10) + "/edit",
+			EditHref: EditBankAccountPath(s.ID, acct.ID),
 			Waiting:  !acct.Approved(),
 		})
 	}
