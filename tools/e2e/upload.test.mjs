@@ -300,7 +300,9 @@ for (const combo of COMBOS) {
         const own = page.locator(`${ISLAND} img.invoice-upload__image`);
         await own.waitFor();
         assert.match(await own.getAttribute("src"), /^blob:/, "an image is previewed through an object URL");
-        await page.setInputFiles(INPUT, OVERSIZE);
+        // Over 10 MB crosses the DevTools protocol into the browser: on a loaded 2-core
+        // machine that took longer than the default 15 s once.
+        await page.setInputFiles(INPUT, OVERSIZE, { timeout: 60_000 });
         await page.locator(`${INPUT}-error[role=alert]`).waitFor();
         await assertFieldError(MSG.tooLarge, "over 10 MB");
         assert.equal(await page.locator(`${ISLAND} figure`).count(), 0, "the refused file is not kept");
