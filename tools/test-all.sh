@@ -4,6 +4,7 @@
 # test-results/stages.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. tools/stage-table.sh
 
 task() { go tool -modfile=tools/go.mod task "$@"; }
 stages=(lint test:go test:money test:security test:islands test:browser)
@@ -13,17 +14,8 @@ status=0
 start_all=$(date +%s)
 
 report() {
-  local total=$(( $(date +%s) - start_all ))
   mkdir -p test-results
-  {
-    echo
-    echo "| stage | time |"
-    echo "|---|---:|"
-    for i in "${!names[@]}"; do
-      printf '| %s | %dm %02ds |\n' "${names[$i]}" $(( times[i] / 60 )) $(( times[i] % 60 ))
-    done
-    printf '| **total** | %dm %02ds |\n' $(( total / 60 )) $(( total % 60 ))
-  } | tee test-results/stages.md
+  stage_table | tee test-results/stages.md
 }
 
 for s in "${stages[@]}"; do

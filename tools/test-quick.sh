@@ -13,6 +13,7 @@
 # before you stop.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. tools/stage-table.sh
 
 base=${QUICK_BASE:-$(git rev-parse -q --verify '@{upstream}' 2>/dev/null || git rev-parse -q --verify origin/main || git rev-parse HEAD)}
 if [[ -z ${QUICK_BASE:-} && $(git rev-parse "$base") == $(git rev-parse HEAD) && -z $(git status --porcelain) ]]; then
@@ -87,12 +88,5 @@ else
 	echo "no island touched: islands skipped"
 fi
 
-total=$(($(date +%s) - start_all))
-echo
-echo "| stage | time |"
-echo "|---|---:|"
-for i in "${!names[@]}"; do
-	printf '| %s | %dm %02ds |\n' "${names[$i]}" $((times[i] / 60)) $((times[i] % 60))
-done
-printf '| **total** | %dm %02ds |\n' $((total / 60)) $((total % 60))
+stage_table
 exit $status
