@@ -4,7 +4,7 @@
 // and checks the app's own signed URLs (Signer), which work the same over both
 // backends because the app, not the bucket, serves the bytes.
 //
-// Keys are made by the server (web.App.SaveInvoiceFile: "invoices/<buyer id>/<random>"),
+// Keys are made by the server (invoicefiles.Service.Save: "invoices/<buyer id>/<random>"),
 // never from the user's file name; the name, size, type and hash live in the database
 // (store.InvoiceFile).
 package files

@@ -28,11 +28,11 @@ var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "
 
 // domain are the packages of product rules, credentials, reference data and mail that
 // any handler may use. nta and the card gateway are reached through a service in
-// account or cards, and the OCR (ocr, invoiceread) through the reading job of
-// invoicefiles and the match in handlers/web, never from a page.
+// account or cards, and the OCR (ocr, invoiceread) through invoicefiles (the reading job
+// and the match), never from a page.
 // files (the invoice file store and its signed URLs) is here too: the upload page keeps
 // the bytes and links to them.
-var domain = []string{"pay", "account", "cards", "invoices", "auth", "banks", "postal", "mail", "static", "files", "receipts"}
+var domain = []string{"pay", "account", "cards", "invoices", "invoicefiles", "auth", "banks", "postal", "mail", "static", "files", "receipts"}
 
 // lowLevel are the packages below store and views: rules, data and adapters. They import
 // nothing of the web side. mail is a level up: its development mailbox keeps mails in
@@ -147,6 +147,11 @@ func importRule(pkg, imp string, test bool) string {
 	case pkg == "handlers/web":
 		if under(imp, "handlers") {
 			return "the kernel knows no page: it imports no area, no API and not the route table"
+		}
+		// The kernel is HTTP glue: reading an invoice, matching it and drawing receipts are
+		// the services' (invoicefiles, receipts), which reach it through Deps.
+		if inAny(imp, []string{"invoiceread", "receipts", "ocr"}) {
+			return "the kernel is HTTP glue: it imports no OCR, no invoice reading and no receipts (they are invoicefiles' and receipts' services in Deps)"
 		}
 	case pkg == "handlers/webtest":
 		return ""
@@ -301,6 +306,13 @@ func TestImportRule(t *testing.T) {
 		{"handlers/api", "handlers/signin", false, false},
 		{"handlers/api", "handlers", false, false},
 		{"handlers/web", "handlers/suppliers", false, false},
+		{"handlers/web", "invoicefiles", false, true},
+		{"handlers/web", "invoiceread", false, false},
+		{"handlers/web", "receipts", false, false},
+		{"handlers/web", "ocr", false, false},
+		{"handlers/payments", "invoicefiles", false, true},
+		{"handlers/api", "invoicefiles", false, true},
+		{"handlers/payments", "invoiceread", false, false},
 		{"views/suppliers", "store", false, false},
 		{"views", "store", false, false},
 		{"views/suppliers", "views", false, true},

@@ -20,7 +20,6 @@ import (
 	"cardpay/handlers/suppliers"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
-	"cardpay/ocr"
 	"cardpay/pay"
 )
 
@@ -133,7 +132,7 @@ func routes(e *echo.Echo, a *web.App) {
 	// A file's preview picture is not a page: it leaves no workflow (a wizard's page may
 	// show it). The OCR adapter's pdftoppm draws a PDF's first page.
 	pictures := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms)
-	pictures.GET(payments.PreviewPattern, paymentsArea.ShowPreview(&ocr.Reader{Timeout: payments.PreviewTimeout}))
+	pictures.GET(payments.PreviewPattern, paymentsArea.ShowPreview)
 	// The create journey (one question per page, answers in the session), its 3-D
 	// Secure return and the complete page.
 	signed.GET(payments.InvoiceInfoPage.Path, paymentsArea.ShowInvoiceInfoPage)
@@ -239,7 +238,7 @@ func routes(e *echo.Echo, a *web.App) {
 	screeners.GET(ops.QueuePage.Path, opsArea.ShowQueuePage)
 	screeners.GET(ops.ScreeningPattern, opsArea.ShowScreeningPage)
 	screeners.GET(ops.ScreeningFilePattern, opsArea.DownloadFile)
-	screeners.GET(ops.ScreeningPreviewPattern, opsArea.ShowPreview(&ocr.Reader{Timeout: web.PreviewTimeout}))
+	screeners.GET(ops.ScreeningPreviewPattern, opsArea.ShowPreview)
 	screeners.POST(ops.CheckPattern, opsArea.CheckPayment)
 	screeners.POST(ops.CompletePattern, opsArea.CompleteScreening)
 	screeners.POST(ops.SendBackPattern, opsArea.SendBack)

@@ -1,9 +1,14 @@
-// Package invoicefiles reads uploaded invoices in the background: the "ocr" job that
-// QueueOCR enqueues with each upload, in the transaction that records it, opens the file
-// from the file store, reads it (package ocr: the PDF's text layer, or tesseract after
-// image clean-up), extracts the invoice's fields (package invoiceread) and stores them
-// with their confidences for the pages and the API to pre-fill. A missing tool or a
-// failed reading never blocks anything: the file stays, and the buyer types the fields.
+// Package invoicefiles is what the service does with an uploaded invoice, whichever page
+// or API call asks: Service saves an upload (checked by pay.CheckInvoiceFile, its bytes
+// in the file store, its row and its reading queued in one transaction), matches a file's
+// reading against the buyer's suppliers, draws its preview, and signs the URLs that send
+// it. The reading itself is the "ocr" job that QueueOCR enqueues with each upload: it
+// opens the file from the file store, reads it (package ocr: the PDF's text layer, or
+// tesseract after image clean-up), extracts the invoice's fields (package invoiceread)
+// and stores them with their confidences for the pages and the API to pre-fill. A
+// missing tool or a failed reading never blocks anything: the file stays, and the buyer
+// types the fields. HTTP stays in handlers/web: reading the request, the headers of a
+// download and of a preview.
 package invoicefiles
 
 import (

@@ -2,10 +2,13 @@
 // paid: the payment statement (支払明細書) and the qualified invoice of the service fee
 // (適格請求書, the invoice system's rules: the issuer's registration number, the
 // transaction date, what was supplied, the amount by tax rate, the rate and the tax).
-// No database, no HTTP. Text is drawn with IPAex Gothic, which is not built into the
-// binary: it is read once from FontPath on the server (Debian fonts-ipaexfont-gothic)
-// and embedded in each PDF, so pdftotext reads every field back (the tests do). Without
-// the font, drawing fails with an error that says how to install it.
+// Service finds a transferred payment's facts in the store, draws its receipts and signs
+// the URLs the API answers for them; the drawing (Statement, FeeInvoice) needs no
+// database, and nothing here speaks HTTP (handlers/web serves the bytes). Text is drawn
+// with IPAex Gothic, which is not built into the binary: it is read once from FontPath on
+// the server (Debian fonts-ipaexfont-gothic) and embedded in each PDF, so pdftotext reads
+// every field back (the tests do). Without the font, drawing fails with an error that
+// says how to install it.
 package receipts
 
 import (

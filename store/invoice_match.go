@@ -7,9 +7,9 @@ import (
 
 // InvoiceMatchCandidate is one of the buyer's suppliers with its bank accounts: what an
 // uploaded invoice's reading is matched against (invoiceread.Match, through
-// web.App.InvoiceFileMatch). The suppliers table keeps no invoice registration number
-// (T + 13 digits): a corporation's is T and its corporate number, which Match tries; a
-// sole proprietor's is not kept, so it cannot be matched.
+// invoicefiles.Service.FileMatch). The suppliers table keeps no invoice registration
+// number (T + 13 digits): a corporation's is T and its corporate number, which Match
+// tries; a sole proprietor's is not kept, so it cannot be matched.
 type InvoiceMatchCandidate struct {
 	Supplier
 	Accounts []SupplierAccount

@@ -25,10 +25,12 @@ import (
 	"cardpay/files"
 	"cardpay/handlers"
 	"cardpay/handlers/web"
+	"cardpay/invoicefiles"
 	"cardpay/invoices"
 	"cardpay/jobs"
 	"cardpay/nta"
 	"cardpay/ocr"
+	"cardpay/receipts"
 	"cardpay/store"
 	"cardpay/store/devdb"
 )
@@ -144,25 +146,28 @@ func run(logger *slog.Logger) error {
 		logger.Warn("invoice OCR unavailable: the buyer types the fields", "error", err)
 	}
 
+	// The app's own signed URLs (uploads, downloads, receipts) share one key from
+	// SECRET_KEY, so that every instance signs and checks them alike.
+	urlSigner := files.Signer{Key: auth.DeriveKey(cfg.SecretKey, files.URLKeyInfo)}
 	deps := web.Deps{
-		Store:                    st,
-		Account:                  acct,
-		Corporations:             &account.Corporations{Store: st, Logger: logger},
-		DevMailbox:               devBox,
-		SecretKey:                cfg.SecretKey,
-		APIAccessTokenTTL:        cfg.APIAccessTokenTTL,
-		TrustedProxies:           cfg.TrustedProxies,
-		Sessions:                 sessions,
-		Logger:                   logger,
-		ServiceName:              cfg.ServiceName,
-		BaseURL:                  cfg.BaseURL,
-		Links:                    cfg.Links,
-		CollectionExclusions:     cfg.CollectionExclusions,
-		Files:                    fileStore,
-		FileSigner:               files.Signer{Key: auth.DeriveKey(cfg.SecretKey, files.URLKeyInfo)},
-		Remitter:                 cfg.Remitter,
-		IssuerName:               cfg.IssuerName,
-		IssuerRegistrationNumber: cfg.IssuerRegistrationNumber,
+		Store:                st,
+		Account:              acct,
+		Corporations:         &account.Corporations{Store: st, Logger: logger},
+		DevMailbox:           devBox,
+		SecretKey:            cfg.SecretKey,
+		APIAccessTokenTTL:    cfg.APIAccessTokenTTL,
+		TrustedProxies:       cfg.TrustedProxies,
+		Sessions:             sessions,
+		Logger:               logger,
+		ServiceName:          cfg.ServiceName,
+		BaseURL:              cfg.BaseURL,
+		Links:                cfg.Links,
+		CollectionExclusions: cfg.CollectionExclusions,
+		InvoiceFiles: &invoicefiles.Service{Store: st, Files: fileStore, Signer: urlSigner,
+			Thumbnailer: &ocr.Reader{Timeout: invoicefiles.PreviewTimeout}, Logger: logger},
+		Receipts: &receipts.Service{Store: st, Signer: urlSigner, ServiceName: cfg.ServiceName,
+			IssuerName: cfg.IssuerName, IssuerRegistrationNumber: cfg.IssuerRegistrationNumber},
+		Remitter: cfg.Remitter,
 	}
 	// The corporate-number registry is optional: without NTA_APP_ID, corporation search
 	// covers the corporations the service already knows.

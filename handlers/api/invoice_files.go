@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/invoicefiles"
 	"cardpay/invoiceread"
 	"cardpay/pay"
 	"cardpay/store"
@@ -24,7 +25,7 @@ import (
 // The invoice-file calls of SPEC.md §7 (Invoices): upload (multipart, or a signed URL for
 // large files and outside clients), the file with its reading (OCR), and a signed download
 // URL. Every call is scoped by the caller's buyer: another buyer's file is 404, like one
-// that does not exist. The signed URLs are the app's own (web.Deps.FileSigner: HMAC with
+// that does not exist. The signed URLs are the app's own (invoicefiles.Service: HMAC with
 // SECRET_KEY, an expiry, bound to the buyer and the file), so they work the same over the
 // local folder and S3; an expired or altered one is 403.
 
@@ -67,7 +68,7 @@ type invoiceFile struct {
 	CreatedAt time.Time      `json:"created_at"`
 	OCR       invoiceFileOCR `json:"ocr"`
 	// Match is set once the reading is done: what it matched among the buyer's own
-	// suppliers and accounts and the banks (web.App.InvoiceFileMatch).
+	// suppliers and accounts and the banks (invoicefiles.Service.FileMatch).
 	Match *invoiceMatch `json:"match,omitempty"`
 }
 
@@ -80,7 +81,7 @@ type invoiceMatch struct {
 	BranchName   string `json:"branch_name,omitempty"`
 }
 
-func invoiceMatchOf(m web.InvoiceMatch) *invoiceMatch {
+func invoiceMatchOf(m invoicefiles.Match) *invoiceMatch {
 	out := &invoiceMatch{MatchResult: m.MatchResult, BankName: m.BankName, BranchName: m.BranchName}
 	if m.Supplier != nil {
 		out.SupplierName = m.Supplier.Name
@@ -137,8 +138,8 @@ func (s *server) uploadInvoiceFile(c *echo.Context) error {
 	return s.saveInvoiceFile(c, buyerID, up)
 }
 
-func (s *server) saveInvoiceFile(c *echo.Context, buyerID int64, up web.Upload) error {
-	f, problem, err := s.SaveInvoiceFile(c.Request().Context(), buyerID, up)
+func (s *server) saveInvoiceFile(c *echo.Context, buyerID int64, up invoicefiles.Upload) error {
+	f, problem, err := s.InvoiceFiles.Save(c.Request().Context(), buyerID, up)
 	if err != nil {
 		return err
 	}
@@ -175,13 +176,12 @@ type uploadURLAnswer struct {
 // credentials, for large files and outside clients.
 func (s *server) invoiceFileUploadURL(c *echo.Context) error {
 	exp := s.Now().Add(uploadURLTTL)
-	// The file slot of an upload token holds a random number: each URL is its own, also
-	// two asked for in the same second, so that each takes its own one upload.
+	// The file slot of an upload token holds a random number (invoicefiles.UploadToken).
 	nonce, err := rand.Int(rand.Reader, big.NewInt(math.MaxInt64))
 	if err != nil {
 		return err
 	}
-	token := s.FileSigner.Sign("upload", caller(c).User.BuyerID, nonce.Int64(), exp)
+	token := s.InvoiceFiles.UploadToken(caller(c).User.BuyerID, nonce.Int64(), exp)
 	return c.JSON(http.StatusOK, uploadURLAnswer{
 		UploadURL: s.absolute(signedUploadPath + token), Method: http.MethodPut, ExpiresAt: exp.In(pay.Tokyo()),
 	})
@@ -194,7 +194,7 @@ func (s *server) invoiceFileUploadURL(c *echo.Context) error {
 // gives the URL back for a corrected one.
 func (s *server) signedUpload(c *echo.Context) error {
 	token := c.Param("token")
-	buyerID, _, err := s.FileSigner.Verify("upload", token, s.Now())
+	buyerID, err := s.InvoiceFiles.VerifyUpload(token)
 	if err != nil {
 		return errBadSignedURL
 	}
@@ -228,7 +228,7 @@ func (s *server) signedUpload(c *echo.Context) error {
 	if problem != "" {
 		return fileRefusal(problem)
 	}
-	f, problem, err := s.SaveInvoiceFile(ctx, buyerID, web.Upload{Name: web.FileName(name), Bytes: b})
+	f, problem, err := s.InvoiceFiles.Save(ctx, buyerID, invoicefiles.Upload{Name: web.FileName(name), Bytes: b})
 	if err != nil {
 		return err
 	}
@@ -253,7 +253,7 @@ func (s *server) invoiceFile(c *echo.Context) error {
 		return err
 	}
 	a := invoiceFileOf(f)
-	m, ok, err := s.InvoiceFileMatch(ctx, buyerID, f)
+	m, ok, err := s.InvoiceFiles.FileMatch(ctx, buyerID, f)
 	if err != nil {
 		return err
 	}
@@ -279,13 +279,13 @@ func (s *server) invoiceFileDownloadURL(c *echo.Context) error {
 	if _, err := s.Store.InvoiceFile(c.Request().Context(), buyerID, id); err != nil {
 		return err
 	}
-	u, exp := s.DownloadURL(buyerID, id)
+	u, exp := s.InvoiceFiles.DownloadURL(buyerID, id)
 	return c.JSON(http.StatusOK, downloadURLAnswer{DownloadURL: s.absolute(strings.TrimPrefix(u, Prefix)), ExpiresAt: exp.In(pay.Tokyo())})
 }
 
 // signedDownload is GET invoices/files/signed_download/{token}: the file as an attachment.
 func (s *server) signedDownload(c *echo.Context) error {
-	buyerID, fileID, err := s.FileSigner.Verify("download", c.Param("token"), s.Now())
+	buyerID, fileID, err := s.InvoiceFiles.VerifyDownload(c.Param("token"))
 	if err != nil {
 		return errBadSignedURL
 	}

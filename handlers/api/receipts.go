@@ -10,6 +10,7 @@ import (
 
 	"cardpay/handlers/web"
 	"cardpay/pay"
+	"cardpay/receipts"
 )
 
 // receiptURLsAnswer is GET invoices/{id}/receipts/download/url: a short-lived signed URL
@@ -36,8 +37,8 @@ func (s *server) receiptURLs(c *echo.Context) error {
 	if p.ExaminationStatus != pay.TransferCompleted {
 		return errNoReceipt
 	}
-	st, exp := s.ReceiptURL(buyerID, id, web.ReceiptStatement)
-	fee, _ := s.ReceiptURL(buyerID, id, web.ReceiptFeeInvoice)
+	st, exp := s.Receipts.URL(buyerID, id, receipts.StatementKind)
+	fee, _ := s.Receipts.URL(buyerID, id, receipts.FeeInvoiceKind)
 	return c.JSON(http.StatusOK, receiptURLsAnswer{StatementURL: s.absolute(strings.TrimPrefix(st, Prefix)),
 		FeeInvoiceURL: s.absolute(strings.TrimPrefix(fee, Prefix)), ExpiresAt: exp.In(pay.Tokyo())})
 }
@@ -45,12 +46,12 @@ func (s *server) receiptURLs(c *echo.Context) error {
 // signedReceipt is GET invoices/receipts/signed_download/{kind}/{token}: the PDF as an
 // attachment, no sign-in (the signature authenticates).
 func (s *server) signedReceipt(c *echo.Context) error {
-	buyerID, id, err := s.VerifyReceiptURL(c.Param("kind"), c.Param("token"))
+	buyerID, id, err := s.Receipts.VerifyURL(c.Param("kind"), c.Param("token"))
 	if err != nil {
 		return errBadSignedURL
 	}
-	name, b, err := s.ReceiptPDF(c.Request().Context(), buyerID, id, c.Param("kind"))
-	if errors.Is(err, web.ErrNoReceipt) {
+	name, b, err := s.Receipts.PDF(c.Request().Context(), buyerID, id, c.Param("kind"))
+	if errors.Is(err, receipts.ErrNoReceipt) {
 		return errNoReceipt
 	}
 	if err != nil {

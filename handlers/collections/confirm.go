@@ -60,7 +60,7 @@ func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors
 	if j.FileID != 0 {
 		if f, err := h.Store.InvoiceFile(c.Request().Context(), u.BuyerID, j.FileID); err == nil {
 			v.FileName = web.FileName(f.OriginalName)
-			v.FileHref, _ = h.DownloadURL(u.BuyerID, f.ID)
+			v.FileHref, _ = h.InvoiceFiles.DownloadURL(u.BuyerID, f.ID)
 		}
 	}
 	cm := chk.Commission

@@ -48,7 +48,7 @@ func (h *Handler) UploadInvoice(c *echo.Context) error {
 	if problem != "" {
 		return h.renderCreate(c, problem)
 	}
-	f, problem, err := h.SaveInvoiceFile(c.Request().Context(), web.CurrentUser(c).BuyerID, up)
+	f, problem, err := h.InvoiceFiles.Save(c.Request().Context(), web.CurrentUser(c).BuyerID, up)
 	if err != nil {
 		return err
 	}

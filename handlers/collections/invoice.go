@@ -102,7 +102,7 @@ func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs pay.FieldEr
 			return err
 		}
 		v.FileName = web.FileName(f.OriginalName)
-		v.FileHref, _ = h.DownloadURL(f.BuyerID, f.ID)
+		v.FileHref, _ = h.InvoiceFiles.DownloadURL(f.BuyerID, f.ID)
 		v.Reading = reading(f)
 		v.Unread = f.OCRStatus == store.OCRFailed || f.OCRStatus == store.OCRUnavailable
 		v.ReadingHref = InvoiceStepPath

@@ -19,6 +19,7 @@ import (
 
 	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
+	"cardpay/invoicefiles"
 	"cardpay/invoices"
 	"cardpay/ocr/invoicegen"
 	"cardpay/pay"
@@ -206,7 +207,7 @@ func TestAnUploadedFileStartsTheJourneyForItsOwnerOnly(t *testing.T) {
 	r := newRequester(t)
 	pdf, err := invoicegen.RenderPDF(invoicegen.New(5).Invoice(), invoicegen.LayoutClassic)
 	require.NoError(t, err)
-	f, problem, err := r.env.App.SaveInvoiceFile(context.Background(), r.u.BuyerID, web.Upload{Name: "own.pdf", Bytes: pdf})
+	f, problem, err := r.env.App.InvoiceFiles.Save(context.Background(), r.u.BuyerID, invoicefiles.Upload{Name: "own.pdf", Bytes: pdf})
 	require.NoError(t, err)
 	require.Empty(t, problem)
 	path := fmt.Sprintf("/collections/create/files/%d", f.ID)

@@ -117,7 +117,7 @@ func (h *Handler) ShowRequestPage(l List) echo.HandlerFunc {
 		if r.FileID != nil {
 			if f, err := h.Store.InvoiceFile(c.Request().Context(), u.BuyerID, *r.FileID); err == nil {
 				v.FileName = web.FileName(f.OriginalName)
-				v.FileHref, _ = h.DownloadURL(u.BuyerID, f.ID)
+				v.FileHref, _ = h.InvoiceFiles.DownloadURL(u.BuyerID, f.ID)
 			}
 		}
 		for _, e := range events {

@@ -127,12 +127,10 @@ func (h *Handler) paymentFile(c *echo.Context) (store.InvoiceFile, error) {
 }
 
 // ShowPreview serves the picture of the payment's invoice file (web.ServePreview).
-func (h *Handler) ShowPreview(thumbs web.Thumbnailer) echo.HandlerFunc {
-	return func(c *echo.Context) error {
-		f, err := h.paymentFile(c)
-		if err != nil {
-			return err
-		}
-		return h.ServePreview(c, thumbs, f)
+func (h *Handler) ShowPreview(c *echo.Context) error {
+	f, err := h.paymentFile(c)
+	if err != nil {
+		return err
 	}
+	return h.ServePreview(c, f)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/invoicefiles"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
@@ -110,7 +111,7 @@ func (h *Handler) renderScreening(c *echo.Context, id int64, errs pay.FieldError
 	}
 	if ev.File != nil {
 		v.FileHref = fmt.Sprintf("%s/%d/file", QueuePage.Path, p.ID)
-		v.PreviewHref, v.PreviewWidth, v.PreviewHeight = fmt.Sprintf("%s/%d/preview", QueuePage.Path, p.ID), web.PreviewWidth, web.PreviewSide
+		v.PreviewHref, v.PreviewWidth, v.PreviewHeight = fmt.Sprintf("%s/%d/preview", QueuePage.Path, p.ID), invoicefiles.PreviewWidth, invoicefiles.PreviewSide
 		v.FileName = web.FileName(ev.File.OriginalName)
 		v.OCRStatus = ocrStatusLabel(ev.File.OCRStatus)
 	}

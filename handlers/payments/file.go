@@ -51,7 +51,7 @@ func (h *Handler) ShowFilePage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dl, _ := h.DownloadURL(u.BuyerID, f.ID)
+	dl, _ := h.InvoiceFiles.DownloadURL(u.BuyerID, f.ID)
 	v := pages.InvoiceFileView{
 		Name: f.OriginalName, Size: FormatSize(f.Size), TypeLabel: typeLabel(f.MediaType), Pages: f.Pages,
 		DownloadURL: dl, NextURL: InvoiceInfoPath + "?file=" + idString(f.ID), Preview: filePreview(f.ID, f.MediaType, f.Pages),

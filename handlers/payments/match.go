@@ -4,15 +4,15 @@ import (
 	"context"
 	"strings"
 
-	"cardpay/handlers/web"
+	"cardpay/invoicefiles"
 	"cardpay/pay"
 	"cardpay/store"
 	pages "cardpay/views/payments"
 )
 
 // The file page's 登録済みの情報との照合: what the reading matched among the buyer's own
-// suppliers and accounts and the banks (web.App.InvoiceFileMatch, which the API shares),
-// with the reason for each, and plainly what is not registered yet.
+// suppliers and accounts and the banks (invoicefiles.Service.FileMatch, which the API
+// shares), with the reason for each, and plainly what is not registered yet.
 
 const (
 	outcomeMatched  = "一致"
@@ -23,7 +23,7 @@ const (
 // fileMatch is the section for a read file, or nil when the reading found nothing to
 // match (no issuer, registration number, bank or account number).
 func (h *Handler) fileMatch(ctx context.Context, buyerID int64, f store.InvoiceFile) (*pages.InvoiceMatchView, error) {
-	m, ok, err := h.InvoiceFileMatch(ctx, buyerID, f)
+	m, ok, err := h.InvoiceFiles.FileMatch(ctx, buyerID, f)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (h *Handler) fileMatch(ctx context.Context, buyerID int64, f store.InvoiceF
 
 // matchView turns a match into the section's rows: the supplier always, the bank, branch
 // and account when the invoice named them.
-func matchView(m web.InvoiceMatch) *pages.InvoiceMatchView {
+func matchView(m invoicefiles.Match) *pages.InvoiceMatchView {
 	r := m.Read
 	issuer := issuerOf(r.IssuerName.Found, r.IssuerName.Value, r.RegistrationNumber.Found, r.RegistrationNumber.Value)
 	if m.Supplier == nil && issuer == "" && !r.BankName.Found && !r.AccountNumber.Found {

@@ -10,6 +10,7 @@ import (
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/pay"
+	"cardpay/receipts"
 	"cardpay/store"
 	pages "cardpay/views/payments"
 )
@@ -81,11 +82,11 @@ func (h *Handler) ShowPaymentPage(l List) echo.HandlerFunc {
 			}
 		}
 		if p.FileID != nil {
-			v.FileHref, _ = h.DownloadURL(u.BuyerID, *p.FileID)
+			v.FileHref, _ = h.InvoiceFiles.DownloadURL(u.BuyerID, *p.FileID)
 		}
 		if p.ExaminationStatus == pay.TransferCompleted {
-			v.StatementHref = ReceiptPath + idString(p.ID) + "/" + web.ReceiptStatement
-			v.FeeInvoiceHref = ReceiptPath + idString(p.ID) + "/" + web.ReceiptFeeInvoice
+			v.StatementHref = ReceiptPath + idString(p.ID) + "/" + receipts.StatementKind
+			v.FeeInvoiceHref = ReceiptPath + idString(p.ID) + "/" + receipts.FeeInvoiceKind
 		}
 		for _, e := range events {
 			v.Timeline = append(v.Timeline, pages.TimelineItem{Label: eventLabel(e), At: pay.JapaneseDateTime(e.CreatedAt), Reason: e.Reason})

@@ -20,7 +20,7 @@ func (h *Handler) journeyFromFile(c *echo.Context, buyerID, fileID int64) (journ
 	}
 	j := journey{}
 	j.FileID = f.ID
-	m, ok, err := h.InvoiceFileMatch(ctx, buyerID, f)
+	m, ok, err := h.InvoiceFiles.FileMatch(ctx, buyerID, f)
 	if err != nil || !ok {
 		return j, err
 	}

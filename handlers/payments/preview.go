@@ -7,13 +7,10 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/invoicefiles"
 	"cardpay/pay"
 	pages "cardpay/views/payments"
 )
-
-// PreviewTimeout bounds making one preview (web.PreviewTimeout; routes.go gives it to
-// the OCR adapter).
-const PreviewTimeout = web.PreviewTimeout
 
 // PreviewPattern is the route of a file's preview picture; PreviewPath builds it.
 const PreviewPattern = FilePath + ":id/preview"
@@ -24,7 +21,7 @@ func PreviewPath(id int64) string { return FilePath + strconv.FormatInt(id, 10) 
 
 // filePreview is the file page's preview picture: the first page of a PDF, the image.
 func filePreview(id int64, mediaType string, pageCount int) pages.FilePreview {
-	p := pages.FilePreview{URL: PreviewPath(id), Alt: "請求書のプレビュー", Width: web.PreviewWidth, Height: web.PreviewSide}
+	p := pages.FilePreview{URL: PreviewPath(id), Alt: "請求書のプレビュー", Width: invoicefiles.PreviewWidth, Height: invoicefiles.PreviewSide}
 	if mediaType == pay.FileTypePDF {
 		p.Alt = "請求書の1ページ目のプレビュー"
 		if pageCount > 1 {
@@ -36,16 +33,14 @@ func filePreview(id int64, mediaType string, pageCount int) pages.FilePreview {
 
 // ShowPreview serves the owner's preview of a file (web.ServePreview): another buyer's
 // file is the 404 page.
-func (h *Handler) ShowPreview(thumbs web.Thumbnailer) echo.HandlerFunc {
-	return func(c *echo.Context) error {
-		id, err := web.IDParam(c, "id")
-		if err != nil {
-			return err
-		}
-		f, err := h.Store.InvoiceFile(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
-		if err != nil {
-			return err
-		}
-		return h.ServePreview(c, thumbs, f)
+func (h *Handler) ShowPreview(c *echo.Context) error {
+	id, err := web.IDParam(c, "id")
+	if err != nil {
+		return err
 	}
+	f, err := h.Store.InvoiceFile(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
+	if err != nil {
+		return err
+	}
+	return h.ServePreview(c, f)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/receipts"
 )
 
 // ReceiptPath is a transferred payment's receipt: /payments/receipts/:id/<kind>.
@@ -21,8 +22,8 @@ func (h *Handler) DownloadReceipt(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name, b, err := h.ReceiptPDF(c.Request().Context(), web.CurrentUser(c).BuyerID, id, c.Param("kind"))
-	if errors.Is(err, web.ErrNoReceipt) {
+	name, b, err := h.Receipts.PDF(c.Request().Context(), web.CurrentUser(c).BuyerID, id, c.Param("kind"))
+	if errors.Is(err, receipts.ErrNoReceipt) {
 		return web.ErrNotFound
 	}
 	if err != nil {

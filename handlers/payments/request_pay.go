@@ -108,7 +108,7 @@ func (h *Handler) renderRequestPay(c *echo.Context, p store.Payment, r store.Req
 	if r.FileID != nil {
 		// The requester's file, shown to their customer: the signed URL is made here, for
 		// this page only, after the request was found to be theirs.
-		v.FileHref, _ = h.DownloadURL(r.RequesterID, *r.FileID)
+		v.FileHref, _ = h.InvoiceFiles.DownloadURL(r.RequesterID, *r.FileID)
 	}
 	if p.AccountID != nil {
 		a, err := h.Store.SupplierAccount(c.Request().Context(), u.BuyerID, p.SupplierID, *p.AccountID)

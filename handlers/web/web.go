@@ -1,11 +1,14 @@
 // Package web is the kernel every area of the site stands on: the dependencies, rendering
 // into a buffer, the one error path and its pages, sessions and the flash notice, the CSP
-// nonce, path and paging parameters, and the generic wizard state of DESIGN.md §2.
+// nonce, path and paging parameters, the generic wizard state of DESIGN.md §2, and the
+// HTTP side of invoice files and receipts (reading an upload, sending a download or a
+// preview); what is done with them is the services' in Deps (invoicefiles, receipts).
 // Nothing in it knows a page: each area (handlers/signin, handlers/suppliers, …) embeds
 // *App in its own Handler and adds its pages; handlers/routes.go wires them.
 package web
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"cardpay/account"
 	"cardpay/cards"
 	"cardpay/gateway"
+	"cardpay/invoicefiles"
 	"cardpay/invoices"
 	"cardpay/mail"
 	"cardpay/pay"
@@ -66,15 +70,24 @@ type Deps struct {
 	// Invoices is the card-payment service of invoices the pages and the API share; New
 	// builds it from Store, Gateway and BaseURL when it is nil and a Gateway is set.
 	Invoices *invoices.Service
-	// Files keeps the invoice files' bytes (files.Local or files.S3); FileSigner signs the
-	// app's own short-lived upload and download URLs (files.Signer, from SECRET_KEY).
-	Files      FileStore
-	FileSigner URLSigner
+	// InvoiceFiles saves, matches, previews and signs the invoice files the pages and the
+	// API share (its file store and URL signer are the ones the OCR job uses).
+	InvoiceFiles *invoicefiles.Service
+	// Receipts makes the receipts of transferred payments and signs their URLs
+	// (receipts.Service).
+	Receipts ReceiptMaker
 	// Remitter is the service's own account in the transfer files (configuration).
 	Remitter pay.Remitter
-	// IssuerName and IssuerRegistrationNumber print on the fee's qualified invoice.
-	IssuerName               string
-	IssuerRegistrationNumber string
+}
+
+// ReceiptMaker is what the pages and the API ask of receipts.Service, named here so that
+// the kernel needs only its three calls: a signed URL of one receipt of a transferred
+// payment, the check of such a URL, and the PDF with its file name
+// (receipts.ErrNoReceipt when the payment has none).
+type ReceiptMaker interface {
+	URL(buyerID, id int64, kind string) (string, time.Time)
+	VerifyURL(kind, token string) (buyerID, id int64, err error)
+	PDF(ctx context.Context, buyerID, id int64, kind string) (name string, pdf []byte, err error)
 }
 
 // App is the kernel that every area's Handler embeds.

@@ -40,7 +40,9 @@ import (
 	"cardpay/jobs"
 	"cardpay/mail"
 	"cardpay/mail/mailtest"
+	"cardpay/ocr"
 	"cardpay/pay"
+	"cardpay/receipts"
 	"cardpay/store"
 	"cardpay/store/storetest"
 )
@@ -163,7 +165,6 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		CollectionExclusions: map[string]bool{},
 		Remitter: pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
-		IssuerName: "請求書カード払い運営株式会社", IssuerRegistrationNumber: "T1180301018771",
 	}
 	for _, f := range mutate {
 		f(&d)
@@ -197,16 +198,20 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		BaseBackoff: 100 * time.Millisecond, MaxBackoff: time.Second}
 	runner.Register(account.MailJobKind, d.Account.DeliverMail)
 	runner.Register(store.NotificationMailJobKind, d.Account.DeliverNotification)
-	// Invoice files: a folder of the test's own, URLs signed with the tests' key, and the
-	// real OCR job (tesseract and poppler, installed by the ocr-tools task).
-	if d.Files == nil {
-		d.Files = &files.Local{Dir: t.TempDir()}
+	// Invoice files: a folder of the test's own, URLs signed with the tests' key, previews
+	// and the real OCR job (tesseract and poppler, installed by the ocr-tools task).
+	// Receipts are signed with the same key and printed with the test issuer.
+	urlSigner := files.Signer{Key: auth.DeriveKey(SecretKey, files.URLKeyInfo)}
+	if d.InvoiceFiles == nil {
+		d.InvoiceFiles = &invoicefiles.Service{Store: db.Store, Files: &files.Local{Dir: t.TempDir()}, Signer: urlSigner,
+			Thumbnailer: &ocr.Reader{Timeout: invoicefiles.PreviewTimeout}, Logger: logger, Now: d.Clock}
 	}
-	if d.FileSigner == nil {
-		d.FileSigner = files.Signer{Key: auth.DeriveKey(SecretKey, files.URLKeyInfo)}
+	if d.InvoiceFiles.Files != nil {
+		runner.Register(invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: db.Store, Files: d.InvoiceFiles.Files, Logger: logger}).Run)
 	}
-	if fs, ok := d.Files.(files.Store); ok {
-		runner.Register(invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: db.Store, Files: fs, Logger: logger}).Run)
+	if d.Receipts == nil {
+		d.Receipts = &receipts.Service{Store: db.Store, Signer: urlSigner, ServiceName: d.ServiceName,
+			IssuerName: "請求書カード払い運営株式会社", IssuerRegistrationNumber: "T1180301018771", Now: d.Clock}
 	}
 	if d.Cards != nil && d.Cards.QueueEvents {
 		runner.Register(cards.PSPEventJobKind, d.Cards.RunEventJob)

@@ -1,4 +1,4 @@
-package web
+package invoicefiles
 
 import (
 	"context"
@@ -16,10 +16,10 @@ import (
 // person reads. It is computed when asked, so that a supplier registered after the upload
 // is found the next time the file is looked at.
 
-// InvoiceMatch is what an invoice's reading matched. The embedded MatchResult holds the
-// ids, codes and reasons (zero and empty where nothing matched); Supplier and Account are
-// the matched rows, BankName and BranchName the zengin names of the matched codes.
-type InvoiceMatch struct {
+// Match is what an invoice's reading matched. The embedded MatchResult holds the ids,
+// codes and reasons (zero and empty where nothing matched); Supplier and Account are the
+// matched rows, BankName and BranchName the zengin names of the matched codes.
+type Match struct {
 	invoiceread.MatchResult
 	// Read is what the invoice says, for saying what was not found.
 	Read       invoiceread.Fields
@@ -29,22 +29,22 @@ type InvoiceMatch struct {
 	BranchName string
 }
 
-// InvoiceFileMatch matches the reading of f, one of buyerID's files. ok is false when
-// there is nothing to match: the reading is not done, or its stored fields do not decode
-// (a file read by an older version); only a failing query is an error.
-func (a *App) InvoiceFileMatch(ctx context.Context, buyerID int64, f store.InvoiceFile) (m InvoiceMatch, ok bool, err error) {
+// FileMatch matches the reading of f, one of buyerID's files. ok is false when there is
+// nothing to match: the reading is not done, or its stored fields do not decode (a file
+// read by an older version); only a failing query is an error.
+func (s *Service) FileMatch(ctx context.Context, buyerID int64, f store.InvoiceFile) (m Match, ok bool, err error) {
 	if f.BuyerID != buyerID || f.OCRStatus != store.OCRDone || len(f.OCRFields) == 0 {
-		return InvoiceMatch{}, false, nil
+		return Match{}, false, nil
 	}
 	var read invoiceread.Fields
 	if json.Unmarshal(f.OCRFields, &read) != nil {
-		return InvoiceMatch{}, false, nil
+		return Match{}, false, nil
 	}
-	cands, err := a.Store.InvoiceMatchCandidates(ctx, buyerID)
+	cands, err := s.Store.InvoiceMatchCandidates(ctx, buyerID)
 	if err != nil {
-		return InvoiceMatch{}, false, err
+		return Match{}, false, err
 	}
-	m = InvoiceMatch{Read: read, MatchResult: invoiceread.Match(read, matchCandidates(cands))}
+	m = Match{Read: read, MatchResult: invoiceread.Match(read, matchCandidates(cands))}
 	for i := range cands {
 		c := &cands[i]
 		if c.ID != m.SupplierID {
