@@ -252,14 +252,18 @@ func (s *Server) inTx(ctx context.Context, f func(tx *sqlx.Tx) error) error {
 		return err
 	}
 	defer tx.Rollback()
+	defer s.wrote.Delete(tx) // a rolled-back transaction's mark
+
 	if err := f(tx); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	// Whatever events the change wrote are now visible to Run's deliverer.
-	s.wakeUp()
+	// The events the change wrote are now visible to Run's deliverer.
+	if _, wrote := s.wrote.LoadAndDelete(tx); wrote {
+		s.wakeUp()
+	}
 	return nil
 }
 

@@ -26,6 +26,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -75,6 +77,11 @@ type Server struct {
 	public  *url.URL
 	mux     *http.ServeMux
 	wake    chan struct{}
+	// wrote holds the transactions (*sqlx.Tx) that wrote an event, so that inTx wakes
+	// Run after their commit and after no other: a wake-up means "an event was written".
+	wrote sync.Map
+	// passes counts Run's passes (a sweep and a delivery each), for the idle figure.
+	passes atomic.Int64
 }
 
 const (
@@ -292,7 +299,9 @@ func (s *Server) sameOrigin(r *http.Request) bool {
 	return err == nil && got == mine
 }
 
-// Wake asks Run to deliver the webhooks now instead of at its next tick.
+// wakeUp asks Run to deliver the webhooks now instead of at its next tick. Only a
+// committed event is a reason: Run's own sweep commits too, and waking on every commit
+// kept an idle server sweeping some 4,000 times a second.
 func (s *Server) wakeUp() {
 	select {
 	case s.wake <- struct{}{}:
@@ -300,12 +309,16 @@ func (s *Server) wakeUp() {
 	}
 }
 
+// Passes is how many passes Run has made (each a sweep and a delivery).
+func (s *Server) Passes() int64 { return s.passes.Load() }
+
 // Run sweeps lapsed authorisations and delivers due webhooks until ctx ends: every
 // PollInterval, and at once when an event is written.
 func (s *Server) Run(ctx context.Context) {
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	for {
+		s.passes.Add(1)
 		if _, err := s.SweepLapsed(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("lapse sweep", "error", err)
 		}

@@ -46,6 +46,7 @@ func (s *Server) addEvent(ctx context.Context, tx *sqlx.Tx, typ gateway.EventTyp
 		VALUES ($1, $2, $3, $4, $5, $5)`, ev.ID, ev.Type, t.PaymentID, string(body), now); err != nil {
 		return err
 	}
+	s.wrote.Store(tx, true) // inTx wakes Run once this commits
 	return nil
 }
 

@@ -260,3 +260,32 @@ func TestVerify(t *testing.T) {
 	_, err = sandbox.Verify("", ok, body, now)
 	assert.ErrorIs(t, err, gateway.ErrBadSignature, "no secret, nothing verifies")
 }
+
+// An idle Run rests until its tick: its own sweep's commit is no event, so it does not
+// wake it again (it did: an idle server swept some 4,000 times a second). A written event
+// wakes it once more, and then it rests again.
+func TestIdleRunRests(t *testing.T) {
+	var h *harness
+	rc := newReceiver(t, 0, func(hd http.Header, b []byte) (gateway.Event, error) {
+		return h.client.VerifyWebhook(hd, b, h.clock.Now())
+	})
+	h = newHarness(t, func(c *sandbox.Config) { c.WebhookURL = rc.ts.URL; c.PollInterval = time.Hour })
+	retireOtherEvents(t, h)
+	done := make(chan struct{})
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() { defer close(done); h.srv.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+
+	time.Sleep(500 * time.Millisecond)
+	idle := h.srv.Passes()
+	t.Logf("Run's passes in 500 ms idle: %d", idle)
+	assert.Equal(t, int64(1), idle, "the first pass, then rest until the tick")
+
+	tx := h.authorize(t, visa, 1000)
+	id := h.event(t, tx.PaymentID, "payment.authorized").ID
+	require.Eventually(t, func() bool { return rc.deliveries(id) == 1 }, 5*time.Second, 20*time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
+	after := h.srv.Passes()
+	t.Logf("Run's passes after one event and 500 ms: %d", after)
+	assert.LessOrEqual(t, after, idle+2, "one pass for the event (and one for a wake-up raced with it), then rest")
+}

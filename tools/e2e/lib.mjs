@@ -537,16 +537,20 @@ export function totp(secret, step = Math.floor(Date.now() / 30000)) {
   return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, "0");
 }
 
-// A code signs in once: the step each operator last used, so that the next sign-in waits
-// for a new one.
+// A code signs in once, and the server takes the current step's code or the next one's
+// (30 s of clock skew) but never a step at or before the last it took: the step each
+// operator last used, so that a sign-in soon after the last one uses the next step's code
+// instead of waiting up to 30 s for a new step.
 const usedSteps = new Map();
 
 /** signInOperator signs a demo operator in to the console (address, password, code). */
 export async function signInOperator(page, email, retry = true) {
-  let step = Math.floor(Date.now() / 30000);
-  if (usedSteps.get(email) === step) {
-    await new Promise((r) => setTimeout(r, (step + 1) * 30000 - Date.now() + 200));
-    step = Math.floor(Date.now() / 30000);
+  let now = Math.floor(Date.now() / 30000);
+  let step = Math.max(now, (usedSteps.get(email) ?? -1) + 1);
+  if (step > now + 1) {
+    await new Promise((r) => setTimeout(r, (step - 1) * 30000 - Date.now() + 200));
+    now = Math.floor(Date.now() / 30000);
+    step = Math.max(now, step);
   }
   usedSteps.set(email, step);
   await page.goto(url("/ops/signin"));
