@@ -181,10 +181,6 @@ func newModelWorld(t *testing.T) *modelWorld {
 	require.NoError(t, err)
 	t.Cleanup(d.Close)
 	require.NoError(t, sandbox.Migrate(ctx, d.Store.DB))
-	// The model's writes need no durability (the fault rows kill the server for that):
-	// asynchronous commit keeps 10,000 sequences within a few minutes.
-	_, err = d.Store.DB.Exec(`ALTER DATABASE "` + d.Name + `" SET synchronous_commit = off`)
-	require.NoError(t, err)
 	clock := &modelClock{now: modelStart}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var handler http.Handler

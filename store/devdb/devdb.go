@@ -247,6 +247,22 @@ func (s Server) EnsureDatabase(ctx context.Context, name string) error {
 	return nil
 }
 
+// Throwaway makes database name a test's: its commits return before their WAL reaches
+// the disk (synchronous_commit off), which saves a disk flush per commit (about 0.4 ms
+// here, more on a slow disk) and loses nothing unless the PostgreSQL server itself
+// crashes — the tests that kill it use a cluster of their own. New connections only.
+func (s Server) Throwaway(ctx context.Context, name string) error {
+	db, err := sql.Open("postgres", s.DSN("postgres"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "ALTER DATABASE "+pq.QuoteIdentifier(name)+" SET synchronous_commit = off"); err != nil {
+		return fmt.Errorf("devdb: %s as a throwaway: %w", name, err)
+	}
+	return nil
+}
+
 // DropDatabase removes database name, ending its connections first.
 func (s Server) DropDatabase(ctx context.Context, name string) error {
 	db, err := sql.Open("postgres", s.DSN("postgres"))

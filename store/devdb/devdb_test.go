@@ -12,6 +12,7 @@ import (
 
 	"cardpay/store"
 	"cardpay/store/devdb"
+	"cardpay/store/storetest"
 )
 
 func TestLocatePrefersDatabaseURL(t *testing.T) {
@@ -80,5 +81,20 @@ func stopCluster(t *testing.T, data string) {
 	cmd.Dir = "/"
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Logf("stop cluster: %v: %s", err, out)
+	}
+}
+
+// A test's database (storetest) commits without waiting for the disk, on every
+// connection of its pool.
+func TestThrowawayDatabaseCommitsAsynchronously(t *testing.T) {
+	ctx := context.Background()
+	d, err := storetest.New(ctx)
+	require.NoError(t, err)
+	defer d.Close()
+	d.Store.DB.SetMaxOpenConns(3)
+	for range 3 {
+		var v string
+		require.NoError(t, d.Store.DB.GetContext(ctx, &v, `SHOW synchronous_commit`))
+		assert.Equal(t, "off", v)
 	}
 }

@@ -69,6 +69,9 @@ func New(ctx context.Context) (*DB, error) {
 	if err := srv.EnsureDatabase(ctx, name); err != nil {
 		return nil, err
 	}
+	if err := srv.Throwaway(ctx, name); err != nil {
+		return nil, err
+	}
 	st, err := store.Open(ctx, srv.DSN(name))
 	if err != nil {
 		return nil, err
