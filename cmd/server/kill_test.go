@@ -97,7 +97,9 @@ func TestKilledDuringSubmission(t *testing.T) {
 	require.NoError(t, db.Store.DB.Get(&buyerID, `SELECT buyer_id FROM users WHERE email_address = 'corp@demo.example'`))
 	require.NoError(t, db.Store.DB.Get(&supplierID, `SELECT id FROM suppliers WHERE buyer_id = $1 AND name = '山田商事株式会社'`, buyerID))
 	require.NoError(t, db.Store.DB.Get(&accountID, `SELECT id FROM supplier_accounts WHERE buyer_id = $1 AND supplier_id = $2`, buyerID, supplierID))
-	token := sandboxToken(t, "http://localhost:"+strconv.Itoa(pspPort), base)
+	// Not the capture kill test's card: both tests sign the demo corporation in on the
+	// package's one database, and a card already saved is refused (cards.MsgDuplicate).
+	token := sandboxToken(t, "http://localhost:"+strconv.Itoa(pspPort), base, "5555555555554444")
 	res, err = post("/myaccount/creditcards/new", url.Values{"token": {token}})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
@@ -209,9 +211,11 @@ func count(t *testing.T, q string, args ...any) int {
 
 // sandboxToken tokenises an approving test card at the sandbox PSP, as the card-entry
 // island does from the app's origin.
-func sandboxToken(t *testing.T, psp, app string) string {
+// sandboxToken tokenises the sandbox's test card number at psp, as the card-entry island
+// on app would.
+func sandboxToken(t *testing.T, psp, app, number string) string {
 	t.Helper()
-	body, _ := json.Marshal(map[string]string{"number": "4111111111111111", "exp_month": "12",
+	body, _ := json.Marshal(map[string]string{"number": number, "exp_month": "12",
 		"exp_year": strconv.Itoa(time.Now().Year() + 3), "cvc": "123", "name": "TARO YAMADA"})
 	req, _ := http.NewRequest(http.MethodPost, psp+"/v1/tokens", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
