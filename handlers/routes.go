@@ -80,7 +80,7 @@ func routes(e *echo.Echo, a *web.App) {
 	// outside it is opened.
 	leave := a.LeaveWorkflows(suppliers.AddWizard.Workflow, payments.Journey.Workflow, payments.Edit.Workflow, collections.Journey.Workflow)
 	// Entering the signed-in layout links a card-payment request's pending key (SPEC.md §2).
-	signed := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, a.LinkPendingRequest, leave)
+	signed := e.Group("", signinArea.RequireSignIn, infoArea.RequireCurrentTerms, paymentsArea.LinkPendingRequest, leave)
 	signed.GET(info.TopPagePath, infoArea.ShowTopPage)
 	signed.GET(info.TermsPage.Path, infoArea.ShowTermsPage)
 	signed.POST(info.TermsPage.Path, infoArea.AcceptTerms)
@@ -131,7 +131,7 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET(payments.FilePattern, paymentsArea.ShowFilePage)
 	// A file's preview picture is not a page: it leaves no workflow (a wizard's page may
 	// show it). The OCR adapter's pdftoppm draws a PDF's first page.
-	pictures := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms)
+	pictures := e.Group("", signinArea.RequireSignIn, infoArea.RequireCurrentTerms)
 	pictures.GET(payments.PreviewPattern, paymentsArea.ShowPreview)
 	// The create journey (one question per page, answers in the session), its 3-D
 	// Secure return and the complete page.
@@ -194,7 +194,7 @@ func routes(e *echo.Echo, a *web.App) {
 	// Card-payment requests: corporations only, unless excluded (SPEC.md §4, §6).
 	// The journey keeps its answers in the session (collections.Journey); an uploaded
 	// invoice starts it.
-	requests := e.Group("", a.RequireSignIn, infoArea.RequireCurrentTerms, collectionsArea.RequireCollections, a.LinkPendingRequest, leave)
+	requests := e.Group("", signinArea.RequireSignIn, infoArea.RequireCurrentTerms, collectionsArea.RequireCollections, paymentsArea.LinkPendingRequest, leave)
 	requests.GET(collections.CreatePage.Path, collectionsArea.ShowCreatePage)
 	requests.POST(collections.CreatePage.Path, collectionsArea.UploadInvoice)
 	requests.GET(collections.FilePattern, collectionsArea.UseFile)
@@ -218,10 +218,10 @@ func routes(e *echo.Echo, a *web.App) {
 		requests.POST(l.CancelPattern(), collectionsArea.CancelRequest(l))
 	}
 
-	// The operator console: the operator's own session (web.LoadOperator), never a
+	// The operator console: the operator's own session (ops.LoadOperator), never a
 	// buyer's; each section asks for its role. The group adds no prefix: ops declares
 	// its paths whole (/ops/…), as the links and redirects use them.
-	console := e.Group("", a.LoadOperator)
+	console := e.Group("", opsArea.LoadOperator)
 	console.GET(ops.SignInPage.Path, opsArea.ShowSignInPage)
 	console.POST(ops.SignInPage.Path, opsArea.SignIn)
 	console.POST(ops.SignOutPath, opsArea.SignOut)
@@ -229,12 +229,12 @@ func routes(e *echo.Echo, a *web.App) {
 	// and authenticator.
 	console.GET(ops.InvitePage.Path, opsArea.ShowInvitePage)
 	console.POST(ops.InvitePage.Path, opsArea.AcceptInvite)
-	operators := console.Group("", a.RequireOperator())
+	operators := console.Group("", opsArea.RequireOperator())
 	operators.GET(ops.HomePath, opsArea.ShowHome)
 	operators.GET(ops.AuditPage.Path, opsArea.ShowAuditPage)
 	// The books (the trial balance): every operator may read them.
 	operators.GET(ops.LedgerPage.Path, opsArea.ShowLedgerPage)
-	screeners := console.Group("", a.RequireOperator(pay.RoleScreening))
+	screeners := console.Group("", opsArea.RequireOperator(pay.RoleScreening))
 	screeners.GET(ops.QueuePage.Path, opsArea.ShowQueuePage)
 	screeners.GET(ops.ScreeningPattern, opsArea.ShowScreeningPage)
 	screeners.GET(ops.ScreeningFilePattern, opsArea.DownloadFile)
@@ -255,7 +255,7 @@ func routes(e *echo.Echo, a *web.App) {
 	screeners.GET(ops.HeldBuyerPattern, opsArea.ShowHeldBuyerPage)
 	screeners.POST(ops.HeldBuyerPattern, opsArea.ReviewHeldBuyer)
 
-	admins := console.Group("", a.RequireOperator(pay.RoleAdmin))
+	admins := console.Group("", opsArea.RequireOperator(pay.RoleAdmin))
 	admins.GET(ops.OperatorsPage.Path, opsArea.ShowOperatorsPage)
 	admins.POST(ops.OperatorsPage.Path, opsArea.ProposeInvite)
 	admins.POST(ops.ApproveProposalPattern, opsArea.DecideProposal(true))
@@ -263,7 +263,7 @@ func routes(e *echo.Echo, a *web.App) {
 	admins.POST(ops.DisableOperatorPattern, opsArea.DisableOperator)
 	admins.POST(ops.EnableOperatorPattern, opsArea.ProposeEnable)
 	admins.POST(ops.OperatorRolesPattern, opsArea.ProposeRoles)
-	movers := console.Group("", a.RequireOperator(pay.RoleTransfers))
+	movers := console.Group("", opsArea.RequireOperator(pay.RoleTransfers))
 	movers.GET(ops.TransfersPage.Path, opsArea.ShowTransfersPage)
 	movers.POST(ops.TransferFilesPath, opsArea.MakeTransferFile)
 	movers.GET(ops.TransferFileDownloadPattern, opsArea.DownloadTransferFile)

@@ -11,6 +11,8 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
 
+	"cardpay/account"
+	"cardpay/handlers/ops"
 	"cardpay/handlers/web"
 	"cardpay/static"
 )
@@ -31,6 +33,9 @@ func New(d web.Deps) http.Handler { return NewSite(d).Handler }
 // loaded, and scs wraps echo as a whole because echo's own middleware wrapper loses the
 // session cookie (scs issue #5).
 func NewSite(d web.Deps) *Site {
+	if d.OpsSessions == nil && d.Sessions != nil {
+		d.OpsSessions = ops.NewSessions(d.Sessions)
+	}
 	a := web.New(d)
 	e := echo.NewWithConfig(echo.Config{
 		Logger:           a.Logger,
@@ -44,7 +49,7 @@ func NewSite(d web.Deps) *Site {
 	// Error pages render inside the gzip writer, and panics become errors before that.
 	e.Use(a.RenderErrors)
 	e.Use(middleware.Recover())
-	e.Use(a.LoadUser)
+	e.Use(buyersOnly(a.LoadUser))
 	routes(e, a)
 
 	cop := http.NewCrossOriginProtection()
@@ -56,12 +61,28 @@ func NewSite(d web.Deps) *Site {
 	// each is authenticated by its signature instead.
 	serverRoutes(mux, a)
 	mux.Handle("/", cop.Handler(a.Sessions.LoadAndSave(e)))
-	// The operator console: its own session as well (web.LoadOperator reads it; the
+	// The operator console: its own session as well (ops.LoadOperator reads it; the
 	// buyers' is loaded only because the shared error pages read their notice from it).
-	ops := cop.Handler(a.Sessions.LoadAndSave(a.OpsSessions.LoadAndSave(e)))
-	mux.Handle(web.OpsPrefix, ops)
-	mux.Handle(web.OpsPrefix+"/", ops)
+	console := cop.Handler(a.Sessions.LoadAndSave(a.OpsSessions.LoadAndSave(e)))
+	mux.Handle(ops.Prefix, console)
+	mux.Handle(ops.Prefix+"/", console)
 	return &Site{App: a, Echo: e, Handler: a.SecurityHeaders(mux)}
+}
+
+// buyersOnly runs a buyer's middleware (web.LoadUser) everywhere but the operator
+// console, which reads the operator's session only (ops.LoadOperator): a buyer's session
+// never opens a console page. The caller (the client) is set on every request.
+func buyersOnly(m echo.MiddlewareFunc) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		buyer := m(next)
+		return func(c *echo.Context) error {
+			if ops.IsConsolePath(c.Request().URL.Path) {
+				web.SetCaller(c, account.Caller{Client: web.ClientOf(c)})
+				return next(c)
+			}
+			return buyer(c)
+		}
+	}
 }
 
 // ipExtractor believes X-Forwarded-For only from the configured proxies (never from

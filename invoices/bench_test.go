@@ -59,7 +59,7 @@ func BenchmarkTransferFile10000(b *testing.B) {
 	f := newFixture(t)
 	s := newService(newPSP())
 	op := newOperator(t, pay.RoleTransfers)
-	remitter := pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳ", BankCode: "0001", BranchCode: "001",
+	remitter := invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳ", BankCode: "0001", BranchCode: "001",
 		AccountType: pay.AccountOrdinary, AccountNumber: "1234567"}
 	ds := make([]time.Duration, 0, b.N)
 	for i := range b.N {
@@ -93,7 +93,7 @@ func BenchmarkTransferFileBytes10000(b *testing.B) {
 		items[i] = store.TransferItem{ID: int64(i + 1), BankCode: "0001", BranchCode: "001", AccountType: pay.AccountOrdinary,
 			AccountNumber: "1234567", HolderName: "ｶ)ﾔﾏﾀﾞｼﾖｳｼﾞ", Amount: int64(10000 + i)}
 	}
-	remitter := pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳ", BankCode: "0001", BranchCode: "001",
+	remitter := invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳ", BankCode: "0001", BranchCode: "001",
 		AccountType: pay.AccountOrdinary, AccountNumber: "1234567"}
 	day := time.Date(2031, 4, 1, 0, 0, 0, 0, pay.Tokyo())
 	for range b.N {

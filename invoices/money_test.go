@@ -95,7 +95,7 @@ func TestAFiledPaymentCannotBeCancelledSentBackCorrectedOrExpired(t *testing.T) 
 	assert.Equal(t, store.Balances{pay.AccountCardReceivable: 103_000, pay.AccountSupplierPayable: -100_000, pay.AccountFeeRevenue: -3_000},
 		balances(t, pm), "the capture's postings")
 	mover, screener := newOperator(t, pay.RoleTransfers), newOperator(t, pay.RoleScreening)
-	remitter := pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳ", BankCode: "0005", BranchCode: "001", AccountType: pay.AccountCurrent, AccountNumber: "7654321"}
+	remitter := invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳ", BankCode: "0005", BranchCode: "001", AccountType: pay.AccountCurrent, AccountNumber: "7654321"}
 	file, err := s.MakeTransferFile(ctx, mover, *pm.TransferDate, remitter)
 	require.NoError(t, err)
 	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)

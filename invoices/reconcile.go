@@ -202,7 +202,7 @@ func (s *Service) Reconcile(ctx context.Context, from, to time.Time) (Reconcilia
 		if err != nil {
 			return r, err
 		}
-		records, err := pay.ReadTransferFile(b)
+		records, err := ReadTransferFile(b)
 		if err != nil {
 			add(Mismatch{FileID: f.ID, Kind: MismatchFile, Detail: err.Error()})
 			continue

@@ -38,10 +38,10 @@ func transfersRole(op store.Operator, field string) error {
 }
 
 // TransferFileOf builds the 総合振込 file of items for day, from remitter.
-func TransferFileOf(remitter pay.Remitter, day time.Time, items []store.TransferItem) pay.TransferFile {
-	f := pay.TransferFile{Remitter: remitter, Date: day}
+func TransferFileOf(remitter Remitter, day time.Time, items []store.TransferItem) TransferFile {
+	f := TransferFile{Remitter: remitter, Date: day}
 	for _, it := range items {
-		t := pay.Transfer{BankCode: it.BankCode, BranchCode: it.BranchCode, AccountType: it.AccountType,
+		t := Transfer{BankCode: it.BankCode, BranchCode: it.BranchCode, AccountType: it.AccountType,
 			AccountNumber: it.AccountNumber, HolderName: it.HolderName, Amount: it.Amount, CustomerCode: fmt.Sprintf("%010d", it.ID)}
 		if b, ok := banks.ByCode(it.BankCode); ok {
 			t.BankKana = b.Kana
@@ -55,7 +55,7 @@ func TransferFileOf(remitter pay.Remitter, day time.Time, items []store.Transfer
 }
 
 // MakeTransferFile makes the file of the payments due on day that are not in a file yet.
-func (s *Service) MakeTransferFile(ctx context.Context, op store.Operator, day time.Time, remitter pay.Remitter) (store.TransferFile, error) {
+func (s *Service) MakeTransferFile(ctx context.Context, op store.Operator, day time.Time, remitter Remitter) (store.TransferFile, error) {
 	if err := transfersRole(op, "date"); err != nil {
 		return store.TransferFile{}, err
 	}

@@ -85,7 +85,7 @@ type Config struct {
 	// registered it: TRANSFER_REMITTER_CODE (10 digits), _NAME (half-width kana),
 	// _BANK_CODE, _BRANCH_CODE, _ACCOUNT_TYPE (2 普通, 1 当座), _ACCOUNT_NUMBER. Required
 	// in production; development has a sample account.
-	Remitter pay.Remitter
+	Remitter invoices.Remitter
 	// Issuer is the service's operator on the fee's qualified invoice: ISSUER_NAME and
 	// ISSUER_REGISTRATION_NUMBER (T + 13 digits, checked). Required in production.
 	IssuerName               string
@@ -405,7 +405,7 @@ func (c *Config) loadTransfers(getenv func(string) string) []error {
 		}
 		return v
 	}
-	r := pay.Remitter{Code: get("TRANSFER_REMITTER_CODE"), Name: get("TRANSFER_REMITTER_NAME"),
+	r := invoices.Remitter{Code: get("TRANSFER_REMITTER_CODE"), Name: get("TRANSFER_REMITTER_NAME"),
 		BankCode: get("TRANSFER_REMITTER_BANK_CODE"), BranchCode: get("TRANSFER_REMITTER_BRANCH_CODE"),
 		AccountNumber: get("TRANSFER_REMITTER_ACCOUNT_NUMBER")}
 	switch get("TRANSFER_REMITTER_ACCOUNT_TYPE") {

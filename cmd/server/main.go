@@ -180,7 +180,7 @@ func run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	deps.Gateway, deps.PSPOrigin = gw, pspOrigin
+	deps.PSPOrigin = pspOrigin
 	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true, Limiter: deps.Account}
 	deps.Invoices = &invoices.Service{Store: st, Gateway: gw, Limits: cfg.Limits, BaseURL: cfg.BaseURL, Logger: logger,
 		SettleAfter: cfg.SettleAfter, Mailer: deps.Account}

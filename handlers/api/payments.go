@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/banks"
-	"cardpay/gateway"
+	"cardpay/cards"
 	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
@@ -151,7 +151,7 @@ func submitted(c *echo.Context, res invoices.Submitted, err error, okStatus int)
 	switch {
 	case errors.As(err, &fe):
 		e := validationError(fe)
-		if code := res.Payment.CardResultCode; fe.For("card_id") != "" && gateway.ResultCode(code).IsDecline() {
+		if code := res.Payment.CardResultCode; fe.For("card_id") != "" && cards.IsDecline(code) {
 			e.Status, e.ResultCode = "card_declined", code
 		}
 		return e

@@ -23,7 +23,7 @@ func (h *Handler) screenAction(c *echo.Context, done string, form screeningForm,
 	if err != nil {
 		return err
 	}
-	op := web.CurrentOperator(c)
+	op := CurrentOperator(c)
 	err = do(*op, id)
 	var errs pay.FieldErrors
 	if errors.As(err, &errs) {
@@ -32,7 +32,7 @@ func (h *Handler) screenAction(c *echo.Context, done string, form screeningForm,
 	if err != nil {
 		return err
 	}
-	h.SetOpsFlash(c, views.Flash{Color: "success", Title: done, Text: pay.InvoiceNumber(id)})
+	h.setFlash(c, views.Flash{Color: "success", Title: done, Text: pay.InvoiceNumber(id)})
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("%s/%d", QueuePage.Path, id))
 }
 

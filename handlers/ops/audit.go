@@ -9,7 +9,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
@@ -131,7 +130,7 @@ func (h *Handler) ShowAuditPage(c *echo.Context) error {
 	if f.Offset+auditPageSize < total {
 		v.NextHref = href(page + 1)
 	}
-	return web.ShowOps(h.App, c, AuditPage.Title, errs, v, pages.AuditPage)
+	return show(h, c, AuditPage.Title, errs, v, pages.AuditPage)
 }
 
 func auditAction(a string) string {

@@ -27,7 +27,7 @@ func (h *Handler) ShowHeldBuyersPage(c *echo.Context) error {
 		v.Rows = append(v.Rows, pages.HeldBuyerRow{Href: fmt.Sprintf("%s/%d", BuyersPage.Path, b.ID), Name: b.CorporateName,
 			Number: b.CorporateNumber, Reason: pay.HoldReasonLabel(b.ReviewReason), Created: dateTime(b.CreatedAt)})
 	}
-	return web.ShowOps(h.App, c, BuyersPage.Title, nil, v, pages.HeldBuyersPage)
+	return show(h, c, BuyersPage.Title, nil, v, pages.HeldBuyersPage)
 }
 
 // HeldBuyerPattern is one held buyer to review, and where the review posts.
@@ -67,7 +67,7 @@ func (h *Handler) renderHeldBuyer(c *echo.Context, id int64, errs pay.FieldError
 		return err
 	}
 	v := pages.HeldBuyerView{Buyer: buyerCard(b), Outcome: outcome, Reason: reason,
-		CanReview: b.ReviewStatus == pay.BuyerHeld && web.CurrentOperator(c).Has(pay.RoleScreening),
+		CanReview: b.ReviewStatus == pay.BuyerHeld && CurrentOperator(c).Has(pay.RoleScreening),
 		Outcomes: []views.FieldOption{{Value: string(pay.BuyerActive), Label: "承認する（利用中にする）"},
 			{Value: string(pay.BuyerRejected), Label: "否認する"}}}
 	for _, o := range others {
@@ -78,7 +78,7 @@ func (h *Handler) renderHeldBuyer(c *echo.Context, id int64, errs pay.FieldError
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	return web.ShowOps(h.App, c, b.CorporateName+"の確認", errs, v, pages.HeldBuyerPage)
+	return show(h, c, b.CorporateName+"の確認", errs, v, pages.HeldBuyerPage)
 }
 
 // ReviewHeldBuyer records the decision on a held buyer: approve or reject, with a reason.
@@ -88,7 +88,7 @@ func (h *Handler) ReviewHeldBuyer(c *echo.Context) error {
 		return err
 	}
 	outcome, reason := c.FormValue("status"), c.FormValue("reason")
-	err = h.Account.ReviewBuyer(c.Request().Context(), *web.CurrentOperator(c), id, pay.BuyerReview(outcome), reason)
+	err = h.Account.ReviewBuyer(c.Request().Context(), *CurrentOperator(c), id, pay.BuyerReview(outcome), reason)
 	var errs pay.FieldErrors
 	if errors.As(err, &errs) {
 		return h.renderHeldBuyer(c, id, errs, outcome, reason)
@@ -96,6 +96,6 @@ func (h *Handler) ReviewHeldBuyer(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.SetOpsFlash(c, views.Flash{Color: "success", Title: "確認の結果を登録しました", Text: pay.BuyerReview(outcome).Label()})
+	h.setFlash(c, views.Flash{Color: "success", Title: "確認の結果を登録しました", Text: pay.BuyerReview(outcome).Label()})
 	return c.Redirect(http.StatusSeeOther, BuyersPage.Path)
 }

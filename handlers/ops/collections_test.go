@@ -90,7 +90,7 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 	pm, err := webtest.Store().Payment(ctx, p.u.BuyerID, id)
 	require.NoError(t, err)
 	require.Equal(t, pay.CardCaptured, pm.CardStatus)
-	tx, err := env.App.Gateway.Lookup(ctx, pm.PaymentRef)
+	tx, err := env.PSP.Client.Lookup(ctx, pm.PaymentRef)
 	require.NoError(t, err)
 	assert.Equal(t, int64(100000), tx.Captured, "the requester bears the fee: the customer's card is charged the amount")
 

@@ -34,7 +34,7 @@ func (h *Handler) renderInvite(c *echo.Context, errs pay.FieldErrors) error {
 	if r, ok := account.AsRefusal(err); ok {
 		// A dead link is a page that is gone, said in words; there is no form to correct.
 		v := pages.InviteView{Invalid: r.Message}
-		v.SetBase(h.OpsBase(c, InvitePage.Title))
+		v.SetBase(h.base(c, InvitePage.Title))
 		return web.Render(c, http.StatusNotFound, pages.InvitePage(v))
 	}
 	if err != nil {
@@ -45,7 +45,7 @@ func (h *Handler) renderInvite(c *echo.Context, errs pay.FieldErrors) error {
 		return err
 	}
 	inv := opened.Invite
-	return web.ShowOps(h.App, c, InvitePage.Title, errs, pages.InviteView{Action: account.InvitePath + "/" + token,
+	return show(h, c, InvitePage.Title, errs, pages.InviteView{Action: account.InvitePath + "/" + token,
 		Email: inv.EmailAddress, Name: inv.Name, Roles: roleLabels(inv.Roles), Secret: opened.TOTPSecret, QRCode: qr}, pages.InvitePage)
 }
 
@@ -65,7 +65,7 @@ func (h *Handler) AcceptInvite(c *echo.Context) error {
 		case err != nil:
 			return err
 		default:
-			h.SetOpsFlash(c, views.Flash{Color: "success", Title: "担当者として登録しました", Text: o.EmailAddress + " でログインしてください"})
+			h.setFlash(c, views.Flash{Color: "success", Title: "担当者として登録しました", Text: o.EmailAddress + " でログインしてください"})
 			return c.Redirect(http.StatusSeeOther, SignInPage.Path)
 		}
 	}

@@ -28,7 +28,7 @@ func (h *Handler) ShowLedgerPage(c *echo.Context) error {
 		if !ok {
 			var errs pay.FieldErrors
 			errs.Add("date", "日付を選んでください")
-			return web.ShowOps(h.App, c, LedgerPage.Title, errs, v, pages.LedgerPage)
+			return show(h, c, LedgerPage.Title, errs, v, pages.LedgerPage)
 		}
 		day = d
 	}
@@ -42,7 +42,7 @@ func (h *Handler) ShowLedgerPage(c *echo.Context) error {
 	v = trialBalance(open, activity, closing)
 	v.Date, v.DateLabel, v.Shown = pay.ISODate(day), pay.JapaneseDate(day), true
 	v.PrevHref, v.NextHref = ledgerHref(start.AddDate(0, 0, -1)), ledgerHref(end)
-	return web.ShowOps(h.App, c, LedgerPage.Title, nil, v, pages.LedgerPage)
+	return show(h, c, LedgerPage.Title, nil, v, pages.LedgerPage)
 }
 
 func ledgerHref(day time.Time) string {

@@ -52,7 +52,7 @@ func (h *Handler) renderLocks(c *echo.Context, failed int64, reason string, errs
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	return web.ShowOps(h.App, c, LocksPage.Title, errs, v, pages.LocksPage)
+	return show(h, c, LocksPage.Title, errs, v, pages.LocksPage)
 }
 
 func unlockField(buyerID int64) string { return fmt.Sprintf("reason-%d", buyerID) }
@@ -78,15 +78,15 @@ func (h *Handler) UnlockCardChecks(c *echo.Context) error {
 	if errs != nil {
 		return h.renderLocks(c, id, reason, errs)
 	}
-	err = h.Cards.Unlock(c.Request().Context(), id, web.CurrentOperator(c).ID, reason)
+	err = h.Cards.Unlock(c.Request().Context(), id, CurrentOperator(c).ID, reason)
 	if errors.Is(err, store.ErrStateChanged) {
 		// Unlocked by another operator, the day is over, or never locked: nothing to do.
-		h.SetOpsFlash(c, views.Flash{Color: "info", Title: "この購入者のカード追加は停止されていません", Text: "他の担当者が解除したか、日付が変わって停止が終わっています。"})
+		h.setFlash(c, views.Flash{Color: "info", Title: "この購入者のカード追加は停止されていません", Text: "他の担当者が解除したか、日付が変わって停止が終わっています。"})
 		return c.Redirect(http.StatusSeeOther, LocksPage.Path)
 	}
 	if err != nil {
 		return err
 	}
-	h.SetOpsFlash(c, views.Flash{Color: "success", Title: "カード追加の停止を解除しました", Text: "この購入者は再びカードを追加できます。"})
+	h.setFlash(c, views.Flash{Color: "success", Title: "カード追加の停止を解除しました", Text: "この購入者は再びカードを追加できます。"})
 	return c.Redirect(http.StatusSeeOther, LocksPage.Path)
 }

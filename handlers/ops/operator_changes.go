@@ -25,7 +25,7 @@ func (h *Handler) DisableOperator(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	me := web.CurrentOperator(c)
+	me := CurrentOperator(c)
 	if id == me.ID {
 		return h.renderOperators(c, pages.OperatorsView{Roles: map[string]bool{}},
 			pay.FieldErrors{{Field: "change", Message: "ご自身は停止できません。別の管理者に依頼してください"}})
@@ -57,7 +57,7 @@ func (h *Handler) proposeChange(c *echo.Context, kind, role string) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.Account.ProposeChange(c.Request().Context(), *web.CurrentOperator(c), kind, id, role)
+	p, err := h.Account.ProposeChange(c.Request().Context(), *CurrentOperator(c), kind, id, role)
 	if refused, rerr := h.refusedOnOperators(c, err); refused {
 		return rerr
 	}

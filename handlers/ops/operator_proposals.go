@@ -21,7 +21,7 @@ func (h *Handler) DecideProposal(approve bool) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		p, err := h.Account.DecideProposal(c.Request().Context(), *web.CurrentOperator(c), id, approve)
+		p, err := h.Account.DecideProposal(c.Request().Context(), *CurrentOperator(c), id, approve)
 		var errs pay.FieldErrors
 		if web.Refused(c, &errs, "proposal", err) {
 			return h.renderOperators(c, pages.OperatorsView{Roles: map[string]bool{}}, errs)

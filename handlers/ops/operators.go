@@ -58,7 +58,7 @@ func proposalText(p store.Proposal) string {
 
 func (h *Handler) renderOperators(c *echo.Context, v pages.OperatorsView, errs pay.FieldErrors) error {
 	ctx := c.Request().Context()
-	me := web.CurrentOperator(c)
+	me := CurrentOperator(c)
 	pending, err := h.Store.PendingProposals(ctx)
 	if err != nil {
 		return err
@@ -78,12 +78,12 @@ func (h *Handler) renderOperators(c *echo.Context, v pages.OperatorsView, errs p
 	for _, r := range allRoles {
 		v.RoleOpts = append(v.RoleOpts, views.FieldOption{Value: r, Label: pay.RoleLabel(r)})
 	}
-	return web.ShowOps(h.App, c, OperatorsPage.Title, errs, v, pages.OperatorsPage)
+	return show(h, c, OperatorsPage.Title, errs, v, pages.OperatorsPage)
 }
 
 // backToOperators answers a done change with a notice on the operators' page.
 func (h *Handler) backToOperators(c *echo.Context, title, text string) error {
-	h.SetOpsFlash(c, views.Flash{Color: "success", Title: title, Text: text})
+	h.setFlash(c, views.Flash{Color: "success", Title: title, Text: text})
 	return c.Redirect(http.StatusSeeOther, OperatorsPage.Path)
 }
 
@@ -111,7 +111,7 @@ func (h *Handler) ProposeInvite(c *echo.Context) error {
 			roles = append(roles, r)
 		}
 	}
-	p, err := h.Account.ProposeInvite(c.Request().Context(), *web.CurrentOperator(c),
+	p, err := h.Account.ProposeInvite(c.Request().Context(), *CurrentOperator(c),
 		account.InviteInput{EmailAddress: v.Email, Name: v.Name, Roles: roles})
 	var errs pay.FieldErrors
 	if errors.As(err, &errs) {

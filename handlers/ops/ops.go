@@ -1,7 +1,7 @@
 // Package ops is the operator console (/ops): operators sign in with their own session
 // and an authenticator code, screen payments, review suppliers and read the audit log.
 // Its pages read every buyer's data through the store's operator-only methods; nothing
-// here is reachable with a buyer's session (web.LoadUser skips /ops, and the operator's
+// here is reachable with a buyer's session (the site skips web.LoadUser on /ops, and the operator's
 // cookie is scoped to /ops).
 package ops
 

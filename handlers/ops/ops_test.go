@@ -243,7 +243,7 @@ func TestScreeningFromCheckToCaptureWithTwoOperators(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, pay.InProgressExaminationCompleted, pm.ExaminationStatus)
 	assert.Equal(t, pay.CardCaptured, pm.CardStatus, "captured at the sandbox PSP by the job")
-	tx, err := env.App.Gateway.Lookup(context.Background(), pm.PaymentRef)
+	tx, err := env.PSP.Client.Lookup(context.Background(), pm.PaymentRef)
 	require.NoError(t, err)
 	assert.Equal(t, int64(103000), tx.Captured)
 

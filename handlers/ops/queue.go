@@ -7,7 +7,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
@@ -91,5 +90,5 @@ func (h *Handler) ShowQueuePage(c *echo.Context) error {
 	if (page+1)*queuePageSize < total {
 		v.NextHref = href(queue, page+1)
 	}
-	return web.ShowOps(h.App, c, QueuePage.Title, nil, v, pages.QueuePage)
+	return show(h, c, QueuePage.Title, nil, v, pages.QueuePage)
 }

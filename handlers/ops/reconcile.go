@@ -35,7 +35,7 @@ func (h *Handler) ShowReconcilePage(c *echo.Context) error {
 	if v.From == "" && v.To == "" {
 		today := h.transferDay("")
 		v.From, v.To = pay.ISODate(today.AddDate(0, 0, -7)), pay.ISODate(today)
-		return web.ShowOps(h.App, c, ReconcilePage.Title, nil, v, pages.ReconcilePage)
+		return show(h, c, ReconcilePage.Title, nil, v, pages.ReconcilePage)
 	}
 	var errs pay.FieldErrors
 	from, okFrom := pay.ParseDate(v.From)
@@ -51,7 +51,7 @@ func (h *Handler) ShowReconcilePage(c *echo.Context) error {
 		errs.Add("to", fmt.Sprintf("一度に照合できるのは%d日までです", maxReconcileDays))
 	}
 	if len(errs) > 0 {
-		return web.ShowOps(h.App, c, ReconcilePage.Title, errs, v, pages.ReconcilePage)
+		return show(h, c, ReconcilePage.Title, errs, v, pages.ReconcilePage)
 	}
 	r, err := h.Invoices.Reconcile(c.Request().Context(), from, to)
 	if err != nil {
@@ -60,7 +60,7 @@ func (h *Handler) ShowReconcilePage(c *echo.Context) error {
 	v.Ran, v.Payments, v.Files = true, r.Payments, r.Files
 	v.Rows = mismatchRows(r.Mismatches)
 	v.Totals = totalRows(r.Totals)
-	return web.ShowOps(h.App, c, ReconcilePage.Title, nil, v, pages.ReconcilePage)
+	return show(h, c, ReconcilePage.Title, nil, v, pages.ReconcilePage)
 }
 
 func mismatchRows(list []invoices.Mismatch) []pages.MismatchRow {

@@ -68,7 +68,7 @@ func TestReconciliationThreeWaysAndTheDailyRun(t *testing.T) {
 	assert.Regexp(t, `振込日 [0-9年月日]+〜[0-9年月日]+ を照合しました：お支払い\d+件`, page.Body)
 
 	// Someone refunds the charge at the PSP directly: the service's books did not move.
-	_, err = env.App.Gateway.Refund(ctx, pm.PaymentRef, 103_000)
+	_, err = env.PSP.Client.Refund(ctx, pm.PaymentRef, 103_000)
 	require.NoError(t, err)
 	page = mover.Get("/ops/reconciliation?from=" + from + "&to=" + to)
 	rows = totalsRow.FindAllStringSubmatch(page.Body, -1)

@@ -43,7 +43,7 @@ func (h *Handler) renderScreening(c *echo.Context, id int64, errs pay.FieldError
 	if err != nil {
 		return err
 	}
-	op := web.CurrentOperator(c)
+	op := CurrentOperator(c)
 	st := p.State()
 	v := pages.ScreeningView{
 		ID: p.ID, Number: pay.InvoiceNumber(p.ID), Buyer: p.BuyerName, Status: p.ExaminationStatus.Label(),
@@ -129,7 +129,7 @@ func (h *Handler) renderScreening(c *echo.Context, id int64, errs pay.FieldError
 	if err != nil {
 		return err
 	}
-	return web.ShowOps(h.App, c, v.Number+"の審査", errs, v, pages.ScreeningPage)
+	return show(h, c, v.Number+"の審査", errs, v, pages.ScreeningPage)
 }
 
 func ocrStatusLabel(s string) string {

@@ -15,11 +15,11 @@ import (
 
 // ShowSignInPage is the console's sign-in; a signed-in operator goes to the queue.
 func (h *Handler) ShowSignInPage(c *echo.Context) error {
-	if web.CurrentOperator(c) != nil {
-		return c.Redirect(http.StatusSeeOther, h.home(web.CurrentOperator(c)))
+	if CurrentOperator(c) != nil {
+		return c.Redirect(http.StatusSeeOther, h.home(CurrentOperator(c)))
 	}
 	redirect, _ := opsRedirect(c.QueryParam("redirect"))
-	return web.ShowOps(h.App, c, SignInPage.Title, nil, pages.SignInView{Redirect: redirect}, pages.SignInPage)
+	return show(h, c, SignInPage.Title, nil, pages.SignInView{Redirect: redirect}, pages.SignInPage)
 }
 
 // SignIn checks the address, the password and the code together.
@@ -47,18 +47,18 @@ func (h *Handler) SignIn(c *echo.Context) error {
 			return h.signedIn(c, o, redirect)
 		}
 	}
-	return web.ShowOps(h.App, c, SignInPage.Title, errs, pages.SignInView{EmailAddress: email, Redirect: redirect}, pages.SignInPage)
+	return show(h, c, SignInPage.Title, errs, pages.SignInView{EmailAddress: email, Redirect: redirect}, pages.SignInPage)
 }
 
 func (h *Handler) signedIn(c *echo.Context, o store.Operator, redirect string) error {
-	if err := h.StartOperatorSession(c, o); err != nil {
+	if err := h.startSession(c, o); err != nil {
 		return err
 	}
 	if err := h.Store.AddAudit(c.Request().Context(), nil, store.NewAudit{OperatorID: o.ID, ObjectType: store.AuditSignIn,
 		ObjectID: o.ID, Action: "sign_in", After: map[string]string{"ip": c.RealIP()}}, h.Now()); err != nil {
 		return err
 	}
-	h.SetOpsFlash(c, views.Flash{Color: "success", Title: "ログインしました", Text: o.Name + " さん"})
+	h.setFlash(c, views.Flash{Color: "success", Title: "ログインしました", Text: o.Name + " さん"})
 	if redirect == "" {
 		redirect = h.home(&o)
 	}
@@ -70,18 +70,18 @@ const SignOutPath = "/ops/signout"
 
 // SignOut ends the operator's session.
 func (h *Handler) SignOut(c *echo.Context) error {
-	if err := h.EndOperatorSession(c); err != nil {
+	if err := h.endSession(c); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, SignInPage.Path)
 }
 
 // HomePath is the console itself, which sends an operator on to their first section.
-const HomePath = web.OpsPrefix
+const HomePath = Prefix
 
 // ShowHome sends the operator to the first section their roles open.
 func (h *Handler) ShowHome(c *echo.Context) error {
-	return c.Redirect(http.StatusSeeOther, h.home(web.CurrentOperator(c)))
+	return c.Redirect(http.StatusSeeOther, h.home(CurrentOperator(c)))
 }
 
 func (h *Handler) home(o *store.Operator) string {
@@ -97,7 +97,7 @@ func (h *Handler) home(o *store.Operator) string {
 // opsRedirect accepts only console paths after sign-in.
 func opsRedirect(target string) (string, bool) {
 	t, ok := web.SafeRedirect(target)
-	if !ok || !web.IsOpsPath(strings.SplitN(t, "?", 2)[0]) || strings.HasPrefix(t, SignInPage.Path) {
+	if !ok || !IsConsolePath(strings.SplitN(t, "?", 2)[0]) || strings.HasPrefix(t, SignInPage.Path) {
 		return "", false
 	}
 	return t, true

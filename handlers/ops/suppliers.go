@@ -25,7 +25,7 @@ func (h *Handler) ShowSuppliersPage(c *echo.Context) error {
 		v.Rows = append(v.Rows, pages.ReviewRow{Href: fmt.Sprintf("%s/%d", SuppliersPage.Path, s.ID), Name: s.Name,
 			Buyer: s.BuyerName, Status: s.Status.Label(), Created: dateTime(s.CreatedAt), Payments: s.Payments})
 	}
-	return web.ShowOps(h.App, c, SuppliersPage.Title, nil, v, pages.SuppliersPage)
+	return show(h, c, SuppliersPage.Title, nil, v, pages.SuppliersPage)
 }
 
 // SupplierPattern is one supplier to review, and where the review posts.
@@ -47,14 +47,14 @@ func (h *Handler) renderSupplier(c *echo.Context, id int64, errs pay.FieldErrors
 	}
 	v := pages.SupplierView{ID: s.ID, Name: s.Name, Buyer: s.BuyerName, Form: s.BusinessForm.Label(), Number: s.CorporateNumber,
 		Status: s.Status.Label(), ReviewReason: s.ReviewReason, Created: dateTime(s.CreatedAt), Payments: s.Payments,
-		CanReview: (s.Status == pay.SupplierUnapproved || s.Status == pay.SupplierEscalation) && web.CurrentOperator(c).Has(pay.RoleScreening),
+		CanReview: (s.Status == pay.SupplierUnapproved || s.Status == pay.SupplierEscalation) && CurrentOperator(c).Has(pay.RoleScreening),
 		Outcome:   outcome, Reason: reason}
 	for _, st := range []pay.SupplierStatus{pay.SupplierApproved, pay.SupplierEscalation, pay.SupplierRejected} {
 		if st != s.Status {
 			v.Outcomes = append(v.Outcomes, views.FieldOption{Value: strconv.Itoa(int(st)), Label: st.Label()})
 		}
 	}
-	return web.ShowOps(h.App, c, s.Name+"の確認", errs, v, pages.SupplierPage)
+	return show(h, c, s.Name+"の確認", errs, v, pages.SupplierPage)
 }
 
 // ReviewSupplier records the review: approve, escalate or reject with a reason.
@@ -65,7 +65,7 @@ func (h *Handler) ReviewSupplier(c *echo.Context) error {
 	}
 	outcome, reason := c.FormValue("status"), c.FormValue("reason")
 	n, _ := strconv.Atoi(outcome)
-	err = h.Invoices.ReviewSupplier(c.Request().Context(), *web.CurrentOperator(c), id, pay.SupplierStatus(n), reason)
+	err = h.Invoices.ReviewSupplier(c.Request().Context(), *CurrentOperator(c), id, pay.SupplierStatus(n), reason)
 	var errs pay.FieldErrors
 	if errors.As(err, &errs) {
 		return h.renderSupplier(c, id, errs, outcome, reason)
@@ -73,6 +73,6 @@ func (h *Handler) ReviewSupplier(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.SetOpsFlash(c, views.Flash{Color: "success", Title: "確認の結果を登録しました", Text: pay.SupplierStatus(n).Label()})
+	h.setFlash(c, views.Flash{Color: "success", Title: "確認の結果を登録しました", Text: pay.SupplierStatus(n).Label()})
 	return c.Redirect(http.StatusSeeOther, SuppliersPage.Path)
 }

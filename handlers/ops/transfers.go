@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
@@ -63,7 +64,7 @@ func (h *Handler) renderTransfers(c *echo.Context, day time.Time, errs pay.Field
 	if err != nil {
 		return err
 	}
-	op := web.CurrentOperator(c)
+	op := CurrentOperator(c)
 	mover := op.Has(pay.RoleTransfers)
 	v := pages.TransfersView{Date: pay.ISODate(day), DateLabel: pay.JapaneseDate(day), BankDay: !pay.IsBankHoliday(day),
 		HolidayName: pay.HolidayName(day), PrevHref: transfersHref(prevBankDay(day)), NextHref: transfersHref(pay.AddBankDays(day, 1))}
@@ -132,7 +133,7 @@ func (h *Handler) renderTransfers(c *echo.Context, day time.Time, errs pay.Field
 		fr.Rows = append(fr.Rows, byFile[f.ID]...)
 		v.Files = append(v.Files, fr)
 	}
-	return web.ShowOps(h.App, c, TransfersPage.Title+"（"+v.DateLabel+"）", errs, v, pages.TransfersPage)
+	return show(h, c, TransfersPage.Title+"（"+v.DateLabel+"）", errs, v, pages.TransfersPage)
 }
 
 // transferDone answers an action: back to the day with a notice, or the page again
@@ -148,7 +149,7 @@ func (h *Handler) transferDone(c *echo.Context, day time.Time, err error, field 
 	if err != nil {
 		return err
 	}
-	h.SetOpsFlash(c, views.Flash{Color: "success", Title: notice})
+	h.setFlash(c, views.Flash{Color: "success", Title: notice})
 	return c.Redirect(http.StatusSeeOther, transfersHref(day))
 }
 
@@ -167,7 +168,7 @@ const (
 // MakeTransferFile makes the day's 総合振込 file.
 func (h *Handler) MakeTransferFile(c *echo.Context) error {
 	day := h.transferDay(c.FormValue("date"))
-	f, err := h.Invoices.MakeTransferFile(c.Request().Context(), *web.CurrentOperator(c), day, h.Remitter)
+	f, err := h.Invoices.MakeTransferFile(c.Request().Context(), *CurrentOperator(c), day, h.Remitter)
 	return h.transferDone(c, day, err, "make", nil, fmt.Sprintf("振込ファイル #%d を作成しました（%d件・合計%s）", f.ID, f.RecordCount, pay.Yen(f.Total)))
 }
 
@@ -182,7 +183,7 @@ func (h *Handler) DownloadTransferFile(c *echo.Context) error {
 		return err
 	}
 	hdr := c.Response().Header()
-	hdr.Set("Content-Disposition", web.ContentDisposition(pay.ZenginFileName(f.TransferDate, f.RecordCount)))
+	hdr.Set("Content-Disposition", web.ContentDisposition(invoices.ZenginFileName(f.TransferDate, f.RecordCount)))
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Cache-Control", "no-store")
 	return c.Blob(http.StatusOK, "text/plain; charset=Shift_JIS", b)
@@ -198,7 +199,7 @@ func (h *Handler) MarkTransferFileSent(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = h.Invoices.MarkTransferFileSent(c.Request().Context(), *web.CurrentOperator(c), id)
+	err = h.Invoices.MarkTransferFileSent(c.Request().Context(), *CurrentOperator(c), id)
 	return h.transferDone(c, f.TransferDate, err, fmt.Sprintf("file-%d-sent", id), nil, fmt.Sprintf("振込ファイル #%d を送信済みにしました", id))
 }
 
@@ -217,7 +218,7 @@ func (h *Handler) CompleteTransfer(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.Invoices.CompleteTransfer(c.Request().Context(), *web.CurrentOperator(c), t.ID)
+	_, err = h.Invoices.CompleteTransfer(c.Request().Context(), *CurrentOperator(c), t.ID)
 	return h.transferDone(c, t.TransferDate, err, fmt.Sprintf("done-%d", t.ID), nil, pay.InvoiceNumber(t.ID)+"を振込完了にしました")
 }
 
@@ -228,7 +229,7 @@ func (h *Handler) FailTransfer(c *echo.Context) error {
 		return err
 	}
 	in := &rowInput{id: t.ID, reason: c.FormValue("reason")}
-	err = h.Invoices.FailTransfer(c.Request().Context(), *web.CurrentOperator(c), t.ID, in.reason)
+	err = h.Invoices.FailTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, in.reason)
 	return h.transferDone(c, t.TransferDate, err, fmt.Sprintf("reason-%d", t.ID), in, pay.InvoiceNumber(t.ID)+"を振込失敗にしました")
 }
 
@@ -243,7 +244,7 @@ func (h *Handler) RetryTransfer(c *echo.Context) error {
 	if !ok {
 		err = pay.FieldErrors{{Field: "retry_date", Message: "再振込日を選んでください"}}
 	} else {
-		err = h.Invoices.RetryTransfer(c.Request().Context(), *web.CurrentOperator(c), t.ID, day)
+		err = h.Invoices.RetryTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, day)
 	}
 	return h.transferDone(c, t.TransferDate, err, fmt.Sprintf("retry_date-%d", t.ID), in,
 		pay.InvoiceNumber(t.ID)+"を"+pay.JapaneseDate(day)+"に再振込します")
@@ -256,6 +257,6 @@ func (h *Handler) CancelTransfer(c *echo.Context) error {
 		return err
 	}
 	in := &rowInput{id: t.ID, cancelReason: c.FormValue("reason")}
-	_, err = h.Invoices.CancelFailedTransfer(c.Request().Context(), *web.CurrentOperator(c), t.ID, in.cancelReason)
+	_, err = h.Invoices.CancelFailedTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, in.cancelReason)
 	return h.transferDone(c, t.TransferDate, err, fmt.Sprintf("cancel_reason-%d", t.ID), in, pay.InvoiceNumber(t.ID)+"をキャンセルしました（カードへ返金します）")
 }

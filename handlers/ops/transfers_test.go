@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 
 	"cardpay/handlers/webtest"
+	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -78,7 +79,7 @@ func TestTransferFileSentAndCompleted(t *testing.T) {
 	require.GreaterOrEqual(t, len(records), 5)
 	var mine int
 	for _, r := range records {
-		require.Len(t, r, pay.ZenginRecordLen)
+		require.Len(t, r, invoices.ZenginRecordLen)
 		if r[0] == '2' {
 			holder, err := japanese.ShiftJIS.NewDecoder().Bytes(r[50:80])
 			require.NoError(t, err)
@@ -154,7 +155,7 @@ func TestTransferFileSentAndCompleted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, pay.Cancel, qm.ExaminationStatus)
 	assert.Equal(t, pay.CardRefunded, qm.CardStatus)
-	tx, err := env.App.Gateway.Lookup(context.Background(), qm.PaymentRef)
+	tx, err := env.PSP.Client.Lookup(context.Background(), qm.PaymentRef)
 	require.NoError(t, err)
 	assert.Equal(t, int64(103000), tx.Refunded)
 

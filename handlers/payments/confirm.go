@@ -266,7 +266,7 @@ func (h *Handler) ChallengeReturned(c *echo.Context) error {
 		var fe pay.FieldErrors
 		if errors.As(err, &fe) {
 			h.SetFlash(c, views.Flash{Color: "error", Title: "お支払いを完了できませんでした", Text: fe[0].Message})
-			return c.Redirect(http.StatusSeeOther, web.RequestCreditCardPath(res.Payment.ID))
+			return c.Redirect(http.StatusSeeOther, requestPayPath(res.Payment.ID))
 		}
 		if err != nil {
 			return err

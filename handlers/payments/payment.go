@@ -51,7 +51,7 @@ func (h *Handler) ShowPaymentPage(l List) echo.HandlerFunc {
 			v.Promotion = p.PromotionCode
 		}
 		if p.InvoiceType == pay.InvoiceRequestBuyer && pay.RequestOpen(p.ExaminationStatus) {
-			v.PayHref = web.RequestCreditCardPath(p.ID)
+			v.PayHref = requestPayPath(p.ID)
 			v.Next = "カードでお支払いいただくと、審査のうえ、" + p.SupplierName + "へお振り込みします。"
 		}
 		if p.TransferDate != nil {

@@ -34,7 +34,7 @@ const waitingPath = "/payments/waiting"
 const RequestLinkPattern = RequestLinkPath + ":key"
 
 // OpenRequestLink is the mailed link: the key waits in the server session and is linked
-// on the next signed-in page (web.LinkPendingRequest); someone signed out signs in, or
+// on the next signed-in page (LinkPendingRequest); someone signed out signs in, or
 // signs up and registers, first.
 func (h *Handler) OpenRequestLink(c *echo.Context) error {
 	h.SetPendingRequestKey(c, c.Param("key"))
@@ -63,7 +63,7 @@ func (h *Handler) requestToPay(c *echo.Context, id int64) (store.Payment, store.
 }
 
 // RequestPayPattern is where a received card-payment request is paid by card
-// (web.RequestCreditCardPath builds it for the request-key link).
+// (requestPayPath builds it for the request-key link).
 const RequestPayPattern = waitingPath + "/:id/creditcard"
 
 // ShowRequestPayPage is the request's creditcard page; a request no longer waiting for
@@ -92,7 +92,7 @@ func (h *Handler) ShowRequestPayPage(c *echo.Context) error {
 
 func (h *Handler) renderRequestPay(c *echo.Context, p store.Payment, r store.Request, cardID int64, key string, errs pay.FieldErrors) error {
 	u := web.CurrentUser(c)
-	path := web.RequestCreditCardPath(p.ID)
+	path := requestPayPath(p.ID)
 	v := pages.RequestPayView{
 		Action: path, SubmitKey: key, Number: pay.InvoiceNumber(p.ID), ListHref: waitingPath,
 		Requester: r.RequesterName, RequesterCorporateNumber: r.RequesterCorporate,

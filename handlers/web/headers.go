@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"cardpay/static"
 	"cardpay/views"
 )
 
@@ -50,7 +51,7 @@ func (a *App) SecurityHeaders(next http.Handler) http.Handler {
 		}
 		// Pages can show a buyer's data: never store them. Hashed static files set
 		// their own long-lived caching.
-		if !strings.HasPrefix(r.URL.Path, "/static/") {
+		if !strings.HasPrefix(r.URL.Path, static.Prefix) {
 			h.Set("Cache-Control", "no-store")
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), nonceKey{}, nonce)))

@@ -12,8 +12,8 @@ import (
 
 const contextLimited = "limited"
 
-// tooMany makes this request's page answer 429 with Retry-After (Render reads the mark).
-func tooMany(c *echo.Context, retryAfterSeconds int) {
+// TooMany makes this request's page answer 429 with Retry-After (Render reads the mark).
+func TooMany(c *echo.Context, retryAfterSeconds int) {
 	c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
 	c.Set(contextLimited, true)
 }
@@ -25,13 +25,13 @@ func tooMany(c *echo.Context, retryAfterSeconds int) {
 // err was one of those; any other error is the handler's to return.
 func Refused(c *echo.Context, errs *pay.FieldErrors, field string, err error) bool {
 	if l, ok := account.AsLimited(err); ok {
-		tooMany(c, l.RetryAfterSeconds())
+		TooMany(c, l.RetryAfterSeconds())
 		errs.Add(field, l.Message())
 		return true
 	}
 	if r, ok := account.AsRefusal(err); ok {
 		if r.RetryAfter > 0 {
-			tooMany(c, auth.WaitSeconds(r.RetryAfter))
+			TooMany(c, auth.WaitSeconds(r.RetryAfter))
 		}
 		errs.Add(r.Field, r.Message)
 		return true

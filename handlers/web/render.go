@@ -27,7 +27,7 @@ func Render(c *echo.Context, status int, page templ.Component) error {
 // Base fills what every page shares. It reads the stats only for signed-in pages,
 // because only the signed-in header shows them.
 func (a *App) Base(c *echo.Context, title string) (views.Base, error) {
-	b := a.baseOf(c, title, a.PopFlash(c))
+	b := a.BaseWith(c, title, a.PopFlash(c))
 	if u := CurrentUser(c); u != nil {
 		st, err := a.Store.Stats(c.Request().Context(), u.BuyerID)
 		if err != nil {
@@ -69,8 +69,9 @@ func Show[V any, PV interface {
 	return Render(c, StatusFor(b), page(v))
 }
 
-// baseOf is what every page's Base starts from, the buyers' and the operators'.
-func (a *App) baseOf(c *echo.Context, title string, flash *views.Flash) views.Base {
+// BaseWith is what every page's Base starts from, the buyers' (Base) and the
+// operators' (handlers/ops), with the notice taken from the page's own session.
+func (a *App) BaseWith(c *echo.Context, title string, flash *views.Flash) views.Base {
 	return views.Base{
 		ServiceName: a.ServiceName,
 		Title:       title,

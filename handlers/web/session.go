@@ -41,7 +41,7 @@ const DeviceCookie = "cardpay_device"
 const (
 	IdleTimeout       = account.IdleTimeout
 	AbsoluteTimeout   = account.AbsoluteTimeout
-	seenWriteInterval = time.Minute
+	SeenWriteInterval = time.Minute
 )
 
 const contextUser = "user"
@@ -71,9 +71,6 @@ func SetCaller(c *echo.Context, caller account.Caller) {
 func (a *App) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		SetCaller(c, account.Caller{Client: ClientOf(c)})
-		if IsOpsPath(c.Request().URL.Path) {
-			return next(c) // the console reads the operator's session only (LoadOperator)
-		}
 		ctx := c.Request().Context()
 		uid := a.Sessions.GetInt64(ctx, sessionUserID)
 		bid := a.Sessions.GetInt64(ctx, sessionBuyerID)
@@ -96,7 +93,7 @@ func (a *App) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 		case u.SessionEpoch != a.Sessions.GetInt(ctx, sessionEpoch):
 			return a.endSession(c, next, "パスワードが変更されたため、ログアウトしました。もう一度ログインしてください。")
 		}
-		if now.Sub(seen) > seenWriteInterval {
+		if now.Sub(seen) > SeenWriteInterval {
 			a.Sessions.Put(ctx, sessionSeen, now.Unix())
 			if err := a.Store.SeeUserSession(ctx, sid, now); err != nil {
 				return err
@@ -167,20 +164,6 @@ func CurrentUser(c *echo.Context) *store.User {
 	return u
 }
 
-// RequireSignIn sends anonymous visitors to /signin, remembering where they wanted to go.
-func (a *App) RequireSignIn(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c *echo.Context) error {
-		if CurrentUser(c) == nil {
-			target := "/signin"
-			if c.Request().Method == http.MethodGet {
-				target += "?redirect=" + url.QueryEscape(c.Request().URL.RequestURI())
-			}
-			return c.Redirect(http.StatusSeeOther, target)
-		}
-		return next(c)
-	}
-}
-
 // CollectionsEnabled says whether u may send card-payment requests: corporations that
 // are not excluded (SPEC.md §4).
 func (a *App) CollectionsEnabled(u *store.User) bool {
@@ -208,18 +191,19 @@ func SafeRedirect(target string) (string, bool) {
 }
 
 // SetFlash stores a one-time notice for the next page.
-func (a *App) SetFlash(c *echo.Context, f views.Flash) { setFlash(a.Sessions, c, f) }
+func (a *App) SetFlash(c *echo.Context, f views.Flash) { SetFlashIn(a.Sessions, c, f) }
 
 // PopFlash takes the notice out of the session: it is shown once.
-func (a *App) PopFlash(c *echo.Context) *views.Flash { return popFlash(a.Sessions, c) }
+func (a *App) PopFlash(c *echo.Context) *views.Flash { return PopFlashFrom(a.Sessions, c) }
 
-// setFlash and popFlash keep the notice in a session (the buyer's or the operator's).
-func setFlash(sm *scs.SessionManager, c *echo.Context, f views.Flash) {
+// SetFlashIn and PopFlashFrom keep the notice in a session (the buyer's, or the
+// operator's: handlers/ops).
+func SetFlashIn(sm *scs.SessionManager, c *echo.Context, f views.Flash) {
 	b, _ := json.Marshal(f)
 	sm.Put(c.Request().Context(), sessionFlash, string(b))
 }
 
-func popFlash(sm *scs.SessionManager, c *echo.Context) *views.Flash {
+func PopFlashFrom(sm *scs.SessionManager, c *echo.Context) *views.Flash {
 	s := sm.PopString(c.Request().Context(), sessionFlash)
 	if s == "" {
 		return nil
@@ -242,4 +226,28 @@ func (a *App) RenewSession(c *echo.Context, u store.User) error {
 	}
 	a.Sessions.Put(ctx, sessionEpoch, u.SessionEpoch)
 	return nil
+}
+
+// The pending request key (SPEC.md §2): a card-payment request's mailed link keeps its
+// key in the server session until the next signed-in page links it (handlers/payments).
+const sessionPendingRequestKey = "pending_request_key"
+
+// maxRequestKeyLen bounds what is kept from a link: a key is 43 characters.
+const maxRequestKeyLen = 64
+
+// SetPendingRequestKey keeps a request's key until the next signed-in page.
+func (a *App) SetPendingRequestKey(c *echo.Context, key string) {
+	a.Sessions.Put(c.Request().Context(), sessionPendingRequestKey, Clip(key, maxRequestKeyLen))
+}
+
+// PendingRequestKey is the key waiting to be linked ("" for none); the sign-in page,
+// which starts a new session, carries it over.
+func (a *App) PendingRequestKey(c *echo.Context) string {
+	return a.Sessions.GetString(c.Request().Context(), sessionPendingRequestKey)
+}
+
+// PopPendingRequestKey takes the key waiting to be linked out of the session: it is
+// used once, linked or not.
+func (a *App) PopPendingRequestKey(c *echo.Context) string {
+	return a.Sessions.PopString(c.Request().Context(), sessionPendingRequestKey)
 }

@@ -51,7 +51,7 @@ func (a *App) UploadSlot(c *echo.Context, buyerID int64) (release func(), msg st
 		msg = MsgUploadsBusy
 	}
 	if msg != "" {
-		tooMany(c, uploadRetryAfter)
+		TooMany(c, uploadRetryAfter)
 		// Nothing of the body is read: without this, Go's server would read up to 256 KB
 		// of it before answering, to keep the connection.
 		c.Response().Header().Set("Connection", "close")

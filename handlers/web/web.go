@@ -17,11 +17,9 @@ import (
 
 	"cardpay/account"
 	"cardpay/cards"
-	"cardpay/gateway"
 	"cardpay/invoicefiles"
 	"cardpay/invoices"
 	"cardpay/mail"
-	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
 )
@@ -34,8 +32,8 @@ type Deps struct {
 	// the API (the local registry table, and the NTA's Web-API when configured).
 	Corporations *account.Corporations
 	Sessions     *scs.SessionManager
-	// OpsSessions is the operator console's session (its own cookie, on /ops only);
-	// New makes it over Sessions' store when it is nil.
+	// OpsSessions is the operator console's session (its own cookie, on /ops only:
+	// handlers/ops, whose NewSessions the site uses when it is nil).
 	OpsSessions *scs.SessionManager
 	Logger      *slog.Logger
 	ServiceName string
@@ -57,18 +55,14 @@ type Deps struct {
 	TrustedProxies []*net.IPNet
 	// Clock is the time; tests move it to check the session timeouts. nil is time.Now.
 	Clock func() time.Time
-	// Gateway is the card PSP (the sandbox in development and tests, Stripe in
-	// production).
-	Gateway gateway.Gateway
 	// PSPOrigin is the PSP's origin as the browser sees it (the sandbox's second
 	// listener): the card-entry island sends card numbers there, never to us, so the
 	// CSP lets the page connect to it and submit forms towards it.
 	PSPOrigin string
-	// Cards is the saved-card service the pages and the API share; New builds it from
-	// Store, Gateway and BaseURL when it is nil and a Gateway is set.
+	// Cards is the saved-card service the pages and the API share: with Invoices, the
+	// only way to the card gateway (the PSP).
 	Cards *cards.Service
-	// Invoices is the card-payment service of invoices the pages and the API share; New
-	// builds it from Store, Gateway and BaseURL when it is nil and a Gateway is set.
+	// Invoices is the card-payment service of invoices the pages and the API share.
 	Invoices *invoices.Service
 	// InvoiceFiles saves, matches, previews and signs the invoice files the pages and the
 	// API share (its file store and URL signer are the ones the OCR job uses).
@@ -77,7 +71,7 @@ type Deps struct {
 	// (receipts.Service).
 	Receipts ReceiptMaker
 	// Remitter is the service's own account in the transfer files (configuration).
-	Remitter pay.Remitter
+	Remitter invoices.Remitter
 }
 
 // ReceiptMaker is what the pages and the API ask of receipts.Service, named here so that
@@ -109,17 +103,8 @@ func New(d Deps) *App {
 	if d.Account != nil && d.Account.Corporations == nil {
 		d.Account.Corporations = d.Corporations
 	}
-	if d.OpsSessions == nil && d.Sessions != nil {
-		d.OpsSessions = newOpsSessions(d.Sessions)
-	}
-	if d.Cards == nil && d.Gateway != nil {
-		d.Cards = &cards.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}
-	}
 	if d.Cards != nil && d.Cards.Limiter == nil && d.Account != nil {
 		d.Cards.Limiter = d.Account
-	}
-	if d.Invoices == nil && d.Gateway != nil {
-		d.Invoices = &invoices.Service{Store: d.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: d.Logger, Now: d.Clock}
 	}
 	if d.Invoices != nil && d.Invoices.Mailer == nil && d.Account != nil {
 		d.Invoices.Mailer = d.Account

@@ -65,12 +65,13 @@ func (w Wizard[T]) Clear(s *scs.SessionManager, c *echo.Context) {
 
 // LeaveWorkflows clears a create workflow's answers when a signed-in page outside it is
 // opened (SPEC.md §2 "Leaving a create workflow clears its saved in-progress data").
-// Only GET requests of pages count: the API and form posts never clear anything.
+// Only GET requests count, and only of the page groups it is put on (handlers/routes.go):
+// the API (its own routes) and form posts never clear anything.
 func (a *App) LeaveWorkflows(workflows ...Workflow) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
 			r := c.Request()
-			if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/api/") {
+			if r.Method == http.MethodGet {
 				for _, w := range workflows {
 					if !w.Inside(r.URL.Path) && a.Sessions.Exists(r.Context(), w.SessionKey) {
 						a.Sessions.Remove(r.Context(), w.SessionKey)

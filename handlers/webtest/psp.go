@@ -51,13 +51,10 @@ type PSP struct {
 
 var migrateSandbox sync.Once
 
-// startPSP runs the sandbox PSP for d unless the test brought its own gateway: the
-// browser's origins are BaseURL and appURL (the test server), the webhooks go to appURL.
+// startPSP runs the sandbox PSP for d: the browser's origins are BaseURL and appURL
+// (the test server), the webhooks go to appURL. The services reach it by PSP.Client.
 func startPSP(t *testing.T, d *web.Deps, appURL string, logger *slog.Logger) *PSP {
 	t.Helper()
-	if d.Gateway != nil {
-		return nil
-	}
 	var migrateErr error
 	migrateSandbox.Do(func() { migrateErr = sandbox.Migrate(context.Background(), db.Store.DB) })
 	require.NoError(t, migrateErr)
@@ -80,7 +77,7 @@ func startPSP(t *testing.T, d *web.Deps, appURL string, logger *slog.Logger) *PS
 	require.NoError(t, err)
 	handler = srv
 	client := sandbox.NewClient(ts.URL, PSPSecretKey, PSPWebhookSecret, &http.Client{Timeout: PSPClientTimeout})
-	d.Gateway, d.PSPOrigin = client, ts.URL
+	d.PSPOrigin = ts.URL
 	return &PSP{Server: srv, Client: client, URL: ts.URL, appURL: appURL}
 }
 

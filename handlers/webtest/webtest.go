@@ -163,7 +163,7 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		Logger: logger, ServiceName: "請求書カード払い", BaseURL: "http://localhost",
 		Links: info.DefaultLinks, SecretKey: SecretKey,
 		CollectionExclusions: map[string]bool{},
-		Remitter: pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
+		Remitter: invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
 	}
 	for _, f := range mutate {
@@ -179,14 +179,14 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	// origin (CORS, return URLs, webhooks); the app serves once the site is built.
 	srv := httptest.NewUnstartedServer(nil)
 	psp := startPSP(t, &d, "http://"+srv.Listener.Addr().String(), logger)
-	if d.Cards == nil && d.Gateway != nil {
+	if d.Cards == nil {
 		// Webhooks are processed by a background job, as in production.
-		d.Cards = &cards.Service{Store: db.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock, QueueEvents: true,
+		d.Cards = &cards.Service{Store: db.Store, Gateway: psp.Client, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock, QueueEvents: true,
 			Limiter: d.Account}
 	}
-	if d.Invoices == nil && d.Gateway != nil {
+	if d.Invoices == nil {
 		// A submission nobody settled is looked at after a second, not two minutes.
-		d.Invoices = &invoices.Service{Store: db.Store, Gateway: d.Gateway, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock,
+		d.Invoices = &invoices.Service{Store: db.Store, Gateway: psp.Client, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock,
 			SettleAfter: time.Second}
 	}
 	if d.Cards != nil && d.Invoices != nil {

@@ -122,7 +122,7 @@ type modelWorld struct {
 	screener1 store.Operator
 	screener2 store.Operator
 	mover     store.Operator
-	remitter  pay.Remitter
+	remitter  invoices.Remitter
 	seq       atomic.Int64
 	// card is the one test VISA saved at the PSP; every buyer keeps its reference.
 	card gateway.Card
@@ -194,7 +194,7 @@ func newModelWorld(t *testing.T) *modelWorld {
 	psp := &faultyPSP{Gateway: client}
 	w := &modelWorld{st: d.Store, psp: psp, sandbox: client, pspURL: ts.URL, clock: clock,
 		svc: &invoices.Service{Store: d.Store, Gateway: psp, BaseURL: modelAppOrigin, Now: clock.Now, Logger: quiet},
-		remitter: pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
+		remitter: invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
 		stats: modelStats{actions: map[string]int{}}}
 	for i, roles := range [][]string{{pay.RoleScreening}, {pay.RoleScreening}, {pay.RoleTransfers}} {

@@ -159,7 +159,7 @@ type pgkillWorld struct {
 	buyers    []pgkillBuyer
 	screeners [2]store.Operator
 	mover     store.Operator
-	remitter  pay.Remitter
+	remitter  invoices.Remitter
 
 	// stop ends the workload; clients stop retrying then.
 	stop chan struct{}
@@ -235,7 +235,7 @@ func newPgkillWorld(t *testing.T) *pgkillWorld {
 	w.runner.Start(ctx)
 	t.Cleanup(w.runner.Stop)
 
-	w.remitter = pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
+	w.remitter = invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 		BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"}
 	for i, roles := range [][]string{{pay.RoleScreening}, {pay.RoleScreening}, {pay.RoleTransfers}} {
 		op, err := st.CreateOperator(ctx, store.NewOperator{EmailAddress: fmt.Sprintf("op%d@pgkill.test", i),
@@ -1002,7 +1002,7 @@ func (w *pgkillWorld) figures(ctx context.Context) pgkillFigures {
 	inFiles := map[int64]int{}
 	for _, fl := range files {
 		fileSent[fl.ID] = fl.SentAt != nil
-		recs, err := pay.ReadTransferFile(fl.Content)
+		recs, err := invoices.ReadTransferFile(fl.Content)
 		must(err)
 		for _, rec := range recs {
 			id, err := strconv.ParseInt(rec.CustomerCode, 10, 64)

@@ -1,4 +1,4 @@
-package pay
+package invoices
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/japanese"
+
+	"cardpay/pay"
 )
 
 // The 全銀協 総合振込 file (zengin format) that a bank takes to pay many suppliers at once:
@@ -36,7 +38,7 @@ type Remitter struct {
 	Name                 string
 	BankCode, BranchCode string
 	BankKana, BranchKana string
-	AccountType          AccountType
+	AccountType          pay.AccountType
 	AccountNumber        string
 }
 
@@ -47,7 +49,7 @@ type Transfer struct {
 	// half-width); a name that cannot be written in the file is left blank, which
 	// banks accept (they route by code).
 	BankKana, BranchKana string
-	AccountType          AccountType
+	AccountType          pay.AccountType
 	AccountNumber        string
 	// HolderName is the account holder as stored (already the zengin form).
 	HolderName string
@@ -85,7 +87,7 @@ func (r *zenginRecord) num(v string, width int) {
 	if r.err != nil {
 		return
 	}
-	if !AllDigits(v) && v != "" || len(v) > width {
+	if !pay.AllDigits(v) && v != "" || len(v) > width {
 		r.err = fmt.Errorf("pay: zengin: %q is not a number of at most %d digits", v, width)
 		return
 	}
@@ -129,7 +131,7 @@ func zenginByteChar(c rune) bool {
 // ZenginKana converts a bank's or a branch's kana to the file's half-width form,
 // "" when it cannot be written there.
 func ZenginKana(s string) string {
-	k, err := NormalizeHolderName(s)
+	k, err := pay.NormalizeHolderName(s)
 	if err != nil {
 		return ""
 	}
@@ -161,7 +163,7 @@ func (f TransferFile) Bytes() ([]byte, error) {
 		r.b.WriteString("0")  // コード区分: JIS (Shift_JIS)
 		r.num(rm.Code, 10)
 		r.text(rm.Name, 40)
-		r.b.WriteString(f.Date.In(Tokyo()).Format("0102"))
+		r.b.WriteString(f.Date.In(pay.Tokyo()).Format("0102"))
 		r.num(rm.BankCode, 4)
 		r.text(ZenginKana(rm.BankKana), 15)
 		r.num(rm.BranchCode, 3)
@@ -235,7 +237,7 @@ func (f TransferFile) Bytes() ([]byte, error) {
 
 // ZenginFileName is the download's name: the transfer date and the record count.
 func ZenginFileName(date time.Time, n int) string {
-	return fmt.Sprintf("sogofurikomi-%s-%d.txt", date.In(Tokyo()).Format("20060102"), n)
+	return fmt.Sprintf("sogofurikomi-%s-%d.txt", date.In(pay.Tokyo()).Format("20060102"), n)
 }
 
 // FiledTransfer is one data record of a 総合振込 file, read back.

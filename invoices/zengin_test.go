@@ -1,4 +1,4 @@
-package pay_test
+package invoices_test
 
 import (
 	"bytes"
@@ -14,20 +14,21 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/encoding/japanese"
 
+	"cardpay/invoices"
 	"cardpay/pay"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-var remitter = pay.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ(ｶ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
+var remitter = invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ(ｶ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 	BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"}
 
 // yearEnd is a file for the first bank day of 2027, made at the end of 2026, paying
 // holders with ヴ, ー (as -) and small kana made large, in both account types.
-var yearEnd = pay.TransferFile{
+var yearEnd = invoices.TransferFile{
 	Remitter: remitter,
 	Date:     time.Date(2027, 1, 4, 0, 0, 0, 0, pay.Tokyo()),
-	Transfers: []pay.Transfer{
+	Transfers: []invoices.Transfer{
 		{BankCode: "0001", BankKana: "ミズホ", BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountOrdinary,
 			AccountNumber: "1234567", HolderName: mustHolder("カ）ヴィーナス・キャッシュ"), Amount: 110000, CustomerCode: "000123"},
 		{BankCode: "9900", BankKana: "ユウチヨ", BranchCode: "018", BranchKana: "〇一八", AccountType: pay.AccountCurrent,
@@ -68,7 +69,7 @@ func parseZengin(t *testing.T, b []byte) []zenginRecord {
 	dec := japanese.ShiftJIS.NewDecoder()
 	var out []zenginRecord
 	for i, line := range lines {
-		require.Len(t, line, pay.ZenginRecordLen, "record %d is 120 bytes", i+1)
+		require.Len(t, line, invoices.ZenginRecordLen, "record %d is 120 bytes", i+1)
 		layout, ok := layouts[line[0]]
 		require.True(t, ok, "record %d kind %q", i+1, line[0])
 		rec := zenginRecord{}
@@ -79,7 +80,7 @@ func parseZengin(t *testing.T, b []byte) []zenginRecord {
 			rec[f.name] = string(s)
 			pos += f.width
 		}
-		require.Equal(t, pay.ZenginRecordLen, pos)
+		require.Equal(t, invoices.ZenginRecordLen, pos)
 		out = append(out, rec)
 	}
 	return out
@@ -95,7 +96,7 @@ func TestZenginFileGolden(t *testing.T) {
 	want, err := os.ReadFile(golden)
 	require.NoError(t, err, "run `go test ./pay -run Golden -update` once to write it")
 	assert.Equal(t, want, b, "the file, byte for byte")
-	assert.Len(t, b, 5*(pay.ZenginRecordLen+2), "header, two transfers, trailer, end")
+	assert.Len(t, b, 5*(invoices.ZenginRecordLen+2), "header, two transfers, trailer, end")
 
 	recs := parseZengin(t, b)
 	require.Len(t, recs, 5)
@@ -144,43 +145,43 @@ func TestZenginFileGolden(t *testing.T) {
 }
 
 func TestZenginFileRefusesWhatItCannotWrite(t *testing.T) {
-	for name, mutate := range map[string]func(f *pay.TransferFile){
-		"kanji holder":      func(f *pay.TransferFile) { f.Transfers[0].HolderName = "山田" },
-		"zero amount":       func(f *pay.TransferFile) { f.Transfers[0].Amount = 0 },
-		"too large":         func(f *pay.TransferFile) { f.Transfers[0].Amount = 10_000_000_000 },
-		"account type 0":    func(f *pay.TransferFile) { f.Transfers[0].AccountType = pay.AccountDefault },
-		"bank code letters": func(f *pay.TransferFile) { f.Transfers[0].BankCode = "00A1" },
-		"long account":      func(f *pay.TransferFile) { f.Transfers[0].AccountNumber = "12345678" },
+	for name, mutate := range map[string]func(f *invoices.TransferFile){
+		"kanji holder":      func(f *invoices.TransferFile) { f.Transfers[0].HolderName = "山田" },
+		"zero amount":       func(f *invoices.TransferFile) { f.Transfers[0].Amount = 0 },
+		"too large":         func(f *invoices.TransferFile) { f.Transfers[0].Amount = 10_000_000_000 },
+		"account type 0":    func(f *invoices.TransferFile) { f.Transfers[0].AccountType = pay.AccountDefault },
+		"bank code letters": func(f *invoices.TransferFile) { f.Transfers[0].BankCode = "00A1" },
+		"long account":      func(f *invoices.TransferFile) { f.Transfers[0].AccountNumber = "12345678" },
 	} {
 		f := yearEnd
-		f.Transfers = append([]pay.Transfer(nil), yearEnd.Transfers...)
+		f.Transfers = append([]invoices.Transfer(nil), yearEnd.Transfers...)
 		mutate(&f)
 		_, err := f.Bytes()
 		assert.Error(t, err, name)
 	}
-	empty := pay.TransferFile{Remitter: remitter, Date: yearEnd.Date}
+	empty := invoices.TransferFile{Remitter: remitter, Date: yearEnd.Date}
 	b, err := empty.Bytes()
 	require.NoError(t, err)
 	recs := parseZengin(t, b)
 	require.Len(t, recs, 3)
 	assert.Equal(t, "000000", recs[1]["count"], "an empty day is a header, a zero trailer and the end")
-	assert.Equal(t, "sogofurikomi-20270104-2.txt", pay.ZenginFileName(yearEnd.Date, 2))
+	assert.Equal(t, "sogofurikomi-20270104-2.txt", invoices.ZenginFileName(yearEnd.Date, 2))
 }
 
 func TestReadTransferFile(t *testing.T) {
 	b, err := yearEnd.Bytes()
 	require.NoError(t, err)
-	got, err := pay.ReadTransferFile(b)
+	got, err := invoices.ReadTransferFile(b)
 	require.NoError(t, err)
 	require.Len(t, got, 2)
-	assert.Equal(t, pay.FiledTransfer{BankCode: "0001", BranchCode: "001", AccountNumber: "1234567", Amount: 110000, CustomerCode: "000123"}, got[0])
+	assert.Equal(t, invoices.FiledTransfer{BankCode: "0001", BranchCode: "001", AccountNumber: "1234567", Amount: 110000, CustomerCode: "000123"}, got[0])
 	assert.Equal(t, int64(9999999999), got[1].Amount)
 	// A changed amount no longer matches the trailer; a cut file has no end.
 	bad := bytes.Replace(b, []byte("0000110000"), []byte("0000110001"), 1)
-	_, err = pay.ReadTransferFile(bad)
+	_, err = invoices.ReadTransferFile(bad)
 	assert.ErrorContains(t, err, "trailer")
-	_, err = pay.ReadTransferFile(b[:len(b)-122])
+	_, err = invoices.ReadTransferFile(b[:len(b)-122])
 	assert.Error(t, err)
-	_, err = pay.ReadTransferFile(b[:len(b)-1])
+	_, err = invoices.ReadTransferFile(b[:len(b)-1])
 	assert.Error(t, err)
 }
