@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 
-import { JOURNEY_COMBOS as COMBOS, CORP, DEMO_PASSWORD, SOLE, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, signIn, tabTo, url, lastMailId, waitForMail, mailCode } from "./lib.mjs";
+import { JOURNEY_COMBOS as COMBOS, CORP, DEMO_PASSWORD, SOLE, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, signIn, tabTo, url, lastMailId, waitForMail, mailCode, focusedId } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 120_000 };
 
@@ -141,7 +141,7 @@ for (const combo of COMBOS) {
     async function checkInvalid(t, res, field, message, label) {
       assert.equal(res.status(), 422, `${label}: status`);
       assert.ok((await page.title()).startsWith("エラー："), `${label}: title starts with エラー：`);
-      assert.equal(await page.evaluate(() => document.activeElement?.id), "error-summary", `${label}: focus on the error summary`);
+      assert.equal(await focusedId(page, "error-summary"), "error-summary", `${label}: focus on the error summary`);
       assert.ok((await page.locator(`.error-summary a[href='#${field}']`).count()) >= 1, `${label}: summary links to #${field}`);
       assert.match(await page.locator(`#${field}-error`).innerText(), new RegExp(message), `${label}: message at #${field}`);
       await check(t, res, `${label} with errors`, 422);

@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, formatViolations, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, formatViolations, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, watchErrors, focusedId } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 120_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -203,7 +203,7 @@ for (const combo of COMBOS) {
       assert.equal(res.status(), 422, `${label}: status`);
       assert.equal(origin(page), BASE_URL, `${label}: back on our page`);
       assert.ok((await page.title()).startsWith("エラー："), `${label}: title starts with エラー：`);
-      assert.equal(await page.evaluate(() => document.activeElement?.id), "error-summary", `${label}: focus on the error summary`);
+      assert.equal(await focusedId(page, "error-summary"), "error-summary", `${label}: focus on the error summary`);
       assert.equal(await page.locator(".error-summary a[href='#card']").innerText(), message, `${label}: the summary says why, linking to #card`);
       assert.equal((await page.locator("#card-error").innerText()).replace(/^エラー：/, "").trim(), message, `${label}: the message at #card`);
       assert.equal(await page.locator(".card-list__item").count(), 0, `${label}: not the list`);
@@ -320,7 +320,7 @@ for (const combo of COMBOS) {
         await page.locator(ISLAND_SUBMIT).focus();
         await page.keyboard.press("Enter");
         await page.locator("#card-entry-summary").waitFor();
-        assert.equal(await page.evaluate(() => document.activeElement?.id), "card-entry-summary", "focus on the island's summary");
+        assert.equal(await focusedId(page, "card-entry-summary"), "card-entry-summary", "focus on the island's summary");
         assert.equal(await page.locator("#card-entry-summary li").count(), 4, "every field is listed");
         assert.match(await page.locator("#card_number-error").innerText(), /カード番号を入力してください/);
         assert.equal(await page.getAttribute("#card_number", "aria-invalid"), "true");
@@ -329,7 +329,7 @@ for (const combo of COMBOS) {
         // A summary link takes the focus to its field, by keyboard.
         await page.locator("#card-entry-summary a[href='#card_exp']").focus();
         await page.keyboard.press("Enter");
-        assert.equal(await page.evaluate(() => document.activeElement?.id), "card_exp", "the summary link focuses the field");
+        assert.equal(await focusedId(page, "card_exp"), "card_exp", "the summary link focuses the field");
         await assertNoProblems(t, page, await pageProblems(page, res), `${ADD} (island, empty form) (${name})`);
       } else {
         // Without JavaScript: one button to the PSP's hosted page, which refuses an empty form.
@@ -365,7 +365,7 @@ for (const combo of COMBOS) {
         await page.locator(ISLAND_SUBMIT).focus();
         await page.keyboard.press("Enter");
         await page.locator("#card-entry-summary").waitFor();
-        assert.equal(await page.evaluate(() => document.activeElement?.id), "card-entry-summary", "focus on the island's summary");
+        assert.equal(await focusedId(page, "card-entry-summary"), "card-entry-summary", "focus on the island's summary");
         assert.equal(await page.locator("#card-entry-summary a[href='#card_number']").innerText(), AMEX_REFUSAL);
         assert.equal(await page.locator("#card-entry-summary li").count(), 1, "only the brand is wrong");
         assert.equal(path(page), ADD, "still on the add page");

@@ -356,6 +356,22 @@ export async function andWait(page, act) {
   return res;
 }
 
+/**
+ * The id of the focused element once it is `want`, or what it still is after `timeout`
+ * ms. A page's autofocus (the error summary, the field after 住所を検索) is applied when
+ * Chromium next updates the rendering, which can come just after the load event: asking
+ * once right after the navigation raced it. Polled from here, not in the page, because a
+ * page with JavaScript off never fires the timers an in-page wait would use.
+ */
+export async function focusedId(page, want, { timeout = 3000 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const id = await page.evaluate(() => document.activeElement?.id ?? "");
+    if (id === want || Date.now() > deadline) return id;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Focuses a link or button and activates it with `key` (Enter, or Space for a button). */
 export async function activate(page, selector, key = "Enter") {
   const el = page.locator(selector);

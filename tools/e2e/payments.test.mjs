@@ -20,7 +20,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, BASE_URL, chooseOption, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, BASE_URL, chooseOption, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors, focusedId } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const PASSWORD = "e2ePayments2026pw";
@@ -282,7 +282,7 @@ for (const combo of COMBOS) {
       await typeInto(page, "#amount", "12.5");
       res = await activate(page, button("確認へ進む"));
       await check(t, res, "the invoice step with errors", 422);
-      assert.equal(await page.evaluate(() => document.activeElement?.id), "error-summary", "focus on the error summary");
+      assert.equal(await focusedId(page, "error-summary"), "error-summary", "focus on the error summary");
       assert.equal(await page.locator("#amount").inputValue(), "12.5");
     });
 

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { JOURNEY_COMBOS as COMBOS, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, tabTo, url, lastMailId, waitForMail, mailCode, watchErrors } from "./lib.mjs";
+import { JOURNEY_COMBOS as COMBOS, assertNoProblems, comboName, describeFocus, firstPage, launch, pageProblems, screenshot, tabTo, url, lastMailId, waitForMail, mailCode, watchErrors, focusedId } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const PASSWORD = "e2eSignup2026pw";
@@ -104,7 +104,7 @@ for (const combo of COMBOS) {
     async function checkInvalid(t, res, field, message, label) {
       assert.equal(res.status(), 422, `${label}: status`);
       assert.ok((await page.title()).startsWith("エラー："), `${label}: title starts with エラー：`);
-      assert.equal(await page.evaluate(() => document.activeElement?.id), "error-summary", `${label}: focus on the error summary`);
+      assert.equal(await focusedId(page, "error-summary"), "error-summary", `${label}: focus on the error summary`);
       assert.ok((await page.locator(`.error-summary a[href='#${field}']`).count()) >= 1, `${label}: summary links to #${field}`);
       assert.match(await page.locator(`#${field}-error`).innerText(), new RegExp(message), `${label}: message at #${field}`);
       if (field !== "business_form") assert.equal(await page.getAttribute(`#${field}`, "aria-invalid"), "true", `${label}: aria-invalid`);
@@ -199,7 +199,7 @@ for (const combo of COMBOS) {
         await page.fill(`#${postalField}`, code);
         const res = await click(page, `button[name='lookup'][value='${postalField}']`);
         assert.equal(res.status(), 200, "a lookup answers 200");
-        assert.equal(await page.evaluate(() => document.activeElement?.id), `${prefix}address_street`, "focus moves to the street");
+        assert.equal(await focusedId(page, `${prefix}address_street`), `${prefix}address_street`, "focus moves to the street");
       }
       assert.equal(await page.inputValue(state), expect.prefecture);
       assert.equal(await page.inputValue(city), expect.city);

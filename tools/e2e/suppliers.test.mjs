@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, chooseOption, assertNoProblems, comboName, JOURNEY_COMBOS as COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url, watchErrors } from "./lib.mjs";
+import { activate, andWait, chooseOption, assertNoProblems, comboName, JOURNEY_COMBOS as COMBOS, CORP, describeFocus, firstPage, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, signIn, submitFrom, tabTo, typeInto, url, watchErrors, focusedId } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -75,7 +75,7 @@ for (const combo of COMBOS) {
       await islandReady();
       assert.equal(res.status(), 422, `${label}: status`);
       assert.ok((await page.title()).startsWith("エラー："), `${label}: title starts with エラー：`);
-      assert.equal(await page.evaluate(() => document.activeElement?.id), "error-summary", `${label}: focus on the error summary`);
+      assert.equal(await focusedId(page, "error-summary"), "error-summary", `${label}: focus on the error summary`);
       for (const [field, message] of Object.entries(fields)) {
         assert.ok((await page.locator(`.error-summary a[href='#${field}']`).count()) >= 1, `${label}: the summary links to #${field}`);
         assert.match(await page.locator(`#${field}-error`).innerText(), new RegExp(message), `${label}: message at #${field}`);

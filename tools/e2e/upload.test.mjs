@@ -21,7 +21,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { andWait, assertNoProblems, axe, comboName, JOURNEY_COMBOS as COMBOS, CORP, describeFocus, firstPage, formatViolations, launch, pageProblems, pagePath as path, screenshot, signIn, tabTo, textPDF, url, watchErrors } from "./lib.mjs";
+import { andWait, assertNoProblems, axe, comboName, JOURNEY_COMBOS as COMBOS, CORP, describeFocus, firstPage, formatViolations, launch, pageProblems, pagePath as path, screenshot, signIn, tabTo, textPDF, url, watchErrors, focusedId } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 240_000 };
 
@@ -257,7 +257,7 @@ for (const combo of COMBOS) {
         assert.equal(res.status(), 422);
         assert.equal(path(page), CREATE);
         assert.ok((await page.title()).startsWith("エラー："), "the title starts with エラー：");
-        assert.equal(await page.evaluate(() => document.activeElement?.id), "error-summary", "focus on the error summary");
+        assert.equal(await focusedId(page, "error-summary"), "error-summary", "focus on the error summary");
         assert.equal(await page.locator(`.error-summary a[href='${INPUT}']`).count(), 1, "the summary links to the field");
         await assertFieldError(message, "refused");
         await check(t, res, `${CREATE} refused`, 422);
