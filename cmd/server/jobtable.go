@@ -22,17 +22,15 @@ type job struct {
 // kind is declared beside the code that runs it; this is the one place that names them
 // all, because a kind enqueued but never registered is never claimed and waits in the
 // table for good (the house test checks that every …JobKind of the module is named
-// here). It is built once every service exists: acct for the mails and the cleanup, inv
-// (with its gateway) for the payment jobs.
-func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, fileStore files.Store, inv *invoices.Service) []job {
-	// A stored webhook is acted on with the database alone (the event was verified when it
-	// arrived), so its job has a service of its own without the gateway.
-	events := &cards.Service{Store: st, Logger: logger, Limiter: acct, Payments: &invoices.Service{Store: st, Logger: logger}}
+// here). It is built once every service exists, from the services the pages use: acct
+// for the mails and the cleanup, crd for the PSP's stored webhooks (acted on with the
+// database alone: each was verified when it arrived), inv for the payment jobs.
+func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, fileStore files.Store, crd *cards.Service, inv *invoices.Service) []job {
 	return []job{
 		{account.MailJobKind, acct.DeliverMail},
 		{store.NotificationMailJobKind, acct.DeliverNotification},
 		{account.CleanupJobKind, acct.RunCleanupJob},
-		{cards.PSPEventJobKind, events.RunEventJob},
+		{cards.PSPEventJobKind, crd.RunEventJob},
 		{invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run},
 		{invoices.SettleJobKind, inv.RunSettleJob},
 		{invoices.CardJobKind, inv.RunCardJob},

@@ -184,6 +184,8 @@ func run(logger *slog.Logger) error {
 	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true, Limiter: deps.Account}
 	deps.Invoices = &invoices.Service{Store: st, Gateway: gw, Limits: cfg.Limits, BaseURL: cfg.BaseURL, Logger: logger,
 		SettleAfter: cfg.SettleAfter, Mailer: deps.Account}
+	// The PSP's webhooks about payments ("inv-…") are the payment service's to act on.
+	deps.Cards.Payments = deps.Invoices
 	if cfg.CrashAt != "" {
 		deps.Invoices.Crash = func(point string) {
 			if point == cfg.CrashAt {
@@ -195,7 +197,7 @@ func run(logger *slog.Logger) error {
 	}
 	// Every job is registered from the one table, once every service exists: the payment
 	// jobs need the gateway, so the workers start once it exists.
-	for _, j := range jobTable(st, logger, acct, fileStore, deps.Invoices) {
+	for _, j := range jobTable(st, logger, acct, fileStore, deps.Cards, deps.Invoices) {
 		runner.Register(j.kind, j.run)
 	}
 	// Today's expiry and reconciliation (each run schedules the next day's): once,

@@ -212,8 +212,9 @@ func TestWebhookEvents(t *testing.T) {
 	assert.Equal(t, []string{"payment.declined"}, h.events(t, d.PaymentID))
 }
 
-// Run delivers a new event at once, without waiting for its tick.
-func TestRunDelivers(t *testing.T) {
+// runningPSP is a sandbox whose Run delivers to a receiver that accepts everything, with
+// a tick of an hour: whatever Run does in a test, an event (or a bug) made it do.
+func runningPSP(t *testing.T) (*harness, *receiver) {
 	var h *harness
 	rc := newReceiver(t, 0, func(hd http.Header, b []byte) (gateway.Event, error) {
 		return h.client.VerifyWebhook(hd, b, h.clock.Now())
@@ -223,7 +224,13 @@ func TestRunDelivers(t *testing.T) {
 	done := make(chan struct{})
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() { defer close(done); h.srv.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	t.Cleanup(func() { cancel(); <-done })
+	return h, rc
+}
+
+// Run delivers a new event at once, without waiting for its tick.
+func TestRunDelivers(t *testing.T) {
+	h, rc := runningPSP(t)
 
 	time.Sleep(50 * time.Millisecond) // Run's first pass, with nothing due
 	tx := h.authorize(t, visa, 1000)
@@ -265,16 +272,7 @@ func TestVerify(t *testing.T) {
 // wake it again (it did: an idle server swept some 4,000 times a second). A written event
 // wakes it once more, and then it rests again.
 func TestIdleRunRests(t *testing.T) {
-	var h *harness
-	rc := newReceiver(t, 0, func(hd http.Header, b []byte) (gateway.Event, error) {
-		return h.client.VerifyWebhook(hd, b, h.clock.Now())
-	})
-	h = newHarness(t, func(c *sandbox.Config) { c.WebhookURL = rc.ts.URL; c.PollInterval = time.Hour })
-	retireOtherEvents(t, h)
-	done := make(chan struct{})
-	ctx, cancel := context.WithCancel(t.Context())
-	go func() { defer close(done); h.srv.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	h, rc := runningPSP(t)
 
 	time.Sleep(500 * time.Millisecond)
 	idle := h.srv.Passes()
