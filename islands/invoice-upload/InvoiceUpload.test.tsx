@@ -267,7 +267,9 @@ describe("InvoiceUpload", () => {
       last().answer(422, { status: "validation_error", message: "入力内容に誤りがあります。", errors: [{ field: "invoice_file", message: msg }] }),
     );
     await waitFor(() => expect(screen.getByRole("alert").textContent).toContain(msg));
-    expect(document.activeElement).toBe(input());
+    // The focus comes back in an effect of the refusal's render (once the field is enabled
+    // again), which can commit after the one that shows the message.
+    await waitFor(() => expect(document.activeElement).toBe(input()));
     expect(screen.queryByText("fake.pdf")).toBeNull();
     expect(input().disabled).toBe(false);
   });
