@@ -3,7 +3,10 @@ package account
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+
+	"github.com/jmoiron/sqlx"
 
 	"cardpay/pay"
 	"cardpay/store"
@@ -47,8 +50,17 @@ func (s *Service) ReviewBuyer(ctx context.Context, op store.Operator, id int64, 
 		Status pay.BuyerReview `json:"review_status"`
 		Reason string          `json:"review_reason"`
 	}
+	now := s.now()
 	err = s.Store.ReviewBuyer(ctx, id, to, reason, store.NewAudit{OperatorID: op.ID, ObjectType: store.AuditBuyer, ObjectID: id,
-		Action: "review_buyer", Before: state{cur.ReviewStatus, cur.ReviewReason}, After: state{to, cur.ReviewReason}, Reason: reason}, s.now())
+		Action: "review_buyer", Before: state{cur.ReviewStatus, cur.ReviewReason}, After: state{to, cur.ReviewReason}, Reason: reason}, now,
+		func(tx *sqlx.Tx) error {
+			title, body := "アカウントの確認が完了しました", "ご登録内容の確認が完了しました。お支払いやカード払い依頼をご利用いただけます。"
+			if to == pay.BuyerRejected {
+				title, body = "アカウントをご利用いただけません", "ご登録の法人について確認できなかったため、アカウントをご利用いただけません。理由："+reason
+			}
+			return s.Store.Notify(ctx, tx, id, store.NewNotification{EventKey: fmt.Sprintf("buyer-review-%d", id), Title: title, Body: body,
+				Link: "/"}, s.NotificationMail(id), now)
+		})
 	if errors.Is(err, store.ErrStateChanged) {
 		return pay.FieldErrors{{Field: "status", Message: MsgBuyerReviewMoved}}
 	}

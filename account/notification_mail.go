@@ -12,11 +12,31 @@ import (
 	"cardpay/store"
 )
 
-// DeliverNotification is the handler of store.NotificationMailJobKind: it mails a
-// buyer's notification to the buyer's users. The job exists once per notification (its
-// unique key), so an event is mailed once; BaseURL makes the link absolute.
+// NotificationMailJobKind is the job that mails a notification to the buyer's users
+// (DeliverNotification). Store.Notify gives it the notification's unique key, so an
+// event is mailed once.
+const NotificationMailJobKind = "notification_mail"
+
+// NotificationJob is the payload of a NotificationMailJobKind job.
+type NotificationJob struct {
+	BuyerID        int64 `json:"buyer_id"`
+	NotificationID int64 `json:"notification_id"`
+}
+
+// NotificationMail is the job that mails the buyer's notification id, for Store.Notify:
+// whoever writes a notification (a payment's event, a review) has it mailed in the same
+// transaction.
+func (s *Service) NotificationMail(buyerID int64) func(id int64) store.NewJob {
+	return func(id int64) store.NewJob {
+		return store.NewJob{Kind: NotificationMailJobKind, Payload: NotificationJob{BuyerID: buyerID, NotificationID: id}, MaxAttempts: 10}
+	}
+}
+
+// DeliverNotification is the handler of NotificationMailJobKind: it mails a buyer's
+// notification to the buyer's users. The job exists once per notification (its unique
+// key), so an event is mailed once; BaseURL makes the link absolute.
 func (s *Service) DeliverNotification(ctx context.Context, payload json.RawMessage) error {
-	var j store.NotificationJob
+	var j NotificationJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("account: notification mail job: %w", err)
 	}
@@ -44,7 +64,7 @@ func (s *Service) DeliverNotification(ctx context.Context, payload json.RawMessa
 }
 
 // RequestMailJob is the job that mails a card-payment request's link to the customer
-// (invoices.RequestMailer). It is sealed like every mail job: the link holds the key.
+// (invoices.Mailer). It is sealed like every mail job: the link holds the key.
 func (s *Service) RequestMailJob(to string, f pay.RequestMailFacts) (store.NewJob, error) {
 	return s.notice(mail.CardPaymentRequest(to, s.ServiceName, f))
 }

@@ -1,11 +1,11 @@
 package handlers_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,10 +18,6 @@ import (
 // (jobTable). These tests read the module's Go files (go/parser), so that a kind that
 // drifts back into store, or one that is declared and never registered (its jobs would
 // wait in the table for good: a runner claims only the kinds it knows), fails here.
-
-// storeJobKinds is the one kind store may declare: a notification and its mail are
-// written in the transaction of the event that causes them, which store writes itself.
-var storeJobKinds = []string{"NotificationMailJobKind"}
 
 // jobKindConsts are the constants named …JobKind that the package's non-test files
 // declare. Tests may name kinds of their own (a stand-in job): those run nowhere.
@@ -48,8 +44,8 @@ func jobKindConsts(t *testing.T, p goPackage) []string {
 	return kinds
 }
 
-// Store declares no job kind but the notifications' mail: the code that runs a job
-// declares its kind and hands store what to enqueue in store's transaction (an also).
+// Store declares no job kind: the code that runs a job declares its kind and hands store
+// what to enqueue in store's transaction (an also, or Notify's mail).
 func TestStoreDeclaresNoJobKind(t *testing.T) {
 	var found []string
 	sawStore := false
@@ -60,13 +56,47 @@ func TestStoreDeclaresNoJobKind(t *testing.T) {
 		}
 		sawStore = sawStore || pkg == "store"
 		for _, k := range jobKindConsts(t, p) {
-			if pkg != "store" || !slices.Contains(storeJobKinds, k) {
-				found = append(found, pkg+"."+k)
-			}
+			found = append(found, pkg+"."+k)
 		}
 	}
 	require.True(t, sawStore, "package store is listed")
 	require.Empty(t, found, "job kinds declared in store; declare them beside the code that runs them:\n%s", strings.Join(found, "\n"))
+}
+
+// Store reads and writes: what an event tells a buyer and where it links are the
+// services' (store.Events, the reviews' also). So store's non-test code calls no pay
+// function named …Link or …Notice, and no string literal of it starts with "/" (a page).
+func TestStoreKnowsNoPageOrNotice(t *testing.T) {
+	var found []string
+	for _, p := range listPackages(t) {
+		if rel(p.ImportPath) != "store" {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, filepath.Join(p.Dir, f), nil, 0)
+			require.NoError(t, err)
+			ast.Inspect(file, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CallExpr:
+					sel, ok := n.Fun.(*ast.SelectorExpr)
+					if !ok {
+						break
+					}
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "pay" &&
+						(strings.HasSuffix(sel.Sel.Name, "Link") || strings.HasSuffix(sel.Sel.Name, "Notice")) {
+						found = append(found, fmt.Sprintf("%s: pay.%s", fset.Position(n.Pos()), sel.Sel.Name))
+					}
+				case *ast.BasicLit:
+					if v, err := strconv.Unquote(n.Value); n.Kind == token.STRING && err == nil && strings.HasPrefix(v, "/") {
+						found = append(found, fmt.Sprintf("%s: %q", fset.Position(n.Pos()), v))
+					}
+				}
+				return true
+			})
+		}
+	}
+	require.Empty(t, found, "store builds notices or page links; the services do:\n%s", strings.Join(found, "\n"))
 }
 
 // Every …JobKind constant of the module is registered in cmd/server's jobTable. The

@@ -21,10 +21,11 @@ import (
 // RequestLinkPath is where a request's mailed link opens the service; the key follows.
 const RequestLinkPath = "/payments/request/"
 
-// RequestMailer builds the customer's mail job of a request (account.Service: sealed,
-// since the link holds the key).
-type RequestMailer interface {
+// Mailer builds the mail jobs the money rules enqueue (account.Service): the customer's
+// mail of a request (sealed, since the link holds the key) and a notification's mail.
+type Mailer interface {
 	RequestMailJob(to string, f pay.RequestMailFacts) (store.NewJob, error)
+	NotificationMail(buyerID int64) func(id int64) store.NewJob
 }
 
 // MaxKeyMisses is how many keys matching nothing one buyer may try in KeyMissWindow; more

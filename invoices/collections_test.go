@@ -31,6 +31,16 @@ func (m *mailer) RequestMailJob(to string, f pay.RequestMailFacts) (store.NewJob
 	return store.NewJob{Kind: "test_request_mail", Payload: map[string]string{"to": to}}, nil
 }
 
+// notificationMailKind is the kind of the test mailer's notification mail jobs (the
+// app's is account's, run by its tests).
+const notificationMailKind = "test_notification_mail"
+
+func (m *mailer) NotificationMail(buyerID int64) func(id int64) store.NewJob {
+	return func(id int64) store.NewJob {
+		return store.NewJob{Kind: notificationMailKind, Payload: map[string]int64{"buyer_id": buyerID, "notification_id": id}}
+	}
+}
+
 func (m *mailer) lastKey(t *testing.T) string {
 	t.Helper()
 	m.mu.Lock()

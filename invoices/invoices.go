@@ -42,8 +42,9 @@ type Service struct {
 	// Secure challenge before it is given up (default 30 minutes).
 	SettleAfter      time.Duration
 	ChallengeTimeout time.Duration
-	// Mailer builds the customer's mail of a card-payment request (account.Service).
-	Mailer RequestMailer
+	// Mailer builds the customer's mail of a card-payment request and the notifications'
+	// mails (account.Service). Nil mails no notification (tests of the rules alone).
+	Mailer Mailer
 	// Crash, when set, is called at the named points of a submission, a capture and the
 	// making of a transfer file; the kill tests set it to end the process there (SIGKILL),
 	// never in production.

@@ -146,8 +146,13 @@ func (f fixture) submission(key string) invoices.Submission {
 		Invoice: pay.InvoiceInput{Amount: "100000", DueDate: "2026-12-25", TransferDate: "2026-12-25", InvoiceNumber: "INV-1"}}
 }
 
+// newService is the payment rules on the test database, told of its events as the app's
+// service is (notices and a request following its payment), with a mailer that records.
 func newService(p *psp) *invoices.Service {
-	return &invoices.Service{Store: db.Store, Gateway: p, BaseURL: "https://pay.example.jp", Now: func() time.Time { return now }}
+	s := &invoices.Service{Store: db.Store, Gateway: p, BaseURL: "https://pay.example.jp", Now: func() time.Time { return now },
+		Mailer: &mailer{}}
+	db.Store.SetEvents(s)
+	return s
 }
 
 func TestSubmitAuthorisesAmountAndFee(t *testing.T) {

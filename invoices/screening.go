@@ -257,8 +257,14 @@ func (s *Service) ReviewSupplier(ctx context.Context, op store.Operator, id int6
 		Status pay.SupplierStatus `json:"status"`
 		Label  string             `json:"status_label"`
 	}
+	now := s.now()
 	err = s.Store.ReviewSupplier(ctx, id, cur.Status, to, reason, store.NewAudit{OperatorID: op.ID, ObjectType: store.AuditSupplier,
-		ObjectID: id, Action: "review", Before: state{cur.Status, cur.Status.Label()}, After: state{to, to.Label()}, Reason: reason}, s.now())
+		ObjectID: id, Action: "review", Before: state{cur.Status, cur.Status.Label()}, After: state{to, to.Label()}, Reason: reason}, now,
+		func(tx *sqlx.Tx, buyerID int64, name string, auditID int64) error {
+			title, body := pay.SupplierNotice(name, to, reason)
+			return s.notify(ctx, tx, buyerID, store.NewNotification{EventKey: fmt.Sprintf("supplier-review-%d", auditID),
+				Title: title, Body: body, Link: pay.SupplierLink(id)}, now)
+		})
 	if errors.Is(err, store.ErrStateChanged) {
 		return pay.FieldErrors{{Field: "status", Message: MsgReviewMoved}}
 	}

@@ -100,7 +100,7 @@ func TestScreeningDualControlSupplierApprovalAndCapture(t *testing.T) {
 		"お支払いの審査が完了しました"}, notifications(t, f.buyer))
 	var mails int
 	require.NoError(t, db.Store.DB.Get(&mails, `SELECT count(*) FROM jobs WHERE kind = $1 AND payload->>'buyer_id' = $2`,
-		store.NotificationMailJobKind, fmt.Sprint(f.buyer)))
+		notificationMailKind, fmt.Sprint(f.buyer)))
 	assert.Equal(t, 4, mails, "one mail job per notification")
 
 	// The audit log has the changes made, not the refusals.

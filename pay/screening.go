@@ -186,6 +186,9 @@ func SupplierNotice(supplier string, st SupplierStatus, reason string) (title, b
 	return "取引先の状況が変わりました", supplier + "の状況が変わりました。"
 }
 
+// SupplierLink is the buyer's page of supplier id.
+func SupplierLink(id int64) string { return fmt.Sprintf("/suppliers/%d", id) }
+
 // PaymentLink is the page of payment id in the list its state belongs to: 審査中 while
 // screening or waiting for the buyer, 振込予定 once completed, 支払履歴 after that.
 func PaymentLink(id int64, st PaymentState) string {

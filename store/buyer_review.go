@@ -73,9 +73,9 @@ func (s *Store) BuyerReviewStatus(ctx context.Context, buyerID int64) (pay.Buyer
 }
 
 // ReviewBuyer decides a held buyer: active (approved) or rejected, with the operator's
-// note, the audit row and the buyer's notification, in one transaction.
+// note and the audit row, and runs also (the buyer's notification) in the same transaction.
 // ErrStateChanged when the buyer is no longer held (another operator decided).
-func (s *Store) ReviewBuyer(ctx context.Context, id int64, to pay.BuyerReview, note string, audit NewAudit, now time.Time) error {
+func (s *Store) ReviewBuyer(ctx context.Context, id int64, to pay.BuyerReview, note string, audit NewAudit, now time.Time, also func(tx *sqlx.Tx) error) error {
 	return s.inTx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE buyers SET review_status = $2, review_note = $3, reviewed_at = $4
 			WHERE id = $1 AND review_status = 'held'`, id, to, note, now)
@@ -88,10 +88,6 @@ func (s *Store) ReviewBuyer(ctx context.Context, id int64, to pay.BuyerReview, n
 		if err := s.AddAudit(ctx, tx, audit, now); err != nil {
 			return err
 		}
-		title, body := "アカウントの確認が完了しました", "ご登録内容の確認が完了しました。お支払いやカード払い依頼をご利用いただけます。"
-		if to == pay.BuyerRejected {
-			title, body = "アカウントをご利用いただけません", "ご登録の法人について確認できなかったため、アカウントをご利用いただけません。理由："+note
-		}
-		return notify(ctx, tx, id, NewNotification{EventKey: fmt.Sprintf("buyer-review-%d", id), Title: title, Body: body, Link: "/"}, now)
+		return also(tx)
 	})
 }

@@ -15,8 +15,9 @@ import (
 // Card-payment requests (collections). The requester's side is an invoice of type
 // InvoiceRequestSeller with its invoice_requests row; the customer's side, once the
 // customer is known, an invoice of type InvoiceRequestBuyer paid like any payment. Every
-// change of the customer's invoice goes through insertEvent, which moves the requester's
-// invoice with it (syncRequest), so the two sides cannot disagree.
+// change of the customer's invoice goes through insertEvent, whose Events (the app's
+// invoices service) move the requester's invoice with it in the same transaction
+// (RequestPaidBy, MoveRequest), so the two sides cannot disagree.
 
 // ErrRequestClaimed: the request's key was used by another buyer, or the request is
 // addressed to another corporation.
@@ -248,7 +249,7 @@ func (s *Store) SendRequest(ctx context.Context, n NewRequest, now time.Time) (r
 		if n.CreatedBy != 0 {
 			actor = fmt.Sprintf("buyer:%d", n.CreatedBy)
 		}
-		if err := requestEvent(ctx, tx, n.RequesterID, id, pay.ActRequest, nil, pay.BuyerNotRegistered, actor, now); err != nil {
+		if err := s.requestEvent(ctx, tx, n.RequesterID, id, pay.ActRequest, nil, pay.BuyerNotRegistered, actor, now); err != nil {
 			return err
 		}
 		if j := n.Mail; j.Kind != "" {
@@ -277,7 +278,7 @@ func (s *Store) SendRequest(ctx context.Context, n NewRequest, now time.Time) (r
 		if err != nil {
 			return fmt.Errorf("store: customer of request %d: %w", id, err)
 		}
-		_, err = linkCustomer(ctx, tx, id, customerID, "system", now)
+		_, err = s.linkCustomer(ctx, tx, id, customerID, "system", now)
 		return err
 	})
 	if errors.Is(err, ErrNotFound) && n.SubmitKey != "" {
@@ -317,8 +318,8 @@ func nullString(s string) *string {
 // suppliers (found by corporate number, or added as approved: the requester is a
 // registered corporation), its receiving account among the supplier's as a new account
 // waiting for the operators' approval, and the customer's invoice waiting for their card. The
-// customer's event moves the requester's invoice to 支払待ち (syncRequest).
-func linkCustomer(ctx context.Context, tx *sqlx.Tx, id, customerID int64, actor string, now time.Time) (int64, error) {
+// customer's event moves the requester's invoice to 支払待ち (through Events).
+func (s *Store) linkCustomer(ctx context.Context, tx *sqlx.Tx, id, customerID int64, actor string, now time.Time) (int64, error) {
 	var req struct {
 		Requester int64         `db:"requester_id"`
 		Name      string        `db:"corporate_name"`
@@ -378,63 +379,10 @@ func linkCustomer(ctx context.Context, tx *sqlx.Tx, id, customerID int64, actor 
 		return 0, fmt.Errorf("store: link request %d: %w", id, err)
 	}
 	from := pay.PaymentState{Status: pay.BuyerNotRegistered}
-	if err := insertEvent(ctx, tx, customerID, paymentID, pay.ActLink, &from, pay.PaymentState{Status: pay.WaitingForPayment}, actor, "", now); err != nil {
+	if _, err := s.insertEvent(ctx, tx, customerID, paymentID, pay.ActLink, &from, pay.PaymentState{Status: pay.WaitingForPayment}, actor, "", now); err != nil {
 		return 0, err
 	}
 	return paymentID, nil
-}
-
-// requestEvent writes an event of the requester's invoice and tells the requester.
-func requestEvent(ctx context.Context, tx *sqlx.Tx, requesterID, id int64, a pay.PaymentAction, from *pay.ExaminationStatus, to pay.ExaminationStatus, actor string, now time.Time) error {
-	var eventID int64
-	if err := tx.GetContext(ctx, &eventID, `INSERT INTO invoice_events (invoice_id, buyer_id, action, from_status, to_status,
-		actor, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, id, requesterID, a, from, to, actor, now); err != nil {
-		return fmt.Errorf("store: event of request %d: %w", id, err)
-	}
-	var row struct {
-		Customer string `db:"customer_name"`
-		Amount   int64  `db:"amount"`
-	}
-	if err := tx.GetContext(ctx, &row, `SELECT r.customer_name, i.amount FROM invoice_requests r JOIN invoices i ON i.id = r.invoice_id
-		WHERE r.invoice_id = $1`, id); err != nil {
-		return fmt.Errorf("store: notify request %d: %w", id, err)
-	}
-	title, body := pay.CollectionNotice(a, row.Customer, row.Amount, to)
-	return notify(ctx, tx, requesterID, NewNotification{EventKey: fmt.Sprintf("invoice-event-%d", eventID),
-		Title: title, Body: body, Link: pay.CollectionLink(id, to)}, now)
-}
-
-// syncRequest moves the requester's invoice with a change of the customer's invoice
-// paymentID (action a, to status to), when paymentID pays a request. A change that keeps
-// the requester's status (a send-back, a check: between the customer and screening) is
-// not the requester's news.
-func syncRequest(ctx context.Context, tx *sqlx.Tx, paymentID int64, a pay.PaymentAction, to pay.ExaminationStatus, actor string, now time.Time) error {
-	var req struct {
-		ID        int64                 `db:"id"`
-		Requester int64                 `db:"buyer_id"`
-		Status    pay.ExaminationStatus `db:"examination_status"`
-	}
-	err := tx.GetContext(ctx, &req, `SELECT i.id, i.buyer_id, i.examination_status FROM invoice_requests r
-		JOIN invoices i ON i.id = r.invoice_id WHERE r.payment_invoice_id = $1 FOR UPDATE OF i`, paymentID)
-	if notFound(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("store: request of payment %d: %w", paymentID, err)
-	}
-	if req.Status == to {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE invoices SET examination_status = $2, updated_at = $3 WHERE id = $1`,
-		req.ID, to, now); err != nil {
-		return fmt.Errorf("store: request %d: %w", req.ID, err)
-	}
-	if pay.CollectionStatusOf(req.Status) == pay.CollectionStatusOf(to) {
-		// 審査中 → 確認済 is screening's own step: the requester's status (3) is the same.
-		return nil
-	}
-	from := req.Status
-	return requestEvent(ctx, tx, req.Requester, req.ID, a, &from, to, actor, now)
 }
 
 // CancelRequest cancels one of the requester's requests before it is paid; its key stops
@@ -442,7 +390,7 @@ func syncRequest(ctx context.Context, tx *sqlx.Tx, paymentID int64, a pay.Paymen
 // customer's card is being authorised right now (the payment decides).
 func (s *Store) CancelRequest(ctx context.Context, requesterID, id int64, actor string, now time.Time) (Request, error) {
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
-		return endRequest(ctx, tx, requesterID, id, pay.ActCancel, actor, "依頼者がキャンセルしました", now)
+		return s.endRequest(ctx, tx, requesterID, id, pay.ActCancel, actor, "依頼者がキャンセルしました", now)
 	})
 	if err != nil {
 		return Request{}, err
@@ -452,7 +400,7 @@ func (s *Store) CancelRequest(ctx context.Context, requesterID, id int64, actor 
 
 // endRequest cancels or expires an open request: the customer's invoice first when there
 // is one (its event moves the requester's), else the requester's alone.
-func endRequest(ctx context.Context, tx *sqlx.Tx, requesterID, id int64, a pay.PaymentAction, actor, reason string, now time.Time) error {
+func (s *Store) endRequest(ctx context.Context, tx *sqlx.Tx, requesterID, id int64, a pay.PaymentAction, actor, reason string, now time.Time) error {
 	var row struct {
 		Status    pay.ExaminationStatus `db:"examination_status"`
 		PaymentID *int64                `db:"payment_invoice_id"`
@@ -477,7 +425,7 @@ func endRequest(ctx context.Context, tx *sqlx.Tx, requesterID, id int64, a pay.P
 			return fmt.Errorf("store: request %d %s: %w", id, a, err)
 		}
 		from := row.Status
-		return requestEvent(ctx, tx, requesterID, id, a, &from, to.Status, actor, now)
+		return s.requestEvent(ctx, tx, requesterID, id, a, &from, to.Status, actor, now)
 	}
 	var cur struct {
 		Status pay.ExaminationStatus `db:"examination_status"`
@@ -497,7 +445,8 @@ func endRequest(ctx context.Context, tx *sqlx.Tx, requesterID, id int64, a pay.P
 	}
 	from := cur.Status
 	fromState := pay.PaymentState{Status: from}
-	return insertEvent(ctx, tx, *row.Customer, *row.PaymentID, a, &fromState, to, actor, reason, now)
+	_, err = s.insertEvent(ctx, tx, *row.Customer, *row.PaymentID, a, &fromState, to, actor, reason, now)
+	return err
 }
 
 // ExpireRequests ends the open requests whose deadline is before day (the daily job, run
@@ -515,7 +464,7 @@ func (s *Store) ExpireRequests(ctx context.Context, day, now time.Time) (int, er
 	n := 0
 	for _, r := range due {
 		err := s.inTx(ctx, func(tx *sqlx.Tx) error {
-			return endRequest(ctx, tx, r.Requester, r.ID, pay.ActExpire, "system", "お支払い期限を過ぎました", now)
+			return s.endRequest(ctx, tx, r.Requester, r.ID, pay.ActExpire, "system", "お支払い期限を過ぎました", now)
 		})
 		switch {
 		case errors.Is(err, pay.ErrTransition), errors.Is(err, ErrStateChanged):
@@ -577,7 +526,7 @@ func (s *Store) UseRequestKey(ctx context.Context, hash []byte, customerID int64
 		case k.PaymentInvoiceID != nil:
 			return ErrRequestClaimed
 		default:
-			if paymentID, err = linkCustomer(ctx, tx, k.ID, customerID, "buyer", now); err != nil {
+			if paymentID, err = s.linkCustomer(ctx, tx, k.ID, customerID, "buyer", now); err != nil {
 				return err
 			}
 		}

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-
-	"cardpay/pay"
 )
 
 // Notification is an in-app message to a buyer.
@@ -32,23 +30,6 @@ func (s *Store) CreateNotification(ctx context.Context, buyerID int64, title, bo
 	return id, nil
 }
 
-// NotificationMailJobKind is the job that mails a notification to the buyer's users
-// (account.Service.DeliverNotification). Its unique key is the notification's, so an
-// event is mailed once.
-//
-// It is the one job kind store declares, although account runs it: a notification and
-// its mail are written in the transaction of the event that causes them (a payment's
-// event, the review of a buyer or a supplier), and store writes those events itself,
-// calling notify, so store must know the kind to enqueue the mail there. The other kinds are declared
-// beside the code that runs them, and their callers hand store what to enqueue.
-const NotificationMailJobKind = "notification_mail"
-
-// NotificationJob is the payload of a NotificationMailJobKind job.
-type NotificationJob struct {
-	BuyerID        int64 `json:"buyer_id"`
-	NotificationID int64 `json:"notification_id"`
-}
-
 // NewNotification is a notification of one event (EventKey: no event is told twice).
 type NewNotification struct {
 	EventKey string
@@ -57,13 +38,11 @@ type NewNotification struct {
 	Link     string
 }
 
-// Notify writes a notification for buyerID on tx and enqueues its mail there too; an
-// event already told (its EventKey) changes nothing.
-func (s *Store) Notify(ctx context.Context, tx *sqlx.Tx, buyerID int64, n NewNotification, now time.Time) error {
-	return notify(ctx, tx, buyerID, n, now)
-}
-
-func notify(ctx context.Context, tx *sqlx.Tx, buyerID int64, n NewNotification, now time.Time) error {
+// Notify writes a notification for buyerID on tx and, when it is new, enqueues there
+// the job mail(id) builds: its mail (account.Service.NotificationMail), so the mail goes
+// with the event or not at all. An event already told (its EventKey) changes nothing.
+// mail nil writes no mail (tests of the notices alone).
+func (s *Store) Notify(ctx context.Context, tx *sqlx.Tx, buyerID int64, n NewNotification, mail func(id int64) NewJob, now time.Time) error {
 	var id int64
 	err := tx.GetContext(ctx, &id, `INSERT INTO notifications (buyer_id, title, body, link, event_key, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_key) DO NOTHING RETURNING id`,
@@ -74,25 +53,13 @@ func notify(ctx context.Context, tx *sqlx.Tx, buyerID int64, n NewNotification, 
 	if err != nil {
 		return fmt.Errorf("store: notification %s: %w", n.EventKey, err)
 	}
-	_, err = enqueueJob(ctx, tx, NewJob{Kind: NotificationMailJobKind, Payload: NotificationJob{BuyerID: buyerID, NotificationID: id},
-		UniqueKey: fmt.Sprintf("notification-%d", id), MaxAttempts: 10})
+	if mail == nil {
+		return nil
+	}
+	j := mail(id)
+	j.UniqueKey = fmt.Sprintf("notification-%d", id)
+	_, err = enqueueJob(ctx, tx, j)
 	return err
-}
-
-// notifyPayment tells the buyer of event eventID (action a) of payment id.
-func notifyPayment(ctx context.Context, tx *sqlx.Tx, buyerID, id, eventID int64, a pay.PaymentAction, to pay.PaymentState, reason string, now time.Time) error {
-	var row struct {
-		Supplier string `db:"name"`
-		Amount   int64  `db:"amount"`
-		Fee      int64  `db:"fee"`
-	}
-	if err := tx.GetContext(ctx, &row, `SELECT s.name, i.amount, i.fee FROM invoices i JOIN suppliers s ON s.id = i.supplier_id
-		WHERE i.buyer_id = $1 AND i.id = $2`, buyerID, id); err != nil {
-		return fmt.Errorf("store: notify payment %d: %w", id, err)
-	}
-	title, body := pay.PaymentNotice(a, row.Supplier, row.Amount, reason)
-	return notify(ctx, tx, buyerID, NewNotification{EventKey: fmt.Sprintf("invoice-event-%d", eventID),
-		Title: title, Body: body, Link: pay.PaymentLink(id, to)}, now)
 }
 
 // BuyerAddresses are the e-mail addresses of the buyer's users, for the buyer's

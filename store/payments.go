@@ -429,7 +429,7 @@ func (s *Store) SettleSubmission(ctx context.Context, buyerID, id int64, o AuthO
 				WHERE buyer_id = $1 AND id = $2 AND card_status IN ('pending', 'requires_action')`,
 				buyerID, id, o.ResultCode, now, pay.InProgress)
 			if err == nil && rowsAffected(res) == 1 {
-				err = insertEvent(ctx, tx, buyerID, id, pay.ActSubmit, nil, pay.PaymentState{Status: pay.InProgress}, o.Actor, "", now)
+				_, err = s.insertEvent(ctx, tx, buyerID, id, pay.ActSubmit, nil, pay.PaymentState{Status: pay.InProgress}, o.Actor, "", now)
 			}
 		case pay.CardRequiresAction:
 			_, err = tx.ExecContext(ctx, `UPDATE invoices SET card_status = 'requires_action', card_result_code = $3,
@@ -481,7 +481,7 @@ func (s *Store) Transition(ctx context.Context, buyerID, id int64, a pay.Payment
 		if err != nil {
 			return err
 		}
-		p, err = transition(ctx, tx, p, a, actor, reason, now)
+		p, err = s.transition(ctx, tx, p, a, actor, reason, now)
 		if err != nil {
 			return err
 		}
@@ -499,7 +499,7 @@ func (s *Store) Transition(ctx context.Context, buyerID, id int64, a pay.Payment
 // transition moves p (as read in tx) by action a: the conditional update on the state it
 // was read in, the event row with the buyer's notice, and the postings the move causes
 // (a transfer stage's). It answers p in its new state, with Prior the state before.
-func transition(ctx context.Context, tx *sqlx.Tx, p Payment, a pay.PaymentAction, actor, reason string, now time.Time) (Payment, error) {
+func (s *Store) transition(ctx context.Context, tx *sqlx.Tx, p Payment, a pay.PaymentAction, actor, reason string, now time.Time) (Payment, error) {
 	from := p.State()
 	to, err := pay.NextPayment(from, a)
 	if err != nil {
@@ -525,7 +525,7 @@ func transition(ctx context.Context, tx *sqlx.Tx, p Payment, a pay.PaymentAction
 	if rowsAffected(res) != 1 {
 		return p, fmt.Errorf("store: payment %d %s: %w", p.ID, a, ErrStateChanged)
 	}
-	eventID, err := insertEventID(ctx, tx, p.BuyerID, p.ID, a, &from, to, actor, reason, now)
+	eventID, err := s.insertEvent(ctx, tx, p.BuyerID, p.ID, a, &from, to, actor, reason, now)
 	if err != nil {
 		return p, err
 	}
@@ -555,12 +555,12 @@ func transition(ctx context.Context, tx *sqlx.Tx, p Payment, a pay.PaymentAction
 // writes nothing. q is the caller's transaction, or nil for one of its own.
 func (s *Store) SetPaymentCard(ctx context.Context, q *sqlx.Tx, buyerID, id int64, ref string, st pay.CardStatus, resultCode string, now time.Time) error {
 	if q == nil {
-		return s.inTx(ctx, func(tx *sqlx.Tx) error { return setPaymentCard(ctx, tx, buyerID, id, ref, st, resultCode, now) })
+		return s.inTx(ctx, func(tx *sqlx.Tx) error { return s.setPaymentCard(ctx, tx, buyerID, id, ref, st, resultCode, now) })
 	}
-	return setPaymentCard(ctx, q, buyerID, id, ref, st, resultCode, now)
+	return s.setPaymentCard(ctx, q, buyerID, id, ref, st, resultCode, now)
 }
 
-func setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, ref string, st pay.CardStatus, resultCode string, now time.Time) error {
+func (s *Store) setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, ref string, st pay.CardStatus, resultCode string, now time.Time) error {
 	var row struct {
 		Card      pay.CardStatus        `db:"card_status"`
 		Ref       string                `db:"payment_ref"`
@@ -599,47 +599,11 @@ func setPaymentCard(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, ref str
 		before := pay.PaymentState{Status: row.Status, ActionRequired: row.AR, Transfer: row.Transfer, Card: from, EverFiled: row.EverFiled}
 		after := before
 		after.Card = st
-		if _, err := insertEventID(ctx, tx, buyerID, id, a, &before, after, "system", resultCode, now); err != nil {
+		if _, err := s.insertEvent(ctx, tx, buyerID, id, a, &before, after, "system", resultCode, now); err != nil {
 			return err
 		}
 	}
 	return postCard(ctx, tx, buyerID, id, from, st, now)
-}
-
-func insertEvent(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, a pay.PaymentAction, from *pay.PaymentState, to pay.PaymentState, actor, reason string, now time.Time) error {
-	_, err := insertEventID(ctx, tx, buyerID, id, a, from, to, actor, reason, now)
-	return err
-}
-
-// insertEventID writes a payment's event row (with the buyer's notice, and the request's
-// step when it pays one) and answers the row's id.
-func insertEventID(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, a pay.PaymentAction, from *pay.PaymentState, to pay.PaymentState, actor, reason string, now time.Time) (int64, error) {
-	var fromStatus *pay.ExaminationStatus
-	var fromTransfer *pay.TransferStage
-	fromAR := false
-	if from != nil {
-		fromStatus, fromAR, fromTransfer = &from.Status, from.ActionRequired, &from.Transfer
-	}
-	if actor == "" {
-		actor = "system"
-	}
-	var eventID int64
-	err := tx.GetContext(ctx, &eventID, `INSERT INTO invoice_events (invoice_id, buyer_id, action, from_status, to_status,
-		from_action_required, to_action_required, from_transfer, to_transfer, actor, reason, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-		id, buyerID, a, fromStatus, to.Status, fromAR, to.ActionRequired, fromTransfer, to.Transfer, actor, reason, now)
-	if err != nil {
-		return 0, fmt.Errorf("store: event of payment %d: %w", id, err)
-	}
-	if !a.ForBuyer() {
-		return eventID, nil // the transfer file's own steps: operators' work, not the buyer's news
-	}
-	// Every change of a payment tells its buyer, in the same transaction: a notification
-	// and its mail, once per event; a request's payment moves the requester's invoice too.
-	if err := notifyPayment(ctx, tx, buyerID, id, eventID, a, to, reason, now); err != nil {
-		return 0, err
-	}
-	return eventID, syncRequest(ctx, tx, id, a, to.Status, actor, now)
 }
 
 type sqlResult interface{ RowsAffected() (int64, error) }

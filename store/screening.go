@@ -202,9 +202,11 @@ func (s *Store) SupplierReview(ctx context.Context, id int64) (ReviewItem, error
 }
 
 // ReviewSupplier sets a supplier's status by an operator's review, when it is still
-// from, with the audit row and the buyer's notification, in one transaction.
+// from, with the audit row, and runs also (the buyer's notification) in the same
+// transaction with the supplier's buyer and name and the audit row's id.
 // ErrStateChanged when another operator reviewed it meanwhile.
-func (s *Store) ReviewSupplier(ctx context.Context, id int64, from, to pay.SupplierStatus, reason string, audit NewAudit, now time.Time) error {
+func (s *Store) ReviewSupplier(ctx context.Context, id int64, from, to pay.SupplierStatus, reason string, audit NewAudit, now time.Time,
+	also func(tx *sqlx.Tx, buyerID int64, name string, auditID int64) error) error {
 	return s.inTx(ctx, func(tx *sqlx.Tx) error {
 		var row struct {
 			BuyerID int64  `db:"buyer_id"`
@@ -221,13 +223,11 @@ func (s *Store) ReviewSupplier(ctx context.Context, id int64, from, to pay.Suppl
 		if err := s.AddAudit(ctx, tx, audit, now); err != nil {
 			return err
 		}
-		title, body := pay.SupplierNotice(row.Name, to, reason)
 		var auditID int64
 		if err := tx.GetContext(ctx, &auditID, `SELECT currval('operator_audit_id_seq')`); err != nil {
 			return fmt.Errorf("store: review supplier %d: %w", id, err)
 		}
-		return notify(ctx, tx, row.BuyerID, NewNotification{EventKey: fmt.Sprintf("supplier-review-%d", auditID),
-			Title: title, Body: body, Link: fmt.Sprintf("/suppliers/%d", id)}, now)
+		return also(tx, row.BuyerID, row.Name, auditID)
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -27,6 +28,9 @@ type Store struct {
 	DB *sqlx.DB
 	// dsn is kept for the one connection that LISTEN needs of its own (ListenJobs).
 	dsn string
+	// events is told of the events buyers hear of (SetEvents): atomic, since a test
+	// package's environments install theirs on one shared store.
+	events atomic.Pointer[Events]
 }
 
 // Open connects to dsn and checks the connection.

@@ -188,7 +188,7 @@ func (s *Store) MakeTransferFile(ctx context.Context, day time.Time, operatorID 
 			WHERE id = ANY($2)`, f.ID, pq.Int64Array(ids), now); err != nil {
 			return fmt.Errorf("store: transfer file %d: %w", f.ID, err)
 		}
-		if err := transitionAll(ctx, tx, ids, pay.ActFile, operatorActor(operatorID), "", now); err != nil {
+		if err := s.transitionAll(ctx, tx, ids, pay.ActFile, operatorActor(operatorID), "", now); err != nil {
 			return err
 		}
 		if err := s.AddAudit(ctx, tx, NewAudit{OperatorID: operatorID, ObjectType: AuditTransferFile, ObjectID: f.ID, Action: "make_file",
@@ -213,13 +213,13 @@ func lockedPayment(ctx context.Context, tx *sqlx.Tx, id int64) (Payment, error) 
 }
 
 // transitionAll moves each payment of ids by a, in tx.
-func transitionAll(ctx context.Context, tx *sqlx.Tx, ids []int64, a pay.PaymentAction, actor, reason string, now time.Time) error {
+func (s *Store) transitionAll(ctx context.Context, tx *sqlx.Tx, ids []int64, a pay.PaymentAction, actor, reason string, now time.Time) error {
 	for _, id := range ids {
 		p, err := lockedPayment(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if _, err := transition(ctx, tx, p, a, actor, reason, now); err != nil {
+		if _, err := s.transition(ctx, tx, p, a, actor, reason, now); err != nil {
 			return err
 		}
 	}
@@ -242,7 +242,7 @@ func (s *Store) MarkTransferFileSent(ctx context.Context, id, operatorID int64, 
 			ORDER BY id`, id); err != nil {
 			return fmt.Errorf("store: payments of transfer file %d: %w", id, err)
 		}
-		if err := transitionAll(ctx, tx, ids, pay.ActSend, operatorActor(operatorID), "", now); err != nil {
+		if err := s.transitionAll(ctx, tx, ids, pay.ActSend, operatorActor(operatorID), "", now); err != nil {
 			return err
 		}
 		return s.AddAudit(ctx, tx, NewAudit{OperatorID: operatorID, ObjectType: AuditTransferFile, ObjectID: id, Action: "file_sent"}, now)
@@ -263,7 +263,7 @@ func (s *Store) SetTransferFailed(ctx context.Context, id int64, reason string, 
 		if err != nil {
 			return err
 		}
-		if _, err := transition(ctx, tx, p, pay.ActTransferFail, operatorActor(audit.OperatorID), reason, now); err != nil {
+		if _, err := s.transition(ctx, tx, p, pay.ActTransferFail, operatorActor(audit.OperatorID), reason, now); err != nil {
 			if errors.Is(err, pay.ErrTransition) {
 				return fmt.Errorf("store: transfer %d failed: %w", id, ErrStateChanged)
 			}
@@ -283,7 +283,7 @@ func (s *Store) RetryTransfer(ctx context.Context, id int64, day time.Time, audi
 		if err != nil {
 			return err
 		}
-		if _, err := transition(ctx, tx, p, pay.ActRetry, operatorActor(audit.OperatorID), "", now); err != nil {
+		if _, err := s.transition(ctx, tx, p, pay.ActRetry, operatorActor(audit.OperatorID), "", now); err != nil {
 			if errors.Is(err, pay.ErrTransition) {
 				return fmt.Errorf("store: retry transfer %d: %w", id, ErrStateChanged)
 			}

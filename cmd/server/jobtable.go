@@ -28,7 +28,7 @@ type job struct {
 func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, fileStore files.Store, crd *cards.Service, inv *invoices.Service) []job {
 	return []job{
 		{account.MailJobKind, acct.DeliverMail},
-		{store.NotificationMailJobKind, acct.DeliverNotification},
+		{account.NotificationMailJobKind, acct.DeliverNotification},
 		{account.CleanupJobKind, acct.RunCleanupJob},
 		{cards.PSPEventJobKind, crd.RunEventJob},
 		{invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run},

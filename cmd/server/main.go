@@ -186,6 +186,9 @@ func run(logger *slog.Logger) error {
 		SettleAfter: cfg.SettleAfter, Mailer: deps.Account}
 	// The PSP's webhooks about payments ("inv-…") are the payment service's to act on.
 	deps.Cards.Payments = deps.Invoices
+	// What a payment's or a request's change causes (notices, a request following its
+	// payment) is the payment service's rule, run in the change's transaction.
+	st.SetEvents(deps.Invoices)
 	if cfg.CrashAt != "" {
 		deps.Invoices.Crash = func(point string) {
 			if point == cfg.CrashAt {

@@ -21,7 +21,12 @@ import (
 	"cardpay/store"
 )
 
-type keyMailer struct{ key string }
+type keyMailer struct {
+	// Mailer answers the rest (NotificationMail): nil, since the store tells the app's
+	// service of events, never this one.
+	invoices.Mailer
+	key string
+}
 
 func (m *keyMailer) RequestMailJob(_ string, f pay.RequestMailFacts) (store.NewJob, error) {
 	m.key = f.Link[len("http://localhost"+invoices.RequestLinkPath):]

@@ -19,7 +19,12 @@ import (
 )
 
 // linkMailer keeps a request mail's link instead of mailing it.
-type linkMailer struct{ link string }
+type linkMailer struct {
+	// Mailer answers the rest (NotificationMail): nil, since the store tells the app's
+	// service of events, never this one.
+	invoices.Mailer
+	link string
+}
 
 func (m *linkMailer) RequestMailJob(_ string, f pay.RequestMailFacts) (store.NewJob, error) {
 	m.link = f.Link

@@ -192,12 +192,15 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	if d.Cards != nil && d.Invoices != nil {
 		d.Cards.Payments = d.Invoices
 	}
+	if d.Invoices != nil {
+		db.Store.SetEvents(d.Invoices)
+	}
 	// Mail goes through the job queue as in production; workers poll often and wake on
 	// NOTIFY, so a test sees its mail within milliseconds.
 	runner := &jobs.Runner{Store: db.Store, Workers: 2, Logger: logger, PollInterval: 50 * time.Millisecond,
 		BaseBackoff: 100 * time.Millisecond, MaxBackoff: time.Second}
 	runner.Register(account.MailJobKind, d.Account.DeliverMail)
-	runner.Register(store.NotificationMailJobKind, d.Account.DeliverNotification)
+	runner.Register(account.NotificationMailJobKind, d.Account.DeliverNotification)
 	// Invoice files: a folder of the test's own, URLs signed with the tests' key, previews
 	// and the real OCR job (tesseract and poppler, installed by the ocr-tools task).
 	// Receipts are signed with the same key and printed with the test issuer.

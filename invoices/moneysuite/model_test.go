@@ -197,6 +197,9 @@ func newModelWorld(t *testing.T) *modelWorld {
 		remitter: invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
 		stats: modelStats{actions: map[string]int{}}}
+	// Told of events as the app's service is: the notices and a request following its
+	// payment are written in each change's transaction (no mail: no Mailer).
+	d.Store.SetEvents(w.svc)
 	for i, roles := range [][]string{{pay.RoleScreening}, {pay.RoleScreening}, {pay.RoleTransfers}} {
 		op, err := d.Store.CreateOperator(ctx, store.NewOperator{EmailAddress: fmt.Sprintf("op%d@model.test", i),
 			Name: fmt.Sprintf("担当%d", i), PasswordHash: "x", TOTPSecretSealed: "x", Roles: roles})
@@ -653,9 +656,9 @@ func payload(buyerID, id int64, ref string) json.RawMessage {
 	return b
 }
 
-// moneyJobKinds are the jobs that move money, and the buyers' notification mails (taken
-// and dropped here: the model sends no mail, and a queue of them would slow every claim).
-var moneyJobKinds = []string{invoices.SettleJobKind, invoices.CardJobKind, invoices.CaptureJobKind, store.NotificationMailJobKind}
+// moneyJobKinds are the jobs that move money (the model's service has no Mailer, so no
+// notification mail is queued).
+var moneyJobKinds = []string{invoices.SettleJobKind, invoices.CardJobKind, invoices.CaptureJobKind}
 
 // drain runs up to n queued money jobs that are due (all of them when n < 0), as the
 // runner does: a job that fails is retried (here: at once, on the next claim).

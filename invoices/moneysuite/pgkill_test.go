@@ -225,6 +225,7 @@ func newPgkillWorld(t *testing.T) *pgkillWorld {
 	t.Cleanup(w.stopPSP)
 
 	w.svc = &invoices.Service{Store: st, Gateway: w.psp, BaseURL: pgkillAppOrigin, Logger: logger, SettleAfter: time.Second}
+	st.SetEvents(w.svc)
 	// The jobs runner with the payment jobs registered as cmd/server does. Its lease and
 	// backoff are short so that a job caught by a kill is taken up again within the test.
 	w.runner = &jobs.Runner{Store: st, Workers: 2, Logger: logger, PollInterval: 200 * time.Millisecond,
