@@ -42,8 +42,7 @@ func loadDraft[F any](ctx context.Context, s *Service, buyerID int64, kind store
 		return f, d, err
 	}
 	if json.Unmarshal(d.Data, &f) != nil {
-		var empty F
-		f = empty
+		f = *new(F)
 	}
 	return f, d, nil
 }

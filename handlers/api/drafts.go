@@ -23,8 +23,8 @@ import (
 // draftKind is one kind of drafts: F is its journey, B the body a client sends.
 type draftKind[F any, B draftBody[F]] struct {
 	kind store.DraftKind
-	// list names the list in GET's answer and the ids in DELETE's body.
-	list string
+	// field names the list in GET's answer and the ids in DELETE's body.
+	field string
 	// guard refuses the callers the kind is not for; nil lets every signed-in caller in.
 	guard func(*server, *echo.Context) error
 	save  func(s *invoices.Service, ctx context.Context, buyerID, id int64, f F, step string) (int64, error)
@@ -160,8 +160,8 @@ func (k draftKind[F, B]) answerDraft(s *server, c *echo.Context, id int64) error
 	return c.JSON(http.StatusOK, k.answer(f, draftFields{ID: d.ID, Step: d.Step, UpdatedAt: d.UpdatedAt.In(pay.Tokyo())}))
 }
 
-// listed is GET <list>: the latest saved first, page from 0; count is the total.
-func (k draftKind[F, B]) listed(s *server, c *echo.Context) error {
+// list is GET <list>: the latest saved first, page from 0; count is the total.
+func (k draftKind[F, B]) list(s *server, c *echo.Context) error {
 	if err := k.guarded(s, c); err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func (k draftKind[F, B]) listed(s *server, c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := draftList{name: k.list, drafts: make([]any, len(list)), count: total}
+	a := draftList{name: k.field, drafts: make([]any, len(list)), count: total}
 	for i, d := range list {
 		a.drafts[i] = k.summary(d)
 	}
@@ -192,7 +192,7 @@ func (k draftKind[F, B]) delete(s *server, c *echo.Context) error {
 	if err := decode(c, b); err != nil {
 		return err
 	}
-	if err := asError(checkDraftIDs(k.list, b.ids()), nil); err != nil {
+	if err := asError(checkDraftIDs(k.field, b.ids()), nil); err != nil {
 		return err
 	}
 	ids := make([]int64, 0, len(b.ids()))

@@ -12,7 +12,7 @@ import (
 // Drafts of payments (SPEC.md §7 Invoices: drafts): the payment flow data (invoices.Flow)
 // as it was typed (drafts.go); a draft saved here resumes on /payments/draft/{id}.
 var paymentDrafts = draftKind[invoices.Flow, draftRequest]{
-	kind: store.PaymentDraft, list: "drafts",
+	kind: store.PaymentDraft, field: "drafts",
 	save: (*invoices.Service).SaveDraft, load: (*invoices.Service).Draft,
 	answer: func(f invoices.Flow, d draftFields) any {
 		f.DraftID = 0

@@ -13,7 +13,7 @@ import (
 // request flow data (invoices.RequestFlow) as it was typed (drafts.go), for requesters
 // only; a draft saved here resumes on /collections/draft/{id}.
 var requestDrafts = draftKind[invoices.RequestFlow, requestDraftRequest]{
-	kind: store.RequestDraft, list: "invoice_request_drafts", guard: (*server).requester,
+	kind: store.RequestDraft, field: "invoice_request_drafts", guard: (*server).requester,
 	save: (*invoices.Service).SaveRequestDraft, load: (*invoices.Service).RequestDraft,
 	answer: func(f invoices.RequestFlow, d draftFields) any {
 		f.DraftID = 0
