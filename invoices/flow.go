@@ -2,8 +2,6 @@ package invoices
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 
 	"cardpay/banks"
 	"cardpay/pay"
@@ -81,39 +79,19 @@ func (s *Service) SupplierName(ctx context.Context, buyerID int64, f Flow) strin
 	return sup.Name
 }
 
-// SaveDraft keeps f as one of the buyer's drafts (id 0 makes a new one) that resumes at
-// step; nothing is validated, a draft may be half-typed. A draft deleted meanwhile (in
-// another tab) is saved anew rather than lost. It answers the draft's id.
+// SaveDraft keeps f as one of the buyer's payment drafts (id 0 makes a new one) that
+// resumes at step (saveDraft); the confirm page's key and acknowledgements are not kept.
 func (s *Service) SaveDraft(ctx context.Context, buyerID, id int64, f Flow, step string) (int64, error) {
 	f.SubmitKey, f.Acknowledged, f.DraftID = "", nil, 0
-	data, err := json.Marshal(f)
-	if err != nil {
-		return 0, err
-	}
-	sum := store.DraftSummary{SupplierName: s.SupplierName(ctx, buyerID, f), Step: step}
-	if n, ok := pay.ParseYen(f.Invoice.Amount); ok {
-		sum.Amount = &n
-	}
-	if t, ok := pay.ParseDate(f.Invoice.DueDate); ok {
-		sum.DueDate = &t
-	}
-	saved, err := s.Store.SavePaymentDraft(ctx, buyerID, id, data, sum, s.now())
-	if errors.Is(err, store.ErrNotFound) && id != 0 {
-		saved, err = s.Store.SavePaymentDraft(ctx, buyerID, 0, data, sum, s.now())
-	}
-	return saved, err
+	sum := store.DraftSummary{Counterparty: s.SupplierName(ctx, buyerID, f), Step: step}
+	return saveDraft(ctx, s, buyerID, store.PaymentDraft, id, f, sum, f.Invoice.Amount, f.Invoice.DueDate)
 }
 
-// Draft loads one of the buyer's drafts as a flow; another buyer's is store.ErrNotFound.
-// A draft saved by an older version that no longer decodes resumes empty.
-func (s *Service) Draft(ctx context.Context, buyerID, id int64) (Flow, store.PaymentDraft, error) {
-	d, err := s.Store.PaymentDraft(ctx, buyerID, id)
+// Draft loads one of the buyer's payment drafts as a flow (loadDraft).
+func (s *Service) Draft(ctx context.Context, buyerID, id int64) (Flow, store.Draft, error) {
+	f, d, err := loadDraft[Flow](ctx, s, buyerID, store.PaymentDraft, id)
 	if err != nil {
 		return Flow{}, d, err
-	}
-	var f Flow
-	if json.Unmarshal(d.Data, &f) != nil {
-		f = Flow{}
 	}
 	f.DraftID, f.SubmitKey, f.Acknowledged = d.ID, "", nil
 	return f, d, nil

@@ -2,8 +2,6 @@ package invoices
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 
 	"cardpay/pay"
 	"cardpay/store"
@@ -45,38 +43,18 @@ func (f RequestFlow) Submission(userID int64) RequestSubmission {
 }
 
 // SaveRequestDraft keeps f as one of the buyer's request drafts (id 0 makes a new one)
-// that resumes at step; nothing is validated. A draft deleted meanwhile is saved anew
-// rather than lost. It answers the draft's id.
+// that resumes at step (saveDraft); the confirm page's key is not kept.
 func (s *Service) SaveRequestDraft(ctx context.Context, buyerID, id int64, f RequestFlow, step string) (int64, error) {
 	f.SubmitKey, f.DraftID = "", 0
-	data, err := json.Marshal(f)
-	if err != nil {
-		return 0, err
-	}
-	sum := store.RequestDraftSummary{CustomerName: f.Request.CustomerName, Step: step}
-	if n, ok := pay.ParseYen(f.Request.Amount); ok {
-		sum.Amount = &n
-	}
-	if t, ok := pay.ParseDate(f.Request.Deadline); ok {
-		sum.Deadline = &t
-	}
-	saved, err := s.Store.SaveRequestDraft(ctx, buyerID, id, data, sum, s.now())
-	if errors.Is(err, store.ErrNotFound) && id != 0 {
-		saved, err = s.Store.SaveRequestDraft(ctx, buyerID, 0, data, sum, s.now())
-	}
-	return saved, err
+	sum := store.DraftSummary{Counterparty: f.Request.CustomerName, Step: step}
+	return saveDraft(ctx, s, buyerID, store.RequestDraft, id, f, sum, f.Request.Amount, f.Request.Deadline)
 }
 
-// RequestDraft loads one of the buyer's request drafts as a flow; another buyer's is
-// store.ErrNotFound. A draft that no longer decodes resumes empty.
-func (s *Service) RequestDraft(ctx context.Context, buyerID, id int64) (RequestFlow, store.RequestDraft, error) {
-	d, err := s.Store.RequestDraft(ctx, buyerID, id)
+// RequestDraft loads one of the buyer's request drafts as a flow (loadDraft).
+func (s *Service) RequestDraft(ctx context.Context, buyerID, id int64) (RequestFlow, store.Draft, error) {
+	f, d, err := loadDraft[RequestFlow](ctx, s, buyerID, store.RequestDraft, id)
 	if err != nil {
 		return RequestFlow{}, d, err
-	}
-	var f RequestFlow
-	if json.Unmarshal(d.Data, &f) != nil {
-		f = RequestFlow{}
 	}
 	f.DraftID, f.SubmitKey = d.ID, ""
 	return f, d, nil

@@ -134,7 +134,7 @@ func (s *Store) CollectionCounts(ctx context.Context, buyerID int64) (pay.Collec
 }
 
 // listCounts sizes both the payment and the request lists in one round trip: the buckets
-// from the counts index, and the two kinds of drafts as statuses 0 and -1.
+// from the counts index, and the drafts of payments and of requests as statuses 0 and -1.
 func (s *Store) listCounts(ctx context.Context, buyerID int64) (pay.PaymentCounts, pay.CollectionCounts, error) {
 	var rows []struct {
 		Status         pay.ExaminationStatus `db:"examination_status"`
@@ -146,8 +146,7 @@ func (s *Store) listCounts(ctx context.Context, buyerID int64) (pay.PaymentCount
 	var cc pay.CollectionCounts
 	if err := s.DB.SelectContext(ctx, &rows, `SELECT examination_status, invoice_type, action_required, count(*) AS n
 		FROM invoices WHERE buyer_id = $1 AND submitted_at IS NOT NULL GROUP BY 1, 2, 3
-		UNION ALL SELECT 0, 0, false, count(*) FROM payment_drafts WHERE buyer_id = $1
-		UNION ALL SELECT -1, 0, false, count(*) FROM invoice_request_drafts WHERE buyer_id = $1`, buyerID); err != nil {
+		UNION ALL SELECT CASE kind WHEN 'payment' THEN 0 ELSE -1 END, 0, false, count(*) FROM drafts WHERE buyer_id = $1 GROUP BY kind`, buyerID); err != nil {
 		return c, cc, fmt.Errorf("store: list counts of buyer %d: %w", buyerID, err)
 	}
 	for _, r := range rows {

@@ -158,11 +158,11 @@ func routes() []route {
 		{http.MethodPut, "/invoices/:id/cancel", signedIn, (*server).cancelInvoice},
 		{http.MethodGet, "/invoices/:id/receipts/download/url", signedIn, (*server).receiptURLs},
 		{http.MethodGet, "/invoices/receipts/signed_download/:kind/:token", public, (*server).signedReceipt},
-		{http.MethodPost, "/drafts", signedIn, (*server).createDraft},
-		{http.MethodGet, "/drafts", signedIn, (*server).drafts},
-		{http.MethodDelete, "/drafts", signedIn, (*server).deleteDrafts},
-		{http.MethodGet, "/drafts/:id", signedIn, (*server).draft},
-		{http.MethodPut, "/drafts/:id", signedIn, (*server).updateDraft},
+		{http.MethodPost, "/drafts", signedIn, paymentDrafts.create},
+		{http.MethodGet, "/drafts", signedIn, paymentDrafts.list},
+		{http.MethodDelete, "/drafts", signedIn, paymentDrafts.delete},
+		{http.MethodGet, "/drafts/:id", signedIn, paymentDrafts.get},
+		{http.MethodPut, "/drafts/:id", signedIn, paymentDrafts.update},
 
 		// Card-payment requests: the requester's requests, their drafts and its receiving
 		// accounts (corporations not excluded only); the customer's key and payment.
@@ -175,11 +175,11 @@ func routes() []route {
 		{http.MethodPut, "/invoices/:id/requestbuyer", signedIn, (*server).payRequest},
 		{http.MethodGet, "/buyers/:id/accounts", signedIn, (*server).buyerAccounts},
 		{http.MethodPost, "/buyers/:id/accounts", signedIn, (*server).createBuyerAccount},
-		{http.MethodPost, "/invoice_request_drafts", signedIn, (*server).createRequestDraft},
-		{http.MethodGet, "/invoice_request_drafts", signedIn, (*server).requestDrafts},
-		{http.MethodDelete, "/invoice_request_drafts", signedIn, (*server).deleteRequestDrafts},
-		{http.MethodGet, "/invoice_request_drafts/:id", signedIn, (*server).requestDraft},
-		{http.MethodPut, "/invoice_request_drafts/:id", signedIn, (*server).updateRequestDraft},
+		{http.MethodPost, "/invoice_request_drafts", signedIn, requestDrafts.create},
+		{http.MethodGet, "/invoice_request_drafts", signedIn, requestDrafts.list},
+		{http.MethodDelete, "/invoice_request_drafts", signedIn, requestDrafts.delete},
+		{http.MethodGet, "/invoice_request_drafts/:id", signedIn, requestDrafts.get},
+		{http.MethodPut, "/invoice_request_drafts/:id", signedIn, requestDrafts.update},
 
 		// The server's clock, public: it tells nothing about anyone.
 		{http.MethodGet, "/system/time", public, (*server).systemTime},

@@ -176,7 +176,7 @@ func TestCancelledKeysAndRequesterRefusals(t *testing.T) {
 		accts, err := webtest.Store().BuyerAccounts(context.Background(), u.BuyerID)
 		require.NoError(t, err)
 		assert.Empty(t, accts)
-		_, n, err := webtest.Store().RequestDrafts(context.Background(), u.BuyerID, 0, 0)
+		_, n, err := webtest.Store().Drafts(context.Background(), u.BuyerID, store.RequestDraft, 0, 0)
 		require.NoError(t, err)
 		assert.Zero(t, n)
 	}

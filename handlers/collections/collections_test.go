@@ -226,7 +226,7 @@ func TestRequestDraftsSaveResumeAndDelete(t *testing.T) {
 	other.SignIn(ou.EmailAddress)
 	assert.Equal(t, http.StatusNotFound, other.Get(href[1]).StatusCode)
 	other.Post("/collections/draft/delete", url.Values{"draft": {href[2]}})
-	_, n, err := webtest.Store().RequestDrafts(context.Background(), r.u.BuyerID, 0, 0)
+	_, n, err := webtest.Store().Drafts(context.Background(), r.u.BuyerID, store.RequestDraft, 0, 0)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
 
@@ -234,7 +234,7 @@ func TestRequestDraftsSaveResumeAndDelete(t *testing.T) {
 	webtest.AssertFieldError(t, res, "draft", "削除する下書きを選んでください")
 	res = c.Post("/collections/draft/delete", url.Values{"draft": {href[2]}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
-	_, n, err = webtest.Store().RequestDrafts(context.Background(), r.u.BuyerID, 0, 0)
+	_, n, err = webtest.Store().Drafts(context.Background(), r.u.BuyerID, store.RequestDraft, 0, 0)
 	require.NoError(t, err)
 	assert.Zero(t, n)
 }

@@ -151,7 +151,7 @@ func (h *Handler) Send(c *echo.Context) error {
 		return err
 	}
 	if j.DraftID != 0 {
-		if _, err := h.Store.DeleteRequestDrafts(ctx, u.BuyerID, []int64{j.DraftID}); err != nil {
+		if _, err := h.Store.DeleteDrafts(ctx, u.BuyerID, store.RequestDraft, []int64{j.DraftID}); err != nil {
 			return err
 		}
 	}

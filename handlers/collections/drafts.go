@@ -3,13 +3,12 @@ package collections
 import (
 	"net/http"
 	"slices"
-	"strconv"
 
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
 	"cardpay/pay"
-	"cardpay/views"
+	"cardpay/store"
 	pages "cardpay/views/collections"
 )
 
@@ -28,26 +27,22 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 		return err
 	}
 	b.Errors = errs
-	page := web.PageParam(c) - 1
-	list, total, err := h.Store.RequestDrafts(c.Request().Context(), web.CurrentUser(c).BuyerID, page, PageSize)
+	l, err := h.DraftList(c, store.RequestDraft, PageSize, DraftsPage.Path)
 	if err != nil {
 		return err
 	}
-	v := pages.DraftsView{Tabs: tabs(b.Stats.Collections, DraftsPage.Path), Total: total, Action: DeleteDraftsPath}
-	for _, d := range list {
-		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Customer: d.CustomerName,
+	v := pages.DraftsView{Tabs: tabs(b.Stats.Collections, DraftsPage.Path), Total: l.Total, Action: DeleteDraftsPath, Pagination: l.Pagination}
+	for _, d := range l.Drafts {
+		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Customer: d.Counterparty,
 			Saved: pay.JapaneseDateTime(d.UpdatedAt)}
 		if d.Amount != nil {
 			r.Amount = pay.Yen(*d.Amount)
 		}
-		if d.Deadline != nil {
-			r.Deadline = pay.JapaneseDate(*d.Deadline)
+		if d.DueDate != nil {
+			r.Deadline = pay.JapaneseDate(*d.DueDate)
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	n := pay.PageCount(total, PageSize)
-	v.Pagination = views.Pagination{Current: page + 1, Total: n, Items: pay.PageItems(page+1, n),
-		Href: func(p int) string { return DraftsPage.Path + "?page=" + strconv.Itoa(p) }}
 	v.Base = b
 	return web.Render(c, web.StatusFor(b), pages.DraftsPage(v))
 }
@@ -57,24 +52,11 @@ const DeleteDraftsPath = draftsPath + "/delete"
 
 // DeleteDrafts deletes the drafts ticked on the list; other buyers' ids are ignored.
 func (h *Handler) DeleteDrafts(c *echo.Context) error {
-	if err := c.Request().ParseForm(); err != nil {
-		return web.ErrNotFound
+	errs, err := h.DeleteTickedDrafts(c, store.RequestDraft, DraftsPage.Path)
+	if len(errs) > 0 {
+		return h.renderDrafts(c, errs)
 	}
-	var ids []int64
-	for _, s := range c.Request().PostForm["draft"] {
-		if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 && !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return h.renderDrafts(c, pay.FieldErrors{{Field: "draft", Message: "削除する下書きを選んでください"}})
-	}
-	n, err := h.Store.DeleteRequestDrafts(c.Request().Context(), web.CurrentUser(c).BuyerID, ids)
-	if err != nil {
-		return err
-	}
-	h.SetFlash(c, views.Flash{Color: "success", Title: "下書きを" + strconv.Itoa(n) + "件削除しました"})
-	return c.Redirect(http.StatusSeeOther, DraftsPage.Path)
+	return err
 }
 
 // DraftPattern resumes one draft.

@@ -249,7 +249,7 @@ func (h *Handler) submitted(c *echo.Context, j journey, res invoices.Submitted, 
 // what happens next.
 func (h *Handler) finish(c *echo.Context, j journey, p store.Payment) error {
 	if j.DraftID != 0 {
-		if _, err := h.Store.DeletePaymentDrafts(c.Request().Context(), web.CurrentUser(c).BuyerID, []int64{j.DraftID}); err != nil {
+		if _, err := h.Store.DeleteDrafts(c.Request().Context(), web.CurrentUser(c).BuyerID, store.PaymentDraft, []int64{j.DraftID}); err != nil {
 			return err
 		}
 	}

@@ -3,12 +3,12 @@ package payments
 import (
 	"net/http"
 	"slices"
-	"strconv"
 
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
 	"cardpay/pay"
+	"cardpay/store"
 	pages "cardpay/views/payments"
 )
 
@@ -21,20 +21,18 @@ func (h *Handler) ShowDraftsPage(c *echo.Context) error {
 }
 
 func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
-	u := web.CurrentUser(c)
 	b, err := h.Base(c, DraftsPage.Title)
 	if err != nil {
 		return err
 	}
 	b.Errors = errs
-	page := web.PageParam(c) - 1
-	list, total, err := h.Store.PaymentDrafts(c.Request().Context(), u.BuyerID, page, PageSize)
+	l, err := h.DraftList(c, store.PaymentDraft, PageSize, draftListPath)
 	if err != nil {
 		return err
 	}
-	v := pages.DraftsView{Tabs: listTabs(b.Stats.Payments, draftListPath), Total: total, Action: DeleteDraftsPath}
-	for _, d := range list {
-		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Supplier: d.SupplierName,
+	v := pages.DraftsView{Tabs: listTabs(b.Stats.Payments, draftListPath), Total: l.Total, Action: DeleteDraftsPath, Pagination: l.Pagination}
+	for _, d := range l.Drafts {
+		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Supplier: d.Counterparty,
 			Saved: pay.JapaneseDateTime(d.UpdatedAt)}
 		if d.Amount != nil {
 			r.Amount = pay.Yen(*d.Amount)
@@ -44,9 +42,6 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	n := pay.PageCount(total, PageSize)
-	v.Pagination.Current, v.Pagination.Total, v.Pagination.Items = page+1, n, pay.PageItems(page+1, n)
-	v.Pagination.Href = func(p int) string { return draftListPath + "?page=" + strconv.Itoa(p) }
 	v.Base = b
 	return web.Render(c, web.StatusFor(b), pages.DraftsPage(v))
 }
@@ -54,26 +49,13 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 // DeleteDraftsPath is where the drafts page deletes the chosen drafts.
 const DeleteDraftsPath = draftListPath + "/delete"
 
-// DeleteDrafts deletes the drafts ticked on the list.
+// DeleteDrafts deletes the drafts ticked on the list; other buyers' ids are ignored.
 func (h *Handler) DeleteDrafts(c *echo.Context) error {
-	var ids []int64
-	if err := c.Request().ParseForm(); err != nil {
-		return web.ErrNotFound
+	errs, err := h.DeleteTickedDrafts(c, store.PaymentDraft, draftListPath)
+	if len(errs) > 0 {
+		return h.renderDrafts(c, errs)
 	}
-	for _, s := range c.Request().PostForm["draft"] {
-		if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 && !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return h.renderDrafts(c, pay.FieldErrors{{Field: "draft", Message: "削除する下書きを選んでください"}})
-	}
-	n, err := h.Store.DeletePaymentDrafts(c.Request().Context(), web.CurrentUser(c).BuyerID, ids)
-	if err != nil {
-		return err
-	}
-	h.SetFlash(c, flashSuccess("下書きを"+strconv.Itoa(n)+"件削除しました", ""))
-	return c.Redirect(http.StatusSeeOther, draftListPath)
+	return err
 }
 
 // DraftPattern resumes one draft.

@@ -915,7 +915,7 @@ func storedFindings(ctx context.Context) (map[string][]string, error) {
 
 // buyerDataCounts are the row counts of the tables holding buyer data: those with a
 // buyer_id column, buyers, signups and operators. Not counted: the drafts, which keep
-// answers as typed, valid or not (handlers/api/payment_drafts.go), so a body of nulls is
+// answers as typed, valid or not (handlers/api/drafts.go), so a body of nulls is
 // a valid empty draft; and request_key_misses, which records each unknown request key a
 // buyer tries (the 10-an-hour rule), so an invalid key is meant to add a row.
 func buyerDataCounts(t *testing.T) map[string]int {
@@ -927,7 +927,7 @@ func buyerDataCounts(t *testing.T) map[string]int {
 		JOIN information_schema.tables t USING (table_schema, table_name)
 		WHERE t.table_type = 'BASE TABLE' AND c.table_schema NOT IN ('pg_catalog', 'information_schema')
 		  AND (c.column_name = 'buyer_id' OR c.table_name IN ('buyers', 'signups', 'operators'))
-		  AND c.table_name NOT IN ('payment_drafts', 'invoice_request_drafts', 'request_key_misses')`))
+		  AND c.table_name NOT IN ('drafts', 'request_key_misses')`))
 	out := map[string]int{}
 	for _, name := range tables {
 		var n int

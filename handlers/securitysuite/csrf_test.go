@@ -280,10 +280,10 @@ func newVictim(t *testing.T, env *webtest.Env) *victim {
 	n, err := st.CreateNotification(ctx, u.BuyerID, "お知らせ", "本文")
 	require.NoError(t, err)
 	put("notification", n)
-	draft, err := st.SavePaymentDraft(ctx, u.BuyerID, 0, []byte(`{"invoice":{"memo":"下書き"}}`), store.DraftSummary{Step: "/payments/add/invoice"}, time.Now())
+	draft, err := st.SaveDraft(ctx, u.BuyerID, store.PaymentDraft, 0, []byte(`{"invoice":{"memo":"下書き"}}`), store.DraftSummary{Step: "/payments/add/invoice"}, time.Now())
 	require.NoError(t, err)
 	put("draft", draft)
-	rdraft, err := st.SaveRequestDraft(ctx, u.BuyerID, 0, []byte(`{}`), store.RequestDraftSummary{Step: "/collections/add/invoice"}, time.Now())
+	rdraft, err := st.SaveDraft(ctx, u.BuyerID, store.RequestDraft, 0, []byte(`{}`), store.DraftSummary{Step: "/collections/add/invoice"}, time.Now())
 	require.NoError(t, err)
 	put("request_draft", rdraft)
 	_, err = st.CreateBuyerAccount(ctx, u.BuyerID, store.AccountFields{BankCode: "0001", BankName: "みずほ", BranchCode: "001",
