@@ -138,7 +138,7 @@ func importRule(pkg, imp string, test bool) string {
 	case areaOf(pkg) != "":
 		a := areaOf(pkg)
 		switch {
-		case imp == "handlers/web", imp == "views", imp == "views/ui", imp == "store":
+		case imp == "handlers/web", imp == "handlers/links", imp == "views", imp == "views/ui", imp == "store":
 			return ""
 		case viewsAreaOf(imp) == a:
 			return ""
@@ -153,8 +153,10 @@ func importRule(pkg, imp string, test bool) string {
 		if areaOf(imp) != "" || imp == "." || imp == "handlers" || imp == "handlers/webtest" {
 			return "the API imports web and the domain packages, never an area"
 		}
+	case pkg == "handlers/links":
+		return "links declares paths and imports nothing of the module"
 	case pkg == "handlers/web":
-		if under(imp, "handlers") {
+		if under(imp, "handlers") && imp != "handlers/links" {
 			return "the kernel knows no page: it imports no area, no API and not the route table"
 		}
 		// The kernel is HTTP glue: reading an invoice, matching it and drawing receipts are

@@ -28,11 +28,12 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 )
 
 // Prefix is where the API lives.
-const Prefix = "/api/v1"
+const Prefix = links.API
 
 // Token lifetimes (DESIGN.md §4 "API auth").
 const (
@@ -140,7 +141,7 @@ func routes() []route {
 
 		// Invoice files (SPEC.md §7 Invoices): upload, the file with its reading (OCR), and
 		// the app's signed URLs, public: their signature authenticates them.
-		{http.MethodPost, "/invoices/files/upload", signedIn, (*server).uploadInvoiceFile},
+		{http.MethodPost, links.UploadInvoiceFile, signedIn, (*server).uploadInvoiceFile},
 		{http.MethodPost, "/invoices/files/upload/url", signedIn, (*server).invoiceFileUploadURL},
 		{http.MethodPut, "/invoices/files/signed_upload/:token", public, (*server).signedUpload},
 		{http.MethodGet, "/invoices/files/:id", signedIn, (*server).invoiceFile},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"cardpay/handlers/links"
 	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
@@ -34,8 +35,8 @@ type draftRequest struct {
 func (r draftRequest) journey() (invoices.Flow, string) { return r.Flow, r.Step }
 
 // journeySteps are the pages a draft may resume on.
-var journeySteps = map[string]bool{"": true, "/payments/add/invoiceinfo": true, "/payments/add/supplier": true,
-	"/payments/add/account": true, "/payments/add/account/new": true, "/payments/add/invoice": true, "/payments/add/confirm": true}
+var journeySteps = map[string]bool{"": true, links.PaymentInvoiceInfoStep: true, links.PaymentSupplierStep: true,
+	links.PaymentAccountStep: true, links.PaymentNewAccountStep: true, links.PaymentInvoiceStep: true, links.PaymentConfirm: true}
 
 func (r draftRequest) check() pay.FieldErrors {
 	var errs pay.FieldErrors

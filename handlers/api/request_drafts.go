@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"cardpay/handlers/links"
 	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
@@ -34,8 +35,8 @@ type requestDraftRequest struct {
 
 func (r requestDraftRequest) journey() (invoices.RequestFlow, string) { return r.RequestFlow, r.Step }
 
-var requestJourneySteps = map[string]bool{"": true, "/collections/add/invoice": true, "/collections/add/bank": true,
-	"/collections/add/bank/new": true, "/collections/add/confirm": true}
+var requestJourneySteps = map[string]bool{"": true, links.RequestInvoiceStep: true, links.RequestBankStep: true,
+	links.RequestNewBankStep: true, links.RequestConfirm: true}
 
 func (r requestDraftRequest) check() pay.FieldErrors {
 	var errs pay.FieldErrors

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/static"
@@ -30,7 +31,7 @@ func (h *Handler) renderCreate(c *echo.Context, refusal string) error {
 		errs.Add(pay.InvoiceFileField, refusal)
 	}
 	v := pages.CreateView{Action: CreatePage.Path, Props: views.InvoiceUploadProps{
-		UploadURL: "/api/v1/invoices/files/upload", FilePath: "/invoices/files", ResultPath: strings.TrimSuffix(FilePath, "/"),
+		UploadURL: links.API + links.UploadInvoiceFile, FilePath: links.InvoiceFiles, ResultPath: strings.TrimSuffix(FilePath, "/"),
 		FieldName: pay.InvoiceFileField, Error: refusal, IconHref: static.URL("dist/icons.svg"),
 	}}
 	return web.Show(h.App, c, CreatePage.Title, errs, v, pages.CreatePage)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/views"
@@ -28,10 +29,10 @@ var Journey = web.Wizard[journey]{Workflow: web.Workflow{
 
 // Paths of the journey's steps.
 const (
-	InvoiceStepPath = "/collections/add/invoice"
-	BankStepPath    = "/collections/add/bank"
-	NewBankPath     = "/collections/add/bank/new"
-	ConfirmPath     = "/collections/add/confirm"
+	InvoiceStepPath = links.RequestInvoiceStep
+	BankStepPath    = links.RequestBankStep
+	NewBankPath     = links.RequestNewBankStep
+	ConfirmPath     = links.RequestConfirm
 	CompletePath    = "/collections/complete"
 )
 

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/static"
 	"cardpay/views"
@@ -67,7 +68,7 @@ func (h *Handler) RequireCurrentTerms(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		p := c.Request().URL.Path
-		if p == TermsPage.Path || p == "/signout" || strings.HasPrefix(p, static.Prefix) {
+		if p == TermsPage.Path || p == links.SignOut || strings.HasPrefix(p, static.Prefix) {
 			return next(c)
 		}
 		target := TermsPage.Path

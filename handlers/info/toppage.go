@@ -5,12 +5,13 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 )
 
 // TopPagePath sends a signed-in buyer on to where they start.
-const TopPagePath = "/toppage"
+const TopPagePath = links.TopPage
 
 // ShowTopPage applies the landing rules (SPEC.md §2) to the buyer's stats. It keeps the
 // flash in the session, so the notice appears on the page it lands on.

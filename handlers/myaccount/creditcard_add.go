@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/cards"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/static"
@@ -18,7 +19,7 @@ import (
 )
 
 // AddCreditCardPage is カードの追加: the card-entry island over the hosted-page fallback.
-var AddCreditCardPage = web.Page{Path: "/myaccount/creditcards/new", Title: "カードの追加", Access: web.SignedIn, Island: "card-entry"}
+var AddCreditCardPage = web.Page{Path: links.AddCreditCard, Title: "カードの追加", Access: web.SignedIn, Island: "card-entry"}
 
 // sessionHostedCard marks that this session sent the buyer to the PSP's hosted card
 // page: only then is a token arriving on the return URL (a GET anyone could link to)
@@ -31,7 +32,7 @@ const sessionHostedCard = "creditcard_hosted_pending"
 const sessionCardReturn = "creditcard_return"
 
 // cardReturnPrefixes are the pages that may send the buyer here and get them back.
-var cardReturnPrefixes = []string{"/payments/add/confirm", "/payments/edit/", "/payments/waiting/"}
+var cardReturnPrefixes = []string{links.PaymentConfirm, links.PaymentEdit, links.PaymentsWaiting + "/"}
 
 // ShowAddCreditCardPage is カードの追加.
 func (h *Handler) ShowAddCreditCardPage(c *echo.Context) error {
@@ -95,7 +96,7 @@ func (h *Handler) AddCreditCard(c *echo.Context) error {
 }
 
 // HostedCardEntryPath starts the PSP's hosted card entry.
-const HostedCardEntryPath = "/myaccount/creditcards/new/hosted"
+const HostedCardEntryPath = links.AddCreditCard + "/hosted"
 
 // StartHostedCardEntry creates a session on the PSP's hosted card page and sends the
 // buyer there (DESIGN.md: the no-JavaScript path of the add page).

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	pages "cardpay/views/password"
@@ -38,5 +39,5 @@ func (h *Handler) Reregister(c *echo.Context) error {
 	if err := h.StartSignupCode(c, id, shown, true); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/signup/code")
+	return c.Redirect(http.StatusSeeOther, links.SignupCode)
 }

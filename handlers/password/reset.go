@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/views"
@@ -62,5 +63,5 @@ func (h *Handler) ResetPassword(c *echo.Context) error {
 		return err
 	}
 	h.SetFlash(c, views.Flash{Color: "success", Title: "パスワードを再設定しました", Text: "新しいパスワードでログインしてください。"})
-	return c.Redirect(http.StatusSeeOther, "/signin")
+	return c.Redirect(http.StatusSeeOther, links.SignIn)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -76,7 +77,7 @@ func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors
 		return err
 	}
 	v := pages.ConfirmView{Steps: journeySteps(3), Action: ConfirmPath, SubmitKey: j.SubmitKey,
-		PromotionCode: j.PromotionCode, CardID: idString(j.CardID), AddCardHref: "/myaccount/creditcards/new?return=" + ConfirmPath}
+		PromotionCode: j.PromotionCode, CardID: idString(j.CardID), AddCardHref: links.AddCreditCard + "?return=" + ConfirmPath}
 	// The supplier and its account.
 	supHref, acctHref := InvoiceInfoPath, AccountStepPath
 	if j.IsNewSupplier {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/static"
@@ -32,7 +33,7 @@ func (h *Handler) renderCreate(c *echo.Context, refusal string) error {
 	v := pages.CreateView{
 		Action: CreatePage.Path,
 		Props: pages.InvoiceUploadProps{
-			UploadURL: "/api/v1/invoices/files/upload", FilePath: "/invoices/files", ResultPath: strings.TrimSuffix(FilePath, "/"),
+			UploadURL: links.API + links.UploadInvoiceFile, FilePath: links.InvoiceFiles, ResultPath: strings.TrimSuffix(FilePath, "/"),
 			FieldName: pay.InvoiceFileField, Error: refusal, IconHref: static.URL("dist/icons.svg"),
 		},
 	}

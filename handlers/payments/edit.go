@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -28,7 +29,7 @@ var Edit = web.Wizard[correction]{Workflow: web.Workflow{Prefix: editPrefix, Ses
 // The correction's two pages and its 3-D Secure return, under editPrefix; editPath
 // builds them.
 const (
-	editPrefix             = "/payments/edit/"
+	editPrefix             = links.PaymentEdit
 	EditInvoiceInfoPattern = editPrefix + ":id/invoiceinfo"
 	EditConfirmPattern     = editPrefix + ":id/confirm"
 	EditReturnPattern      = editPrefix + ":id/confirm/return"

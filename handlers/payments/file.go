@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	pages "cardpay/views/payments"
@@ -14,7 +15,7 @@ import (
 
 // InvoiceInfoPath is the payment journey's first step (InvoiceInfoPage, 支払先の選択); the
 // file page links to it with ?file=<id> so the journey starts from what was read.
-const InvoiceInfoPath = "/payments/add/invoiceinfo"
+const InvoiceInfoPath = links.PaymentInvoiceInfoStep
 
 // readFieldLabels are the fields read from an invoice (invoiceread.Fields, stored by the
 // OCR job under these keys), in the order the page shows them.

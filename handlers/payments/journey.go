@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/cards"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	pages "cardpay/views/payments"
@@ -29,17 +30,17 @@ var Journey = web.Wizard[journey]{Workflow: web.Workflow{
 	Prefix: "/payments/add/", SessionKey: "payment_journey",
 	// The upload pages start the journey; a card added from the confirm page (the add
 	// page and its 3-D Secure return) comes back to it.
-	Also: []string{CreatePage.Path, "/myaccount/creditcards/new", cards.VerifyReturnPath},
+	Also: []string{CreatePage.Path, links.AddCreditCard, cards.VerifyReturnPath},
 }}
 
 // Paths of the journey's steps.
 const (
 	supplierStepPath    = InvoiceInfoPath
-	NewSupplierPath     = "/payments/add/supplier"
-	AccountStepPath     = "/payments/add/account"
-	NewAccountPath      = "/payments/add/account/new"
-	InvoiceStepPath     = "/payments/add/invoice"
-	ConfirmPath         = "/payments/add/confirm"
+	NewSupplierPath     = links.PaymentSupplierStep
+	AccountStepPath     = links.PaymentAccountStep
+	NewAccountPath      = links.PaymentNewAccountStep
+	InvoiceStepPath     = links.PaymentInvoiceStep
+	ConfirmPath         = links.PaymentConfirm
 	CompletePath        = "/payments/complete"
 	draftListPath       = "/payments/draft"
 	journeyStepsLabel   = "支払申請の手順"

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/cards"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -28,7 +29,7 @@ const RequestLinkPath = invoices.RequestLinkPath
 const requestPayTitle = "カード払いのご依頼：お支払い"
 
 // waitingPath is 支払待ち, the list of requests received.
-const waitingPath = "/payments/waiting"
+const waitingPath = links.PaymentsWaiting
 
 // RequestLinkPattern is the mailed link of a card-payment request.
 const RequestLinkPattern = RequestLinkPath + ":key"
@@ -43,7 +44,7 @@ func (h *Handler) OpenRequestLink(c *echo.Context) error {
 	}
 	h.SetFlash(c, views.Flash{Color: "info", Title: "カード払いのご依頼を受け取るには、ログインしてください",
 		Text: "アカウントをお持ちでない場合は、「新規登録」から登録（無料）のうえでお支払いいただけます。登録が終わると、ご依頼のお支払い画面が開きます。"})
-	return c.Redirect(http.StatusSeeOther, "/signin?redirect="+waitingPath)
+	return c.Redirect(http.StatusSeeOther, links.SignIn+"?redirect="+waitingPath)
 }
 
 // requestToPay loads the customer's invoice id of a request and the request behind it;
@@ -100,7 +101,7 @@ func (h *Handler) renderRequestPay(c *echo.Context, p store.Payment, r store.Req
 		FeeByRequester: r.FeeBearer == pay.FeeByRequester, Deadline: pay.JapaneseDate(r.Deadline),
 		InvoiceNumber: r.InvoiceNumber, Message: r.Message, Status: p.ExaminationStatus.Label(),
 		TransferDate: pay.JapaneseDate(pay.EarliestTransferDate(h.Now())),
-		CardID:       idString(cardID), AddCardHref: "/myaccount/creditcards/new?return=" + path,
+		CardID:       idString(cardID), AddCardHref: links.AddCreditCard + "?return=" + path,
 	}
 	if r.InvoiceDate != nil {
 		v.InvoiceDate = pay.JapaneseDate(*r.InvoiceDate)

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
@@ -93,7 +94,7 @@ func (h *Handler) VerifyOnetimePassword(c *echo.Context) error {
 	}
 	redirect, ok := web.SafeRedirect(h.Sessions.GetString(ctx, sessionPendingRedirect))
 	if !ok {
-		redirect = "/toppage"
+		redirect = links.TopPage
 	}
 	for _, k := range []string{sessionPendingUserID, sessionPendingBuyerID, sessionPendingRedirect} {
 		h.Sessions.Remove(ctx, k)

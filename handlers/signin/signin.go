@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/views"
@@ -20,7 +21,7 @@ import (
 type Handler struct{ *web.App }
 
 // SignInPage is the sign-in form.
-var SignInPage = web.Page{Path: "/signin", Title: "ログイン", Access: web.Public}
+var SignInPage = web.Page{Path: links.SignIn, Title: "ログイン", Access: web.Public}
 
 // ShowSignInPage shows the sign-in form. Entering it signs the visitor out (SPEC.md §2),
 // after taking any notice meant for this page, such as the sign-out confirmation; a
@@ -73,7 +74,7 @@ func (h *Handler) SignIn(c *echo.Context) error {
 			return err
 		} else {
 			if redirect == "" {
-				redirect = "/toppage"
+				redirect = links.TopPage
 			}
 			if res.SecondFactor != account.SecondFactorNone {
 				return h.startSecondFactor(c, res.User, redirect)

@@ -6,12 +6,13 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/views"
 )
 
 // SignOutPath is where the header's sign-out form posts.
-const SignOutPath = "/signout"
+const SignOutPath = links.SignOut
 
 // SignOut destroys the server session, so the old cookie no longer signs anyone in,
 // ends its row (the security page lists it no more), and confirms on the sign-in page.

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/postal"
@@ -44,7 +45,7 @@ func (h *Handler) verifiedSignup(c *echo.Context) (store.Signup, string, error) 
 	}
 	if su.CompletedAt != nil {
 		h.SetFlash(c, views.Flash{Color: "info", Title: "この登録は既に完了しています", Text: "ご登録のメールアドレスとパスワードでログインしてください。"})
-		return store.Signup{}, "/signin", nil
+		return store.Signup{}, links.SignIn, nil
 	}
 	return su, "", nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	pages "cardpay/views/signup"
 )
@@ -17,7 +18,7 @@ const RegistrationResultPath = "/registration/result"
 func (h *Handler) ShowRegistrationResultPage(c *echo.Context) error {
 	email := h.Sessions.GetString(c.Request().Context(), web.SessionRegistered)
 	if email == "" {
-		return c.Redirect(http.StatusSeeOther, "/signin")
+		return c.Redirect(http.StatusSeeOther, links.SignIn)
 	}
 	held := h.Sessions.GetBool(c.Request().Context(), web.SessionRegisteredHeld)
 	return web.Show(h.App, c, "登録完了", nil, pages.RegistrationResultView{EmailAddress: email, Held: held}, pages.RegistrationResultPage)

@@ -11,6 +11,7 @@ import (
 
 	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
@@ -20,7 +21,7 @@ import (
 
 // SignupCodePath is the page that asks for the code mailed at sign-up, and where it
 // posts.
-const SignupCodePath = "/signup/code"
+const SignupCodePath = links.SignupCode
 
 // ShowSignupCodePage asks for the code mailed for the sign-up in this session.
 func (h *Handler) ShowSignupCodePage(c *echo.Context) error {
@@ -53,7 +54,7 @@ func (h *Handler) VerifySignupCode(c *echo.Context) error {
 	if errors.Is(err, store.ErrNotFound) {
 		// The code was right but the sign-up was completed meanwhile.
 		h.SetFlash(c, views.Flash{Color: "info", Title: "この登録は既に完了しています", Text: "ご登録のメールアドレスとパスワードでログインしてください。"})
-		return c.Redirect(http.StatusSeeOther, "/signin")
+		return c.Redirect(http.StatusSeeOther, links.SignIn)
 	}
 	if err != nil {
 		return err
@@ -126,7 +127,7 @@ func codeMessage(m string) string {
 }
 
 // ResendSignupCodePath is where the code page asks for a new code.
-const ResendSignupCodePath = "/signup/code/resend"
+const ResendSignupCodePath = SignupCodePath + "/resend"
 
 // ResendSignupCode mails a new code. With no sign-up behind the page (a re-registration
 // of an address that had none, id 0) the account service does the same work and mails

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
+	"cardpay/handlers/links"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
@@ -184,7 +185,7 @@ func SafeRedirect(target string) (string, bool) {
 		return "", false
 	}
 	// Sending someone back to the sign-in or sign-out would undo what they just did.
-	if u.Path == "/signin" || u.Path == "/signout" {
+	if u.Path == links.SignIn || u.Path == links.SignOut {
 		return "", false
 	}
 	return target, true
