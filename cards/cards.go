@@ -121,7 +121,7 @@ func (s *Service) withDecline(o store.CardCheckOutcome) store.CardCheckOutcome {
 	return o
 }
 
-// PaymentEvents is the part of the payment service that webhooks reach (invoices.Service).
+// PaymentEvents is the part of the payment service that webhooks reach (invoices.Payments).
 type PaymentEvents interface {
 	ApplyEvent(ctx context.Context, buyerID int64, ev gateway.Event) error
 }

@@ -32,7 +32,7 @@ func BenchmarkScreeningAction(b *testing.B) {
 	op := newOperator(t, pay.RoleScreening)
 	ids := make([]int64, b.N)
 	for i := range ids {
-		res, err := s.Submit(ctx, f.buyer, f.submission(fmt.Sprintf("bench-%d-%d", b.N, i)))
+		res, err := s.Payments.Submit(ctx, f.buyer, f.submission(fmt.Sprintf("bench-%d-%d", b.N, i)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func BenchmarkScreeningAction(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		start := time.Now()
-		if _, err := s.CheckPayment(ctx, op, ids[i]); err != nil {
+		if _, err := s.Screening.CheckPayment(ctx, op, ids[i]); err != nil {
 			b.Fatal(err)
 		}
 		ds = append(ds, time.Since(start))
@@ -73,7 +73,7 @@ func BenchmarkTransferFile10000(b *testing.B) {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		file, err := s.MakeTransferFile(ctx, op, day, remitter)
+		file, err := s.Transfers.MakeTransferFile(ctx, op, day, remitter)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -31,13 +31,13 @@ func CancelRefusal(p store.Payment) string {
 // once (with its event) and a job, enqueued in the same transaction, voids the card's
 // authorisation or refunds it if it was captured, retrying until the PSP answers.
 // Another buyer's payment is store.ErrNotFound; a payment past cancelling is field errors.
-func (s *Service) Cancel(ctx context.Context, buyerID int64, actor string, id int64, reason string) (store.Payment, error) {
+func (s *Payments) Cancel(ctx context.Context, buyerID int64, actor string, id int64, reason string) (store.Payment, error) {
 	return s.cancel(ctx, buyerID, actor, id, reason, nil)
 }
 
 // cancel is Cancel with also, when not nil, run in the transaction of the change (the
 // operator's audit row).
-func (s *Service) cancel(ctx context.Context, buyerID int64, actor string, id int64, reason string, also func(tx *sqlx.Tx, p store.Payment) error) (store.Payment, error) {
+func (s *Payments) cancel(ctx context.Context, buyerID int64, actor string, id int64, reason string, also func(tx *sqlx.Tx, p store.Payment) error) (store.Payment, error) {
 	p, err := s.Store.Transition(ctx, buyerID, id, pay.ActCancel, actor, reason, s.now(), func(tx *sqlx.Tx, p store.Payment) error {
 		_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: CardJobKind,
 			Payload: PaymentJob{BuyerID: buyerID, ID: id, Ref: p.PaymentRef}, UniqueKey: "release-" + p.PaymentRef})
@@ -71,7 +71,7 @@ type PaymentJob struct {
 // RunCardJob is the CardJobKind job: it gives back the money of a cancelled
 // payment's authorisation (Ref): a void while it was only authorised, a refund once
 // captured. Asking again is safe: each call carries the payment id.
-func (s *Service) RunCardJob(ctx context.Context, payload json.RawMessage) error {
+func (s *Payments) RunCardJob(ctx context.Context, payload json.RawMessage) error {
 	var j PaymentJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: card job payload: %w", err)
@@ -140,7 +140,7 @@ const SettleJobKind = "settle_payment"
 // enqueueSettle enqueues on tx, the transaction that starts the submission id of
 // buyerID, the job that settles it after SettleAfter should nobody else: store runs it as
 // the also of StartPayment and StartRequestPayment, so no submission exists without it.
-func (s *Service) enqueueSettle(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, key string, now time.Time) error {
+func (s *Payments) enqueueSettle(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, key string, now time.Time) error {
 	_, err := s.Store.EnqueueJob(ctx, tx, store.NewJob{Kind: SettleJobKind, Payload: PaymentJob{BuyerID: buyerID, ID: id},
 		UniqueKey: key, RunAt: now.Add(s.settleAfter())})
 	return err
@@ -151,7 +151,7 @@ func (s *Service) enqueueSettle(ctx context.Context, tx *sqlx.Tx, buyerID, id in
 // answer), it asks the PSP and records what the PSP says. A submission the PSP never saw
 // is declined; a challenge left unfinished is given up after ChallengeTimeout (the
 // authorisation voided). While the PSP does not answer, the job fails and is retried.
-func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) error {
+func (s *Payments) RunSettleJob(ctx context.Context, payload json.RawMessage) error {
 	var j PaymentJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: settle job payload: %w", err)
@@ -210,7 +210,7 @@ func (s *Service) RunSettleJob(ctx context.Context, payload json.RawMessage) err
 // buyer closed the window during the challenge); a lapsed authorisation expires the
 // payment (期限切れ) if it was not captured in time. Other events change nothing here: the
 // service's own calls already recorded them.
-func (s *Service) ApplyEvent(ctx context.Context, buyerID int64, ev gateway.Event) error {
+func (s *Payments) ApplyEvent(ctx context.Context, buyerID int64, ev gateway.Event) error {
 	p, err := s.Store.SubmissionByRef(ctx, buyerID, ev.Transaction.PaymentID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -247,7 +247,7 @@ const MsgLapsed = "カードの与信の有効期限が切れたため、お支�
 // lapsed expires a payment whose current authorisation the PSP released before screening
 // captured it. A payment already past screening, or an earlier authorisation of a
 // corrected one, is left as it is.
-func (s *Service) lapsed(ctx context.Context, buyerID int64, p store.Payment) error {
+func (s *Payments) lapsed(ctx context.Context, buyerID int64, p store.Payment) error {
 	if p.SubmittedAt == nil || p.CardStatus != pay.CardAuthorized {
 		return nil
 	}

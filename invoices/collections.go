@@ -63,9 +63,9 @@ type CheckedRequest struct {
 
 // CheckRequest validates a request without writing anything. Field errors are
 // pay.FieldErrors; an account or file that is not the requester's is store.ErrNotFound.
-func (s *Service) CheckRequest(ctx context.Context, requesterID int64, sub RequestSubmission) (CheckedRequest, error) {
+func (s *Requests) CheckRequest(ctx context.Context, requesterID int64, sub RequestSubmission) (CheckedRequest, error) {
 	var out CheckedRequest
-	req, errs := sub.Request.Check(s.limits(), s.now())
+	req, errs := sub.Request.Check(s.payments.limits(), s.now())
 	out.Request = req
 	out.FeeBearer = sub.FeeBearer
 	if out.FeeBearer == "" {
@@ -93,7 +93,7 @@ func (s *Service) CheckRequest(ctx context.Context, requesterID int64, sub Reque
 			errs.Add("customer_corporate_number", "ご自身の会社にカード払いを依頼することはできません")
 		}
 	}
-	out.Commission = s.CommissionFor(req.Amount, nil)
+	out.Commission = s.payments.CommissionFor(req.Amount, nil)
 	customerFee, payeeFee := pay.RequestCharges(out.Commission.Fee, out.FeeBearer)
 	out.CustomerCharge, out.Transfer = req.Amount+customerFee, req.Amount-payeeFee
 	if len(errs) > 0 {
@@ -105,7 +105,7 @@ func (s *Service) CheckRequest(ctx context.Context, requesterID int64, sub Reque
 // SendRequest checks a request and sends it: the request and its key, and the customer's
 // mail with the link, in one transaction. A second send with the same key answers the
 // first request.
-func (s *Service) SendRequest(ctx context.Context, requesterID int64, sub RequestSubmission) (store.Request, error) {
+func (s *Requests) SendRequest(ctx context.Context, requesterID int64, sub RequestSubmission) (store.Request, error) {
 	if sub.SubmitKey == "" {
 		return store.Request{}, errors.New("invoices: request without a key")
 	}
@@ -147,7 +147,7 @@ func (s *Service) SendRequest(ctx context.Context, requesterID int64, sub Reques
 
 // CancelRequest cancels one of the requester's requests before it is paid. Field errors
 // say why it cannot be; another buyer's request is store.ErrNotFound.
-func (s *Service) CancelRequest(ctx context.Context, requesterID, id, userID int64) (store.Request, error) {
+func (s *Requests) CancelRequest(ctx context.Context, requesterID, id, userID int64) (store.Request, error) {
 	r, err := s.Store.CancelRequest(ctx, requesterID, id, fmt.Sprintf("buyer:%d", userID), s.now())
 	switch {
 	case errors.Is(err, pay.ErrTransition):
@@ -192,7 +192,7 @@ var (
 
 // lookupKey finds a key's request for buyerID, counting keys that match nothing against
 // the buyer's tries.
-func (s *Service) lookupKey(ctx context.Context, buyerID int64, key string) (store.RequestKey, error) {
+func (s *Requests) lookupKey(ctx context.Context, buyerID int64, key string) (store.RequestKey, error) {
 	misses, err := s.Store.RequestKeyMisses(ctx, buyerID, s.now().Add(-KeyMissWindow))
 	if err != nil {
 		return store.RequestKey{}, err
@@ -218,7 +218,7 @@ func (s *Service) lookupKey(ctx context.Context, buyerID int64, key string) (sto
 
 // RequestKey answers a key's status for buyerID (GET /api/v1/invoices/request_keys/{key}):
 // an unknown key is KeyInvalid, never an error; too many unknown keys is a KeyRefusal.
-func (s *Service) RequestKey(ctx context.Context, buyerID int64, key string) (KeyInfo, error) {
+func (s *Requests) RequestKey(ctx context.Context, buyerID int64, key string) (KeyInfo, error) {
 	k, err := s.lookupKey(ctx, buyerID, key)
 	var kr *KeyRefusal
 	if errors.As(err, &kr) && kr == errKeyInvalid {
@@ -238,7 +238,7 @@ func (s *Service) RequestKey(ctx context.Context, buyerID int64, key string) (Ke
 // and the signed-in layout with the key waiting in the session): only when the key is
 // valid and unused, or already used by this buyer. It answers the customer's invoice; a
 // refusal is a *KeyRefusal.
-func (s *Service) LinkRequestKey(ctx context.Context, buyer store.Buyer, key string) (int64, error) {
+func (s *Requests) LinkRequestKey(ctx context.Context, buyer store.Buyer, key string) (int64, error) {
 	if _, err := s.lookupKey(ctx, buyer.ID, key); err != nil {
 		return 0, err
 	}
@@ -282,7 +282,7 @@ func (s *Service) LinkRequestKey(ctx context.Context, buyer store.Buyer, key str
 // authorised for the amount and the customer's fee under the invoice's payment id, so a
 // doubled, replayed or concurrent attempt charges once. A declined card is field errors
 // on "card_id"; the next attempt needs a new key.
-func (s *Service) PayRequest(ctx context.Context, customerID, id int64, key string, cardID int64) (Submitted, error) {
+func (s *Requests) PayRequest(ctx context.Context, customerID, id int64, key string, cardID int64) (Submitted, error) {
 	if key == "" {
 		return Submitted{}, errors.New("invoices: request payment without a key")
 	}
@@ -327,7 +327,7 @@ func (s *Service) PayRequest(ctx context.Context, customerID, id int64, key stri
 	now := s.now()
 	p, started, err := s.Store.StartRequestPayment(ctx, customerID, id, key, cardID,
 		pay.EarliestTransferDate(now), now, func(tx *sqlx.Tx, seq int) error {
-			return s.enqueueSettle(ctx, tx, customerID, id, fmt.Sprintf("settle-%d-%d", id, seq), now)
+			return s.payments.enqueueSettle(ctx, tx, customerID, id, fmt.Sprintf("settle-%d-%d", id, seq), now)
 		})
 	if errors.Is(err, store.ErrStateChanged) {
 		// Another attempt (another tab, another key) is asking the PSP: its outcome stands.
@@ -347,5 +347,5 @@ func (s *Service) PayRequest(ctx context.Context, customerID, id int64, key stri
 		}
 		// Still pending under this key: asking again under the same id is safe.
 	}
-	return s.authorize(ctx, customerID, p, card)
+	return s.payments.authorize(ctx, customerID, p, card)
 }

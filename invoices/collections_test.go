@@ -95,11 +95,9 @@ func (p party) request(key string, edit ...func(*invoices.RequestSubmission)) in
 	return sub
 }
 
-func newCollections(p *psp) (*invoices.Service, *mailer) {
+func newCollections(p *psp) (*invoices.Services, *mailer) {
 	m := &mailer{}
-	s := newService(p)
-	s.Mailer = m
-	return s, m
+	return newService(p, func(c *invoices.Config) { c.Mailer = m }), m
 }
 
 func TestARequestGoesFromSentToPaidAndTransferred(t *testing.T) {
@@ -108,7 +106,7 @@ func TestARequestGoesFromSentToPaidAndTransferred(t *testing.T) {
 	s, m := newCollections(p)
 	requester, customer := newParty(t, "株式会社依頼元"), newParty(t, "株式会社お客さま")
 
-	r, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("send-1"))
+	r, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("send-1"))
 	require.NoError(t, err)
 	assert.Equal(t, pay.CollectionNotRegistered, r.Status())
 	assert.Equal(t, int64(6000), r.Fee)
@@ -121,7 +119,7 @@ func TestARequestGoesFromSentToPaidAndTransferred(t *testing.T) {
 	key := m.lastKey(t)
 
 	// Sending the same page again sends nothing more.
-	again, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("send-1"))
+	again, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("send-1"))
 	require.NoError(t, err)
 	assert.Equal(t, r.ID, again.ID)
 	var mails int
@@ -135,20 +133,20 @@ func TestARequestGoesFromSentToPaidAndTransferred(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, pay.CollectionCounts{Request: 1}, st.Collections)
 
-	info, err := s.RequestKey(ctx, customer.buyer.ID, key)
+	info, err := s.Requests.RequestKey(ctx, customer.buyer.ID, key)
 	require.NoError(t, err)
 	assert.Equal(t, invoices.KeyInfo{Status: pay.KeyValid, RequesterName: "株式会社依頼元"}, info)
 
-	paymentID, err := s.LinkRequestKey(ctx, customer.buyer, key)
+	paymentID, err := s.Requests.LinkRequestKey(ctx, customer.buyer, key)
 	require.NoError(t, err)
 	r, err = db.Store.Request(ctx, requester.buyer.ID, r.ID)
 	require.NoError(t, err)
 	assert.Equal(t, pay.CollectionWaitingPayment, r.Status())
-	info, err = s.RequestKey(ctx, customer.buyer.ID, key)
+	info, err = s.Requests.RequestKey(ctx, customer.buyer.ID, key)
 	require.NoError(t, err)
 	assert.Equal(t, invoices.KeyInfo{Status: pay.KeyValid, Used: true, InvoiceID: paymentID, DocNumber: pay.InvoiceNumber(paymentID), RequesterName: "株式会社依頼元"}, info)
 	// Opening the link again (the same customer) answers the same payment.
-	again2, err := s.LinkRequestKey(ctx, customer.buyer, key)
+	again2, err := s.Requests.LinkRequestKey(ctx, customer.buyer, key)
 	require.NoError(t, err)
 	assert.Equal(t, paymentID, again2)
 
@@ -167,7 +165,7 @@ func TestARequestGoesFromSentToPaidAndTransferred(t *testing.T) {
 	assert.Equal(t, requester.buyer.CorporateNumber, sup.CorporateNumber)
 
 	// The customer pays: amount + fee authorised once.
-	res, err := s.PayRequest(ctx, customer.buyer.ID, paymentID, "pay-1", customer.card)
+	res, err := s.Requests.PayRequest(ctx, customer.buyer.ID, paymentID, "pay-1", customer.card)
 	require.NoError(t, err)
 	assert.Equal(t, pay.InProgress, res.Payment.ExaminationStatus)
 	assert.Equal(t, int64(206000), p.txs[res.Payment.PaymentRef].Amount)
@@ -222,16 +220,16 @@ func TestTheRequesterMayBearTheFee(t *testing.T) {
 	p := newPSP()
 	s, m := newCollections(p)
 	requester, customer := newParty(t, "株式会社依頼元"), newParty(t, "株式会社お客さま")
-	r, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("send-fee", func(sub *invoices.RequestSubmission) {
+	r, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("send-fee", func(sub *invoices.RequestSubmission) {
 		sub.FeeBearer = pay.FeeByRequester
 	}))
 	require.NoError(t, err)
 	assert.Equal(t, int64(200000), r.CustomerCharge())
 	assert.Equal(t, int64(194000), r.Transfer())
 	assert.Equal(t, int64(200000), m.facts[0].Amount)
-	id, err := s.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
+	id, err := s.Requests.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
 	require.NoError(t, err)
-	res, err := s.PayRequest(ctx, customer.buyer.ID, id, "pay-fee", customer.card)
+	res, err := s.Requests.PayRequest(ctx, customer.buyer.ID, id, "pay-fee", customer.card)
 	require.NoError(t, err)
 	assert.Equal(t, int64(200000), p.txs[res.Payment.PaymentRef].Amount, "the customer's card: the amount only")
 	for _, a := range []pay.PaymentAction{pay.ActCheck, pay.ActComplete} {
@@ -258,62 +256,62 @@ func TestKeyStatesAndRefusals(t *testing.T) {
 
 	// Invalid: a key that is not ours, or matches nothing.
 	for _, bad := range []string{"nonsense", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"} {
-		info, err := s.RequestKey(ctx, third.buyer.ID, bad)
+		info, err := s.Requests.RequestKey(ctx, third.buyer.ID, bad)
 		require.NoError(t, err)
 		assert.Equal(t, pay.KeyInvalid, info.Status)
-		_, err = s.LinkRequestKey(ctx, third.buyer, bad)
+		_, err = s.Requests.LinkRequestKey(ctx, third.buyer, bad)
 		assert.Equal(t, "3", refusal(err).Status)
 		assert.Equal(t, invoices.MsgKeyFailed, refusal(err).Message)
 	}
 
-	_, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("keys-1"))
+	_, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("keys-1"))
 	require.NoError(t, err)
 	key := m.lastKey(t)
 	// The requester's own key.
-	_, err = s.LinkRequestKey(ctx, requester.buyer, key)
+	_, err = s.Requests.LinkRequestKey(ctx, requester.buyer, key)
 	assert.Equal(t, "2", refusal(err).Status)
 	// Used: by the customer, then refused to a third buyer with the server's message.
-	_, err = s.LinkRequestKey(ctx, customer.buyer, key)
+	_, err = s.Requests.LinkRequestKey(ctx, customer.buyer, key)
 	require.NoError(t, err)
-	_, err = s.LinkRequestKey(ctx, third.buyer, key)
+	_, err = s.Requests.LinkRequestKey(ctx, third.buyer, key)
 	assert.Equal(t, "2", refusal(err).Status)
 	assert.Contains(t, refusal(err).Message, "既に別のアカウントで受け取られています")
-	info, err := s.RequestKey(ctx, third.buyer.ID, key)
+	info, err := s.Requests.RequestKey(ctx, third.buyer.ID, key)
 	require.NoError(t, err)
 	assert.Equal(t, invoices.KeyInfo{Status: pay.KeyValid, Used: true, RequesterName: "株式会社依頼元"}, info, "a third buyer learns no invoice id")
 
 	// Addressed to another corporation.
-	_, err = s.SendRequest(ctx, requester.buyer.ID, requester.request("keys-2", func(sub *invoices.RequestSubmission) {
+	_, err = s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("keys-2", func(sub *invoices.RequestSubmission) {
 		sub.Request.CustomerCorporateNumber = corporateNumber("999999999999")
 	}))
 	require.NoError(t, err)
-	_, err = s.LinkRequestKey(ctx, third.buyer, m.lastKey(t))
+	_, err = s.Requests.LinkRequestKey(ctx, third.buyer, m.lastKey(t))
 	assert.Equal(t, "2", refusal(err).Status)
 	assert.Contains(t, refusal(err).Message, "別の法人宛て")
 
 	// Cancelled: expired at once, and it cannot be paid.
-	r3, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("keys-3"))
+	r3, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("keys-3"))
 	require.NoError(t, err)
 	key3 := m.lastKey(t)
-	_, err = s.CancelRequest(ctx, requester.buyer.ID, r3.ID, requester.user)
+	_, err = s.Requests.CancelRequest(ctx, requester.buyer.ID, r3.ID, requester.user)
 	require.NoError(t, err)
-	info, err = s.RequestKey(ctx, customer.buyer.ID, key3)
+	info, err = s.Requests.RequestKey(ctx, customer.buyer.ID, key3)
 	require.NoError(t, err)
 	assert.Equal(t, pay.KeyExpired, info.Status)
-	_, err = s.LinkRequestKey(ctx, customer.buyer, key3)
+	_, err = s.Requests.LinkRequestKey(ctx, customer.buyer, key3)
 	assert.NotEqual(t, "2", refusal(err).Status, "an expired key shows the default dialog")
 
 	// Expired: past the deadline day.
-	_, err = s.SendRequest(ctx, requester.buyer.ID, requester.request("keys-4"))
+	_, err = s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("keys-4"))
 	require.NoError(t, err)
 	key4 := m.lastKey(t)
-	late := newService(p)
-	late.Mailer = m
-	late.Now = func() time.Time { return time.Date(2026, 12, 11, 0, 0, 1, 0, pay.Tokyo()) }
-	info, err = late.RequestKey(ctx, customer.buyer.ID, key4)
+	late := newService(p, func(c *invoices.Config) {
+		c.Mailer, c.Now = m, func() time.Time { return time.Date(2026, 12, 11, 0, 0, 1, 0, pay.Tokyo()) }
+	})
+	info, err = late.Requests.RequestKey(ctx, customer.buyer.ID, key4)
 	require.NoError(t, err)
 	assert.Equal(t, pay.KeyExpired, info.Status)
-	_, err = late.LinkRequestKey(ctx, customer.buyer, key4)
+	_, err = late.Requests.LinkRequestKey(ctx, customer.buyer, key4)
 	assert.Equal(t, invoices.MsgKeyFailed, refusal(err).Message)
 }
 
@@ -321,23 +319,24 @@ func TestGuessingKeysIsLimited(t *testing.T) {
 	ctx := context.Background()
 	s, m := newCollections(newPSP())
 	requester, guesser := newParty(t, "株式会社依頼元"), newParty(t, "株式会社推測")
-	_, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("guess"))
+	_, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("guess"))
 	require.NoError(t, err)
 	key := m.lastKey(t)
 	for i := range invoices.MaxKeyMisses {
-		info, err := s.RequestKey(ctx, guesser.buyer.ID, fmt.Sprintf("guess-%d", i))
+		info, err := s.Requests.RequestKey(ctx, guesser.buyer.ID, fmt.Sprintf("guess-%d", i))
 		require.NoError(t, err)
 		assert.Equal(t, pay.KeyInvalid, info.Status)
 	}
 	// Even the right key is refused now, without being looked at.
-	_, err = s.RequestKey(ctx, guesser.buyer.ID, key)
+	_, err = s.Requests.RequestKey(ctx, guesser.buyer.ID, key)
 	var kr *invoices.KeyRefusal
 	require.True(t, errors.As(err, &kr))
 	assert.Equal(t, invoices.MsgKeyTries, kr.Message)
 	// An hour later it works again.
-	later := newService(newPSP())
-	later.Now = func() time.Time { return now.Add(invoices.KeyMissWindow + time.Minute) }
-	info, err := later.RequestKey(ctx, guesser.buyer.ID, key)
+	later := newService(newPSP(), func(c *invoices.Config) {
+		c.Now = func() time.Time { return now.Add(invoices.KeyMissWindow + time.Minute) }
+	})
+	info, err := later.Requests.RequestKey(ctx, guesser.buyer.ID, key)
 	require.NoError(t, err)
 	assert.Equal(t, pay.KeyValid, info.Status)
 }
@@ -346,7 +345,7 @@ func TestACustomerFoundByCorporateNumberHasTheRequestAtOnce(t *testing.T) {
 	ctx := context.Background()
 	s, m := newCollections(newPSP())
 	requester, customer := newParty(t, "株式会社依頼元"), newParty(t, "株式会社お客さま")
-	r, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("found", func(sub *invoices.RequestSubmission) {
+	r, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("found", func(sub *invoices.RequestSubmission) {
 		sub.Request.CustomerCorporateNumber = customer.buyer.CorporateNumber
 	}))
 	require.NoError(t, err)
@@ -356,7 +355,7 @@ func TestACustomerFoundByCorporateNumberHasTheRequestAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, st.Payments.Waiting)
 	// The mailed link still works for them, and answers the same invoice.
-	id, err := s.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
+	id, err := s.Requests.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
 	require.NoError(t, err)
 	assert.Equal(t, *r.PaymentInvoiceID, id)
 }
@@ -366,9 +365,9 @@ func TestFiftyConcurrentPaymentsOfOneRequestChargeOnce(t *testing.T) {
 	p := newPSP()
 	s, m := newCollections(p)
 	requester, customer := newParty(t, "株式会社依頼元"), newParty(t, "株式会社お客さま")
-	_, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("fifty"))
+	_, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("fifty"))
 	require.NoError(t, err)
-	id, err := s.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
+	id, err := s.Requests.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	errs := make([]error, 50)
@@ -381,7 +380,7 @@ func TestFiftyConcurrentPaymentsOfOneRequestChargeOnce(t *testing.T) {
 			if i%2 == 1 {
 				key = fmt.Sprintf("tab-%d", i)
 			}
-			_, errs[i] = s.PayRequest(ctx, customer.buyer.ID, id, key, customer.card)
+			_, errs[i] = s.Requests.PayRequest(ctx, customer.buyer.ID, id, key, customer.card)
 		}()
 	}
 	wg.Wait()
@@ -407,25 +406,25 @@ func TestRequestsAreTheirOwnersOnly(t *testing.T) {
 	ctx := context.Background()
 	s, m := newCollections(newPSP())
 	requester, customer, third := newParty(t, "株式会社依頼元"), newParty(t, "株式会社お客さま"), newParty(t, "株式会社第三者")
-	r, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("own"))
+	r, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("own"))
 	require.NoError(t, err)
-	id, err := s.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
+	id, err := s.Requests.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
 	require.NoError(t, err)
 
 	for _, who := range []int64{customer.buyer.ID, third.buyer.ID} {
 		_, err := db.Store.Request(ctx, who, r.ID)
 		assert.ErrorIs(t, err, store.ErrNotFound)
-		_, err = s.CancelRequest(ctx, who, r.ID, 1)
+		_, err = s.Requests.CancelRequest(ctx, who, r.ID, 1)
 		assert.ErrorIs(t, err, store.ErrNotFound)
 	}
 	for _, who := range []int64{requester.buyer.ID, third.buyer.ID} {
 		_, err := db.Store.RequestOfPayment(ctx, who, id)
 		assert.ErrorIs(t, err, store.ErrNotFound)
-		_, err = s.PayRequest(ctx, who, id, "steal", third.card)
+		_, err = s.Requests.PayRequest(ctx, who, id, "steal", third.card)
 		assert.ErrorIs(t, err, store.ErrNotFound)
 	}
 	// The requester's account and file must be their own.
-	_, err = s.SendRequest(ctx, third.buyer.ID, requester.request("not-mine", func(sub *invoices.RequestSubmission) { sub.UserID = third.user }))
+	_, err = s.Requests.SendRequest(ctx, third.buyer.ID, requester.request("not-mine", func(sub *invoices.RequestSubmission) { sub.UserID = third.user }))
 	assert.ErrorIs(t, err, store.ErrNotFound)
 	list, total, err := db.Store.Requests(ctx, store.RequestFilter{RequesterID: third.buyer.ID, Size: 20})
 	require.NoError(t, err)
@@ -440,45 +439,45 @@ func TestCancellingAndExpiringRequests(t *testing.T) {
 	requester, customer := newParty(t, "株式会社依頼元"), newParty(t, "株式会社お客さま")
 
 	// Cancelled after the customer took it: both sides end.
-	r, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("cancel-1"))
+	r, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("cancel-1"))
 	require.NoError(t, err)
-	id, err := s.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
+	id, err := s.Requests.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
 	require.NoError(t, err)
-	r, err = s.CancelRequest(ctx, requester.buyer.ID, r.ID, requester.user)
+	r, err = s.Requests.CancelRequest(ctx, requester.buyer.ID, r.ID, requester.user)
 	require.NoError(t, err)
 	assert.Equal(t, pay.CollectionCancel, r.Status())
 	pm, err := db.Store.Payment(ctx, customer.buyer.ID, id)
 	require.NoError(t, err)
 	assert.Equal(t, pay.Cancel, pm.ExaminationStatus)
-	_, err = s.PayRequest(ctx, customer.buyer.ID, id, "late", customer.card)
+	_, err = s.Requests.PayRequest(ctx, customer.buyer.ID, id, "late", customer.card)
 	var fe pay.FieldErrors
 	require.True(t, errors.As(err, &fe))
 	assert.Contains(t, fe.For("status"), "お支払いいただけません")
 	// Twice: refused, nothing changes.
-	_, err = s.CancelRequest(ctx, requester.buyer.ID, r.ID, requester.user)
+	_, err = s.Requests.CancelRequest(ctx, requester.buyer.ID, r.ID, requester.user)
 	require.True(t, errors.As(err, &fe))
 
 	// Paid: too late to cancel.
-	r2, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("cancel-2"))
+	r2, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("cancel-2"))
 	require.NoError(t, err)
-	id2, err := s.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
+	id2, err := s.Requests.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
 	require.NoError(t, err)
-	_, err = s.PayRequest(ctx, customer.buyer.ID, id2, "pay-2", customer.card)
+	_, err = s.Requests.PayRequest(ctx, customer.buyer.ID, id2, "pay-2", customer.card)
 	require.NoError(t, err)
-	_, err = s.CancelRequest(ctx, requester.buyer.ID, r2.ID, requester.user)
+	_, err = s.Requests.CancelRequest(ctx, requester.buyer.ID, r2.ID, requester.user)
 	require.True(t, errors.As(err, &fe))
 	assert.Contains(t, fe.For("status"), "キャンセルできません")
 
 	// Expired by the daily job: one not taken, one taken and not paid.
 	deadline := func(sub *invoices.RequestSubmission) { sub.Request.Deadline = "2026-12-20" }
-	r3, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("expire-1", deadline))
+	r3, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("expire-1", deadline))
 	require.NoError(t, err)
-	r4, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("expire-2", deadline))
+	r4, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("expire-2", deadline))
 	require.NoError(t, err)
-	id4, err := s.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
+	id4, err := s.Requests.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
 	require.NoError(t, err)
 	onDeadline := time.Date(2026, 12, 20, 0, 0, 0, 0, pay.Tokyo())
-	_, err = s.ExpireDue(ctx, onDeadline)
+	_, err = s.Payments.ExpireDue(ctx, onDeadline)
 	require.NoError(t, err)
 	for _, id := range []int64{r3.ID, r4.ID} {
 		got, err := db.Store.Request(ctx, requester.buyer.ID, id)
@@ -486,7 +485,7 @@ func TestCancellingAndExpiringRequests(t *testing.T) {
 		assert.True(t, pay.RequestOpen(got.ExaminationStatus), "the deadline day itself is still open")
 	}
 	dayAfter := time.Date(2026, 12, 21, 0, 0, 0, 0, pay.Tokyo())
-	_, err = s.ExpireDue(ctx, dayAfter)
+	_, err = s.Payments.ExpireDue(ctx, dayAfter)
 	require.NoError(t, err)
 	for _, id := range []int64{r3.ID, r4.ID} {
 		got, err := db.Store.Request(ctx, requester.buyer.ID, id)
@@ -497,7 +496,7 @@ func TestCancellingAndExpiringRequests(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, pay.Expired, pm4.ExaminationStatus)
 	// Once a day only.
-	n, err := s.ExpireDue(ctx, dayAfter)
+	n, err := s.Payments.ExpireDue(ctx, dayAfter)
 	require.NoError(t, err)
 	assert.Zero(t, n)
 }
@@ -506,7 +505,7 @@ func TestRequestChecks(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newCollections(newPSP())
 	requester := newParty(t, "株式会社依頼元")
-	_, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("bad", func(sub *invoices.RequestSubmission) {
+	_, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("bad", func(sub *invoices.RequestSubmission) {
 		sub.Request.Amount = "abc"
 		sub.Request.CustomerCorporateNumber = requester.buyer.CorporateNumber
 		sub.FeeBearer = "nobody"

@@ -14,7 +14,7 @@ import (
 // as typed, kept in the summary when they read as a sum and a date. Nothing is validated,
 // a draft may be half-typed. A draft deleted meanwhile (in another tab) is saved anew
 // rather than lost. It answers the draft's id.
-func saveDraft[F any](ctx context.Context, s *Service, buyerID int64, kind store.DraftKind, id int64, f F, sum store.DraftSummary, amount, dueDate string) (int64, error) {
+func saveDraft[F any](ctx context.Context, s *base, buyerID int64, kind store.DraftKind, id int64, f F, sum store.DraftSummary, amount, dueDate string) (int64, error) {
 	data, err := json.Marshal(f)
 	if err != nil {
 		return 0, err
@@ -35,7 +35,7 @@ func saveDraft[F any](ctx context.Context, s *Service, buyerID int64, kind store
 // loadDraft loads one of the buyer's drafts of kind with its flow; another buyer's, or one
 // of the other kind, is store.ErrNotFound. A draft saved by an older version that no
 // longer decodes resumes empty.
-func loadDraft[F any](ctx context.Context, s *Service, buyerID int64, kind store.DraftKind, id int64) (F, store.Draft, error) {
+func loadDraft[F any](ctx context.Context, s *base, buyerID int64, kind store.DraftKind, id int64) (F, store.Draft, error) {
 	var f F
 	d, err := s.Store.Draft(ctx, buyerID, kind, id)
 	if err != nil {

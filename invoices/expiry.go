@@ -50,7 +50,7 @@ func ExpiryRunAt(day time.Time) time.Time {
 }
 
 // ScheduleExpiry enqueues day's expiry job (once: its key is the day's).
-func (s *Service) ScheduleExpiry(ctx context.Context, day time.Time) error {
+func (s *Payments) ScheduleExpiry(ctx context.Context, day time.Time) error {
 	date := day.In(pay.Tokyo()).Format("2006-01-02")
 	_, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: ExpiryJobKind, Payload: ExpiryJob{Date: date},
 		UniqueKey: "expiry-" + date, RunAt: ExpiryRunAt(day)})
@@ -58,7 +58,7 @@ func (s *Service) ScheduleExpiry(ctx context.Context, day time.Time) error {
 }
 
 // RunExpiryJob is the ExpiryJobKind job: the day's expiry, then tomorrow's scheduled.
-func (s *Service) RunExpiryJob(ctx context.Context, payload json.RawMessage) error {
+func (s *Payments) RunExpiryJob(ctx context.Context, payload json.RawMessage) error {
 	var j ExpiryJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: expiry job payload: %w", err)
@@ -74,7 +74,7 @@ func (s *Service) RunExpiryJob(ctx context.Context, payload json.RawMessage) err
 }
 
 // ExpireDue ends the payments due to expire on day, once per day, and says how many.
-func (s *Service) ExpireDue(ctx context.Context, day time.Time) (int, error) {
+func (s *Payments) ExpireDue(ctx context.Context, day time.Time) (int, error) {
 	done, err := s.Store.DailyRunDone(ctx, ExpiryJobKind, day)
 	if err != nil || done {
 		return 0, err

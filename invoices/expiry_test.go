@@ -18,13 +18,14 @@ func TestDailyExpiry(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	p := newPSP()
-	s := newService(p)
+	k := &knobs{now: now}
+	s := newService(p, k.edit)
 	// Submitted on 24 November for a transfer on 25 December.
-	lapsing, err := s.Submit(ctx, f.buyer, f.submission("exp-lapse"))
+	lapsing, err := s.Payments.Submit(ctx, f.buyer, f.submission("exp-lapse"))
 	require.NoError(t, err)
-	late, err := s.Submit(ctx, f.buyer, f.submission("exp-late"))
+	late, err := s.Payments.Submit(ctx, f.buyer, f.submission("exp-late"))
 	require.NoError(t, err)
-	filed, err := s.Submit(ctx, f.buyer, f.submission("exp-filed"))
+	filed, err := s.Payments.Submit(ctx, f.buyer, f.submission("exp-filed"))
 	require.NoError(t, err)
 	_, err = db.Store.DB.Exec(`UPDATE invoices SET card_status = 'captured', examination_status = 3 WHERE id = $1`, late.Payment.ID)
 	require.NoError(t, err)
@@ -33,15 +34,15 @@ func TestDailyExpiry(t *testing.T) {
 	require.NoError(t, err)
 
 	// Five days on nothing lapses yet.
-	s.Now = func() time.Time { return now.Add(5 * 24 * time.Hour) }
-	n, err := s.ExpireDue(ctx, now.AddDate(0, 0, 5))
+	k.now = now.Add(5 * 24 * time.Hour)
+	n, err := s.Payments.ExpireDue(ctx, now.AddDate(0, 0, 5))
 	require.NoError(t, err)
 	assert.Equal(t, 0, countExpired(t, f.buyer))
 	_ = n
 
 	// Six days and an hour on, the uncaptured authorisation would lapse within a day.
-	s.Now = func() time.Time { return now.Add(6*24*time.Hour + time.Hour) }
-	n, err = s.ExpireDue(ctx, now.AddDate(0, 0, 6))
+	k.now = now.Add(6*24*time.Hour + time.Hour)
+	n, err = s.Payments.ExpireDue(ctx, now.AddDate(0, 0, 6))
 	require.NoError(t, err)
 	pm, err := db.Store.Payment(ctx, f.buyer, lapsing.Payment.ID)
 	require.NoError(t, err)
@@ -50,18 +51,18 @@ func TestDailyExpiry(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, invoices.MsgExpiredAuthorisation, ev[len(ev)-1].Reason)
 	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
-	require.NoError(t, s.RunCardJob(ctx, payload))
+	require.NoError(t, s.Payments.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusVoided, p.txs[pm.PaymentRef].Status)
 	// The same day again changes nothing.
-	again, err := s.ExpireDue(ctx, now.AddDate(0, 0, 6))
+	again, err := s.Payments.ExpireDue(ctx, now.AddDate(0, 0, 6))
 	require.NoError(t, err)
 	assert.Equal(t, 0, again)
 	assert.GreaterOrEqual(t, n, 1)
 
 	// After the transfer date, the captured one expires and is refunded; the one in a
 	// file the bank has is left alone.
-	s.Now = func() time.Time { return time.Date(2026, 12, 26, 1, 0, 0, 0, pay.Tokyo()) }
-	_, err = s.ExpireDue(ctx, time.Date(2026, 12, 26, 0, 0, 0, 0, pay.Tokyo()))
+	k.now = time.Date(2026, 12, 26, 1, 0, 0, 0, pay.Tokyo())
+	_, err = s.Payments.ExpireDue(ctx, time.Date(2026, 12, 26, 0, 0, 0, 0, pay.Tokyo()))
 	require.NoError(t, err)
 	pm, err = db.Store.Payment(ctx, f.buyer, late.Payment.ID)
 	require.NoError(t, err)
@@ -70,7 +71,7 @@ func TestDailyExpiry(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, invoices.MsgExpiredTransferDate, ev[len(ev)-1].Reason)
 	payload, _ = json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
-	require.NoError(t, s.RunCardJob(ctx, payload))
+	require.NoError(t, s.Payments.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusRefunded, p.txs[pm.PaymentRef].Status)
 	pm, err = db.Store.Payment(ctx, f.buyer, filed.Payment.ID)
 	require.NoError(t, err)
@@ -83,8 +84,8 @@ func TestExpiryIsScheduledOncePerDay(t *testing.T) {
 	s := newService(newPSP())
 	// Two instances starting on the same day enqueue one job.
 	day := time.Date(2030, 3, 1, 12, 0, 0, 0, pay.Tokyo())
-	require.NoError(t, s.ScheduleExpiry(ctx, day))
-	require.NoError(t, s.ScheduleExpiry(ctx, day))
+	require.NoError(t, s.Payments.ScheduleExpiry(ctx, day))
+	require.NoError(t, s.Payments.ScheduleExpiry(ctx, day))
 	var jobs int
 	require.NoError(t, db.Store.DB.Get(&jobs, `SELECT count(*) FROM jobs WHERE kind = $1 AND unique_key = 'expiry-2030-03-01'`, invoices.ExpiryJobKind))
 	assert.Equal(t, 1, jobs)
@@ -93,7 +94,7 @@ func TestExpiryIsScheduledOncePerDay(t *testing.T) {
 	assert.True(t, runAt.Equal(time.Date(2030, 3, 1, 1, 0, 0, 0, pay.Tokyo())), runAt)
 	// Running it schedules the next day.
 	payload, _ := json.Marshal(invoices.ExpiryJob{Date: "2030-03-01"})
-	require.NoError(t, s.RunExpiryJob(ctx, payload))
+	require.NoError(t, s.Payments.RunExpiryJob(ctx, payload))
 	require.NoError(t, db.Store.DB.Get(&jobs, `SELECT count(*) FROM jobs WHERE unique_key = 'expiry-2030-03-02'`))
 	assert.Equal(t, 1, jobs)
 	done, err := db.Store.DailyRunDone(ctx, invoices.ExpiryJobKind, day)

@@ -65,7 +65,7 @@ func (f Flow) Submission(userID int64) Submission {
 }
 
 // SupplierName is the chosen or new supplier's name ("" when none is chosen yet).
-func (s *Service) SupplierName(ctx context.Context, buyerID int64, f Flow) string {
+func (s *Payments) SupplierName(ctx context.Context, buyerID int64, f Flow) string {
 	if f.IsNewSupplier {
 		return f.NewSupplier.Name
 	}
@@ -81,15 +81,15 @@ func (s *Service) SupplierName(ctx context.Context, buyerID int64, f Flow) strin
 
 // SaveDraft keeps f as one of the buyer's payment drafts (id 0 makes a new one) that
 // resumes at step (saveDraft); the confirm page's key and acknowledgements are not kept.
-func (s *Service) SaveDraft(ctx context.Context, buyerID, id int64, f Flow, step string) (int64, error) {
+func (s *Payments) SaveDraft(ctx context.Context, buyerID, id int64, f Flow, step string) (int64, error) {
 	f.SubmitKey, f.Acknowledged, f.DraftID = "", nil, 0
 	sum := store.DraftSummary{Counterparty: s.SupplierName(ctx, buyerID, f), Step: step}
-	return saveDraft(ctx, s, buyerID, store.PaymentDraft, id, f, sum, f.Invoice.Amount, f.Invoice.DueDate)
+	return saveDraft(ctx, &s.base, buyerID, store.PaymentDraft, id, f, sum, f.Invoice.Amount, f.Invoice.DueDate)
 }
 
 // Draft loads one of the buyer's payment drafts as a flow (loadDraft).
-func (s *Service) Draft(ctx context.Context, buyerID, id int64) (Flow, store.Draft, error) {
-	f, d, err := loadDraft[Flow](ctx, s, buyerID, store.PaymentDraft, id)
+func (s *Payments) Draft(ctx context.Context, buyerID, id int64) (Flow, store.Draft, error) {
+	f, d, err := loadDraft[Flow](ctx, &s.base, buyerID, store.PaymentDraft, id)
 	if err != nil {
 		return Flow{}, d, err
 	}

@@ -28,8 +28,16 @@ import (
 // ReturnPath receives the buyer back from a 3-D Secure challenge (?payment=<ref>).
 const ReturnPath = "/payments/add/confirm/return"
 
-// Service carries the payment rules' dependencies.
-type Service struct {
+// The money services, by what they do: Payments (the buyer's journey and its state: the
+// fee, the check, submitting, the 3-D Secure return, cancelling, correcting, drafts, the
+// settle, card and expiry jobs, the PSP's webhooks), Screening (the operators' check and
+// completion, the capture, suppliers and accounts), Transfers (the transfer files and
+// reconciliation), Requests (card-payment requests) and Notices (what a payment's or a
+// request's event tells the buyer). Each holds only what it uses; New builds them once
+// over one Config (cmd/server, webtest and the tests).
+
+// Config is what the money services are built from.
+type Config struct {
 	Store   *store.Store
 	Gateway gateway.Gateway
 	Limits  pay.Limits
@@ -49,6 +57,78 @@ type Service struct {
 	// making of a transfer file; the kill tests set it to end the process there (SIGKILL),
 	// never in production.
 	Crash func(point string)
+}
+
+// Services are the money services built over one Config.
+type Services struct {
+	Payments  *Payments
+	Screening *Screening
+	Transfers *Transfers
+	Requests  *Requests
+	Notices   *Notices
+}
+
+// New builds the money services over c.
+func New(c Config) *Services {
+	b := base{Store: c.Store, Logger: c.Logger, Now: c.Now, Crash: c.Crash}
+	p := &Payments{base: b, Gateway: c.Gateway, Limits: c.Limits, BaseURL: c.BaseURL, SettleAfter: c.SettleAfter,
+		ChallengeTimeout: c.ChallengeTimeout}
+	n := &Notices{Store: c.Store, Mailer: c.Mailer}
+	return &Services{
+		Payments:  p,
+		Screening: &Screening{base: b, Gateway: c.Gateway, payments: p, notices: n},
+		Transfers: &Transfers{base: b, Gateway: c.Gateway},
+		Requests:  &Requests{base: b, Mailer: c.Mailer, BaseURL: c.BaseURL, payments: p},
+		Notices:   n,
+	}
+}
+
+// base is what every money service needs: the store, a clock, a logger, the crash points.
+type base struct {
+	Store  *store.Store
+	Logger *slog.Logger
+	Now    func() time.Time
+	Crash  func(point string)
+}
+
+// Payments holds the rules of the buyer's payment and its state.
+type Payments struct {
+	base
+	Gateway          gateway.Gateway
+	Limits           pay.Limits
+	BaseURL          string
+	SettleAfter      time.Duration
+	ChallengeTimeout time.Duration
+}
+
+// Screening holds the operators' rules of a payment: check, complete, send back, cancel,
+// the capture that follows completion, the review of suppliers and of new accounts.
+type Screening struct {
+	base
+	Gateway  gateway.Gateway
+	payments *Payments // an operator's cancel is the buyer's, with its audit
+	notices  *Notices  // a supplier's review tells its buyer
+}
+
+// Transfers holds the transfer files' steps and the reconciliation against the PSP.
+type Transfers struct {
+	base
+	Gateway gateway.Gateway
+}
+
+// Requests holds the rules of card-payment requests: sending, the key, paying one.
+type Requests struct {
+	base
+	Mailer Mailer
+	// BaseURL is the app's public origin, for the link mailed to the customer.
+	BaseURL  string
+	payments *Payments // a request is paid like a payment
+}
+
+// Notices tells buyers of events (store.Events).
+type Notices struct {
+	Store  *store.Store
+	Mailer Mailer
 }
 
 // Crash points of a submission, in order.
@@ -71,27 +151,27 @@ const (
 var CrashPoints = []string{CrashBeforeStart, CrashAfterStart, CrashAfterAuthorize, CrashAfterSettle,
 	CrashCaptureBeforePSP, CrashCaptureAfterPSP, CrashFileBeforeCommit, CrashFileAfterCommit}
 
-func (s *Service) crash(point string) {
+func (s *base) crash(point string) {
 	if s.Crash != nil {
 		s.Crash(point)
 	}
 }
 
-func (s *Service) now() time.Time {
+func (s *base) now() time.Time {
 	if s.Now != nil {
 		return s.Now()
 	}
 	return time.Now()
 }
 
-func (s *Service) logger() *slog.Logger {
+func (s *base) logger() *slog.Logger {
 	if s.Logger != nil {
 		return s.Logger
 	}
 	return slog.Default()
 }
 
-func (s *Service) limits() pay.Limits {
+func (s *Payments) limits() pay.Limits {
 	if s.Limits.MaxAmount == 0 {
 		return pay.DefaultLimits
 	}
@@ -99,16 +179,16 @@ func (s *Service) limits() pay.Limits {
 }
 
 // Limits are the service limits in force.
-func (s *Service) CurrentLimits() pay.Limits { return s.limits() }
+func (s *Payments) CurrentLimits() pay.Limits { return s.limits() }
 
-func (s *Service) settleAfter() time.Duration {
+func (s *Payments) settleAfter() time.Duration {
 	if s.SettleAfter > 0 {
 		return s.SettleAfter
 	}
 	return 2 * time.Minute
 }
 
-func (s *Service) challengeTimeout() time.Duration {
+func (s *Payments) challengeTimeout() time.Duration {
 	if s.ChallengeTimeout > 0 {
 		return s.ChallengeTimeout
 	}
@@ -127,7 +207,7 @@ type Commission struct {
 }
 
 // CommissionFor computes the fee of amount, with p (nil: none).
-func (s *Service) CommissionFor(amount int64, p *pay.Promotion) Commission {
+func (s *Payments) CommissionFor(amount int64, p *pay.Promotion) Commission {
 	base := s.limits().FeeBasisPoints
 	rate := pay.DiscountedRate(base, p)
 	fee := pay.Fee(amount, rate)
@@ -141,7 +221,7 @@ func NormalizePromotionCode(code string) string {
 
 // Promotion checks a promotion code for the buyer (POST /api/v1/invoices/promotion): the
 // code's terms, or field errors on "promotion_code" with the reason it cannot be used.
-func (s *Service) Promotion(ctx context.Context, buyerID int64, code string) (pay.Promotion, error) {
+func (s *Payments) Promotion(ctx context.Context, buyerID int64, code string) (pay.Promotion, error) {
 	code = NormalizePromotionCode(code)
 	refuse := func(msg string) (pay.Promotion, error) {
 		return pay.Promotion{}, pay.FieldErrors{{Field: "promotion_code", Message: msg}}
@@ -204,7 +284,7 @@ type Checked struct {
 // Check validates a submission without writing anything: the confirm page and the API
 // call it before Submit. Field errors are pay.FieldErrors; a supplier, account, card or
 // file that is not the buyer's is store.ErrNotFound.
-func (s *Service) Check(ctx context.Context, buyerID int64, sub Submission) (Checked, error) {
+func (s *Payments) Check(ctx context.Context, buyerID int64, sub Submission) (Checked, error) {
 	var out Checked
 	var errs pay.FieldErrors
 	inv, ierrs := sub.Invoice.Check(s.limits(), s.now())
@@ -309,7 +389,7 @@ const MsgNoAnswer = "カード会社からの応答がないため、お支払�
 // same key answers the first one's outcome and never authorises twice. A declined card is
 // field errors on "card_id" with the gateway's message; nothing the buyer entered is
 // lost, and the next attempt needs a new key.
-func (s *Service) Submit(ctx context.Context, buyerID int64, sub Submission) (Submitted, error) {
+func (s *Payments) Submit(ctx context.Context, buyerID int64, sub Submission) (Submitted, error) {
 	if sub.SubmitKey == "" {
 		return Submitted{}, errors.New("invoices: submit without a key")
 	}
@@ -369,7 +449,7 @@ func (s *Service) Submit(ctx context.Context, buyerID int64, sub Submission) (Su
 // activeBuyer refuses, on field, what a buyer held for the operators' review may not do
 // yet: pay, send a card-payment request, take one. Nothing is charged for or paid out to
 // a business the registry has not confirmed.
-func (s *Service) activeBuyer(ctx context.Context, buyerID int64, field string) error {
+func (s *base) activeBuyer(ctx context.Context, buyerID int64, field string) error {
 	st, err := s.Store.BuyerReviewStatus(ctx, buyerID)
 	if err != nil {
 		return err
@@ -382,7 +462,7 @@ func (s *Service) activeBuyer(ctx context.Context, buyerID int64, field string) 
 
 // authorize asks the PSP for the submission's authorisation and settles the row with its
 // answer.
-func (s *Service) authorize(ctx context.Context, buyerID int64, p store.Payment, card store.Card) (Submitted, error) {
+func (s *Payments) authorize(ctx context.Context, buyerID int64, p store.Payment, card store.Card) (Submitted, error) {
 	tx, err := s.Gateway.Authorize(ctx, gateway.AuthorizeRequest{
 		PaymentID: p.PaymentRef, CardRef: card.Ref, Amount: p.AuthorizedAmount,
 		ReturnURL: strings.TrimSuffix(s.BaseURL, "/") + ReturnPath + "?payment=" + url.QueryEscape(p.PaymentRef),
@@ -431,7 +511,7 @@ func declined(code gateway.ResultCode) error {
 	return pay.FieldErrors{{Field: "card_id", Message: gateway.ResultMessage(code)}}
 }
 
-func (s *Service) settle(ctx context.Context, buyerID int64, p store.Payment, tx gateway.Transaction, actor string) (Submitted, error) {
+func (s *Payments) settle(ctx context.Context, buyerID int64, p store.Payment, tx gateway.Transaction, actor string) (Submitted, error) {
 	o := outcome(tx)
 	o.Actor = actor
 	p, err := s.Store.SettleSubmission(ctx, buyerID, p.ID, o, s.now())
@@ -451,7 +531,7 @@ func (s *Service) settle(ctx context.Context, buyerID int64, p store.Payment, tx
 // Returned settles a submission when the buyer comes back from a 3-D Secure challenge,
 // by asking the PSP (the return URL carries nothing to trust). Another buyer's payment
 // id is store.ErrNotFound.
-func (s *Service) Returned(ctx context.Context, buyerID int64, ref string) (Submitted, error) {
+func (s *Payments) Returned(ctx context.Context, buyerID int64, ref string) (Submitted, error) {
 	p, err := s.Store.SubmissionByRef(ctx, buyerID, ref)
 	if err != nil {
 		return Submitted{}, err

@@ -148,18 +148,39 @@ func (f fixture) submission(key string) invoices.Submission {
 
 // newService is the payment rules on the test database, told of its events as the app's
 // service is (notices and a request following its payment), with a mailer that records.
-func newService(p *psp) *invoices.Service {
-	s := &invoices.Service{Store: db.Store, Gateway: p, BaseURL: "https://pay.example.jp", Now: func() time.Time { return now },
+// edits change the configuration first (a crash point, a clock, a mailer of the test's).
+func newService(p *psp, edits ...func(*invoices.Config)) *invoices.Services {
+	c := invoices.Config{Store: db.Store, Gateway: p, BaseURL: "https://pay.example.jp", Now: func() time.Time { return now },
 		Mailer: &mailer{}}
-	db.Store.SetEvents(s)
+	for _, e := range edits {
+		e(&c)
+	}
+	s := invoices.New(c)
+	db.Store.SetEvents(s.Notices)
 	return s
+}
+
+// knobs are what a test turns on its services as it goes: the clock and a crash point.
+type knobs struct {
+	now   time.Time
+	crash func(point string)
+}
+
+// edit makes the services read the knobs.
+func (k *knobs) edit(c *invoices.Config) {
+	c.Now = func() time.Time { return k.now }
+	c.Crash = func(point string) {
+		if k.crash != nil {
+			k.crash(point)
+		}
+	}
 }
 
 func TestSubmitAuthorisesAmountAndFee(t *testing.T) {
 	f := newFixture(t)
 	p := newPSP()
 	s := newService(p)
-	res, err := s.Submit(context.Background(), f.buyer, f.submission("k1"))
+	res, err := s.Payments.Submit(context.Background(), f.buyer, f.submission("k1"))
 	require.NoError(t, err)
 	assert.Empty(t, res.ActionURL)
 	pm := res.Payment
@@ -176,7 +197,7 @@ func TestSubmitAuthorisesAmountAndFee(t *testing.T) {
 	assert.Equal(t, pay.ActSubmit, ev[0].Action)
 
 	// The same key again answers the same payment, with no second authorisation.
-	again, err := s.Submit(context.Background(), f.buyer, f.submission("k1"))
+	again, err := s.Payments.Submit(context.Background(), f.buyer, f.submission("k1"))
 	require.NoError(t, err)
 	assert.Equal(t, pm.ID, again.Payment.ID)
 	assert.Equal(t, 1, p.count())
@@ -193,7 +214,7 @@ func TestFiftyConcurrentSubmitsMakeOnePayment(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := s.Submit(context.Background(), f.buyer, f.submission("same-page"))
+			r, err := s.Payments.Submit(context.Background(), f.buyer, f.submission("same-page"))
 			ids[i], errs[i] = r.Payment.ID, err
 		}()
 	}
@@ -222,7 +243,7 @@ func TestDeclineKeepsNothingAndANewKeyTriesAgain(t *testing.T) {
 		return gateway.Transaction{PaymentID: r.PaymentID, Status: gateway.StatusAuthorized, Amount: r.Amount}, nil
 	}
 	s := newService(p)
-	_, err := s.Submit(context.Background(), f.buyer, f.submission("try-1"))
+	_, err := s.Payments.Submit(context.Background(), f.buyer, f.submission("try-1"))
 	var fe pay.FieldErrors
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, gateway.ResultMessage(gateway.ResultInsufficientFunds), fe.For("card_id"))
@@ -230,9 +251,9 @@ func TestDeclineKeepsNothingAndANewKeyTriesAgain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, total, "a declined submission is nobody's payment")
 	// The same key is still declined (the page must issue a new one).
-	_, err = s.Submit(context.Background(), f.buyer, f.submission("try-1"))
+	_, err = s.Payments.Submit(context.Background(), f.buyer, f.submission("try-1"))
 	require.ErrorAs(t, err, &fe)
-	res, err := s.Submit(context.Background(), f.buyer, f.submission("try-2"))
+	res, err := s.Payments.Submit(context.Background(), f.buyer, f.submission("try-2"))
 	require.NoError(t, err)
 	assert.Equal(t, pay.CardAuthorized, res.Payment.CardStatus)
 }
@@ -244,24 +265,24 @@ func TestChallengeThenReturn(t *testing.T) {
 		return gateway.Transaction{PaymentID: r.PaymentID, Status: gateway.StatusRequiresAction, ActionURL: "https://psp.example/challenge/1", Amount: r.Amount}, nil
 	}
 	s := newService(p)
-	res, err := s.Submit(context.Background(), f.buyer, f.submission("3ds"))
+	res, err := s.Payments.Submit(context.Background(), f.buyer, f.submission("3ds"))
 	require.NoError(t, err)
 	assert.Equal(t, "https://psp.example/challenge/1", res.ActionURL)
 	_, err = db.Store.Payment(context.Background(), f.buyer, res.Payment.ID)
 	require.ErrorIs(t, err, store.ErrNotFound, "not a payment before the challenge")
 
 	// Back without finishing: still waiting.
-	_, err = s.Returned(context.Background(), f.buyer, res.Payment.PaymentRef)
+	_, err = s.Payments.Returned(context.Background(), f.buyer, res.Payment.PaymentRef)
 	var fe pay.FieldErrors
 	require.ErrorAs(t, err, &fe)
 	// The buyer passes the challenge.
 	_, _ = p.set(res.Payment.PaymentRef, func(tx *gateway.Transaction) { tx.Status = gateway.StatusAuthorized })
-	done, err := s.Returned(context.Background(), f.buyer, res.Payment.PaymentRef)
+	done, err := s.Payments.Returned(context.Background(), f.buyer, res.Payment.PaymentRef)
 	require.NoError(t, err)
 	assert.Equal(t, pay.InProgress, done.Payment.ExaminationStatus)
 	// Another buyer cannot name it.
 	other := newFixture(t)
-	_, err = s.Returned(context.Background(), other.buyer, res.Payment.PaymentRef)
+	_, err = s.Payments.Returned(context.Background(), other.buyer, res.Payment.PaymentRef)
 	require.ErrorIs(t, err, store.ErrNotFound)
 }
 
@@ -269,19 +290,20 @@ func TestSettleJobReconciles(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	p := newPSP()
-	s := newService(p)
+	k := &knobs{now: now}
+	s := newService(p, k.edit)
 	// A submission whose request died after the PSP authorised it.
 	var dead store.Payment
-	s.Crash = func(point string) {
+	k.crash = func(point string) {
 		if point == invoices.CrashAfterAuthorize {
 			panic("killed")
 		}
 	}
 	func() {
 		defer func() { _ = recover() }()
-		_, _ = s.Submit(ctx, f.buyer, f.submission("dies"))
+		_, _ = s.Payments.Submit(ctx, f.buyer, f.submission("dies"))
 	}()
-	s.Crash = nil
+	k.crash = nil
 	list, err := db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
 	require.NoError(t, err)
 	for _, u := range list {
@@ -291,7 +313,7 @@ func TestSettleJobReconciles(t *testing.T) {
 	}
 	require.NotZero(t, dead.ID)
 	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: dead.ID})
-	require.NoError(t, s.RunSettleJob(ctx, payload))
+	require.NoError(t, s.Payments.RunSettleJob(ctx, payload))
 	pm, err := db.Store.Payment(ctx, f.buyer, dead.ID)
 	require.NoError(t, err)
 	assert.Equal(t, pay.CardAuthorized, pm.CardStatus)
@@ -299,14 +321,14 @@ func TestSettleJobReconciles(t *testing.T) {
 	// A submission the PSP never saw is declined.
 	func() {
 		defer func() { _ = recover() }()
-		s.Crash = func(point string) {
+		k.crash = func(point string) {
 			if point == invoices.CrashAfterStart {
 				panic("killed")
 			}
 		}
-		_, _ = s.Submit(ctx, f.buyer, f.submission("dies-early"))
+		_, _ = s.Payments.Submit(ctx, f.buyer, f.submission("dies-early"))
 	}()
-	s.Crash = nil
+	k.crash = nil
 	list, err = db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
 	require.NoError(t, err)
 	var early store.Payment
@@ -317,7 +339,7 @@ func TestSettleJobReconciles(t *testing.T) {
 	}
 	require.NotZero(t, early.ID)
 	payload, _ = json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: early.ID})
-	require.NoError(t, s.RunSettleJob(ctx, payload))
+	require.NoError(t, s.Payments.RunSettleJob(ctx, payload))
 	sub, err := db.Store.Submission(ctx, f.buyer, early.ID)
 	require.NoError(t, err)
 	assert.Equal(t, pay.CardDeclined, sub.CardStatus)
@@ -327,7 +349,7 @@ func TestSettleJobReconciles(t *testing.T) {
 	require.NoError(t, err)
 	var recheck []byte
 	require.NoError(t, db.Store.DB.Get(&recheck, `SELECT payload FROM jobs WHERE unique_key = $1`, "recheck-"+sub.PaymentRef))
-	require.NoError(t, s.RunCardJob(ctx, recheck))
+	require.NoError(t, s.Payments.RunCardJob(ctx, recheck))
 	assert.Equal(t, gateway.StatusVoided, p.txs[sub.PaymentRef].Status, "the late authorisation is released")
 	sub, err = db.Store.Submission(ctx, f.buyer, early.ID)
 	require.NoError(t, err)
@@ -337,19 +359,19 @@ func TestSettleJobReconciles(t *testing.T) {
 	p.lookErr = gateway.ErrUnavailable
 	func() {
 		defer func() { _ = recover() }()
-		s.Crash = func(point string) {
+		k.crash = func(point string) {
 			if point == invoices.CrashAfterStart {
 				panic("killed")
 			}
 		}
-		_, _ = s.Submit(ctx, f.buyer, f.submission("dies-again"))
+		_, _ = s.Payments.Submit(ctx, f.buyer, f.submission("dies-again"))
 	}()
-	s.Crash = nil
+	k.crash = nil
 	list, _ = db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
 	for _, u := range list {
 		if u.BuyerID == f.buyer {
 			payload, _ = json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: u.ID})
-			assert.Error(t, s.RunSettleJob(ctx, payload))
+			assert.Error(t, s.Payments.RunSettleJob(ctx, payload))
 		}
 	}
 }
@@ -359,38 +381,38 @@ func TestCancelVoidsOrRefunds(t *testing.T) {
 	f := newFixture(t)
 	p := newPSP()
 	s := newService(p)
-	res, err := s.Submit(ctx, f.buyer, f.submission("c1"))
+	res, err := s.Payments.Submit(ctx, f.buyer, f.submission("c1"))
 	require.NoError(t, err)
-	pm, err := s.Cancel(ctx, f.buyer, "buyer:1", res.Payment.ID, "")
+	pm, err := s.Payments.Cancel(ctx, f.buyer, "buyer:1", res.Payment.ID, "")
 	require.NoError(t, err)
 	assert.Equal(t, pay.Cancel, pm.ExaminationStatus)
 	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
-	require.NoError(t, s.RunCardJob(ctx, payload))
-	require.NoError(t, s.RunCardJob(ctx, payload), "running it again changes nothing")
+	require.NoError(t, s.Payments.RunCardJob(ctx, payload))
+	require.NoError(t, s.Payments.RunCardJob(ctx, payload), "running it again changes nothing")
 	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)
 	assert.Equal(t, pay.CardVoided, pm.CardStatus)
 	assert.Equal(t, gateway.StatusVoided, p.txs[pm.PaymentRef].Status)
 	// Cancelling again is refused with a message.
-	_, err = s.Cancel(ctx, f.buyer, "buyer:1", pm.ID, "")
+	_, err = s.Payments.Cancel(ctx, f.buyer, "buyer:1", pm.ID, "")
 	var fe pay.FieldErrors
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, invoices.MsgCannotCancel, fe.For("cancel"))
 
 	// A captured payment is refunded.
-	res, err = s.Submit(ctx, f.buyer, f.submission("c2"))
+	res, err = s.Payments.Submit(ctx, f.buyer, f.submission("c2"))
 	require.NoError(t, err)
 	_, _ = p.Capture(ctx, res.Payment.PaymentRef, res.Payment.AuthorizedAmount)
-	pm, err = s.Cancel(ctx, f.buyer, "buyer:1", res.Payment.ID, "")
+	pm, err = s.Payments.Cancel(ctx, f.buyer, "buyer:1", res.Payment.ID, "")
 	require.NoError(t, err)
 	payload, _ = json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
-	require.NoError(t, s.RunCardJob(ctx, payload))
+	require.NoError(t, s.Payments.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusRefunded, p.txs[pm.PaymentRef].Status)
 	assert.Equal(t, int64(103000), p.txs[pm.PaymentRef].Refunded)
 
 	// Another buyer's payment is not found.
 	other := newFixture(t)
-	_, err = s.Cancel(ctx, other.buyer, "buyer:2", res.Payment.ID, "")
+	_, err = s.Payments.Cancel(ctx, other.buyer, "buyer:2", res.Payment.ID, "")
 	require.ErrorIs(t, err, store.ErrNotFound)
 }
 
@@ -401,7 +423,7 @@ func TestCheckRefusesWithMessages(t *testing.T) {
 	sub := f.submission("x")
 	sub.Invoice.Amount = "999"
 	sub.CardID = 0
-	_, err := s.Check(ctx, f.buyer, sub)
+	_, err := s.Payments.Check(ctx, f.buyer, sub)
 	var fe pay.FieldErrors
 	require.ErrorAs(t, err, &fe)
 	assert.NotEmpty(t, fe.For("amount"))
@@ -410,11 +432,11 @@ func TestCheckRefusesWithMessages(t *testing.T) {
 	other := newFixture(t)
 	sub = other.submission("y")
 	sub.SupplierID = f.supplier
-	_, err = s.Check(ctx, other.buyer, sub)
+	_, err = s.Payments.Check(ctx, other.buyer, sub)
 	require.ErrorIs(t, err, store.ErrNotFound)
 	sub = other.submission("y")
 	sub.CardID = f.card
-	_, err = s.Check(ctx, other.buyer, sub)
+	_, err = s.Payments.Check(ctx, other.buyer, sub)
 	require.ErrorIs(t, err, store.ErrNotFound)
 }
 
@@ -427,27 +449,27 @@ func TestPromotion(t *testing.T) {
 		ValidFrom: now.Add(-time.Hour), ValidTo: now.Add(24 * time.Hour)}))
 	require.NoError(t, db.Store.CreatePromotion(ctx, pay.Promotion{Code: "OLD", DiscountBasisPoints: 150,
 		ValidFrom: now.Add(-48 * time.Hour), ValidTo: now.Add(-24 * time.Hour)}))
-	promo, err := s.Promotion(ctx, f.buyer, " half ")
+	promo, err := s.Payments.Promotion(ctx, f.buyer, " half ")
 	require.NoError(t, err)
-	assert.Equal(t, invoices.Commission{Amount: 100000, FeeBasisPoints: 150, Fee: 1500, Total: 101500, Discount: 1500}, s.CommissionFor(100000, &promo))
-	_, err = s.Promotion(ctx, f.buyer, "OLD")
+	assert.Equal(t, invoices.Commission{Amount: 100000, FeeBasisPoints: 150, Fee: 1500, Total: 101500, Discount: 1500}, s.Payments.CommissionFor(100000, &promo))
+	_, err = s.Payments.Promotion(ctx, f.buyer, "OLD")
 	var fe pay.FieldErrors
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, pay.MsgPromotionPeriod, fe.For("promotion_code"))
-	_, err = s.Promotion(ctx, f.buyer, "NOPE")
+	_, err = s.Payments.Promotion(ctx, f.buyer, "NOPE")
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, pay.MsgPromotionUnknown, fe.For("promotion_code"))
 
 	sub := f.submission("promo-1")
 	sub.PromotionCode = "half"
-	res, err := s.Submit(ctx, f.buyer, sub)
+	res, err := s.Payments.Submit(ctx, f.buyer, sub)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1500), res.Payment.Fee)
 	assert.Equal(t, "HALF", res.Payment.PromotionCode)
 	// Once per buyer.
 	sub = f.submission("promo-2")
 	sub.PromotionCode = "HALF"
-	_, err = s.Submit(ctx, f.buyer, sub)
+	_, err = s.Payments.Submit(ctx, f.buyer, sub)
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, pay.MsgPromotionUsed, fe.For("promotion_code"))
 }
@@ -460,20 +482,20 @@ func TestWebhooksSettleAndExpire(t *testing.T) {
 		return gateway.Transaction{PaymentID: r.PaymentID, Status: gateway.StatusRequiresAction, ActionURL: "https://psp.example/c", Amount: r.Amount}, nil
 	}
 	s := newService(p)
-	res, err := s.Submit(ctx, f.buyer, f.submission("hook"))
+	res, err := s.Payments.Submit(ctx, f.buyer, f.submission("hook"))
 	require.NoError(t, err)
 	ref := res.Payment.PaymentRef
 	// The buyer closed the window after passing the challenge: the webhook settles it.
-	require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev1", Type: gateway.EventAuthorized,
+	require.NoError(t, s.Payments.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev1", Type: gateway.EventAuthorized,
 		Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusAuthorized}}))
 	pm, err := db.Store.Payment(ctx, f.buyer, res.Payment.ID)
 	require.NoError(t, err)
 	assert.Equal(t, pay.InProgress, pm.ExaminationStatus)
 	// A redelivery changes nothing.
-	require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev1", Type: gateway.EventAuthorized,
+	require.NoError(t, s.Payments.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev1", Type: gateway.EventAuthorized,
 		Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusAuthorized}}))
 	// The authorisation lapses before screening captured it: 期限切れ.
-	require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev2", Type: gateway.EventLapsed,
+	require.NoError(t, s.Payments.ApplyEvent(ctx, f.buyer, gateway.Event{ID: "ev2", Type: gateway.EventLapsed,
 		Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusLapsed}}))
 	pm, err = db.Store.Payment(ctx, f.buyer, res.Payment.ID)
 	require.NoError(t, err)
@@ -484,7 +506,7 @@ func TestWebhooksSettleAndExpire(t *testing.T) {
 	assert.Equal(t, invoices.MsgLapsed, ev[len(ev)-1].Reason)
 	// Another buyer's webhook cannot reach it.
 	other := newFixture(t)
-	require.NoError(t, s.ApplyEvent(ctx, other.buyer, gateway.Event{ID: "ev3", Type: gateway.EventDeclined,
+	require.NoError(t, s.Payments.ApplyEvent(ctx, other.buyer, gateway.Event{ID: "ev3", Type: gateway.EventDeclined,
 		Transaction: gateway.Transaction{PaymentID: ref}}))
 }
 
@@ -493,7 +515,7 @@ func TestResubmitWithAChallengeIsKeptUntilTheBuyerReturns(t *testing.T) {
 	f := newFixture(t)
 	p := newPSP()
 	s := newService(p)
-	res, err := s.Submit(ctx, f.buyer, f.submission("fix"))
+	res, err := s.Payments.Submit(ctx, f.buyer, f.submission("fix"))
 	require.NoError(t, err)
 	_, err = db.Store.Transition(ctx, f.buyer, res.Payment.ID, pay.ActSendBack, "operator:1", "金額が違います", now, nil)
 	require.NoError(t, err)
@@ -503,7 +525,7 @@ func TestResubmitWithAChallengeIsKeptUntilTheBuyerReturns(t *testing.T) {
 	}
 	fixed := f.submission("").Invoice
 	fixed.Amount = "120000"
-	out, err := s.Resubmit(ctx, f.buyer, "buyer:1", res.Payment.ID, invoices.Correction{Invoice: fixed})
+	out, err := s.Payments.Resubmit(ctx, f.buyer, "buyer:1", res.Payment.ID, invoices.Correction{Invoice: fixed})
 	require.NoError(t, err)
 	require.Equal(t, "https://psp.example/c2", out.ActionURL)
 	pm, err := db.Store.Payment(ctx, f.buyer, res.Payment.ID)
@@ -512,17 +534,17 @@ func TestResubmitWithAChallengeIsKeptUntilTheBuyerReturns(t *testing.T) {
 	next := strings.TrimSuffix(res.Payment.PaymentRef, "-1") + "-2"
 	// Another buyer cannot apply it; a made-up id is not found.
 	other := newFixture(t)
-	_, err = s.ResubmitReturned(ctx, other.buyer, "buyer:2", res.Payment.ID, next)
+	_, err = s.Payments.ResubmitReturned(ctx, other.buyer, "buyer:2", res.Payment.ID, next)
 	require.ErrorIs(t, err, store.ErrNotFound)
-	_, err = s.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, "inv-999-9")
+	_, err = s.Payments.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, "inv-999-9")
 	require.ErrorIs(t, err, store.ErrNotFound)
 	// Back before passing it: refused, nothing applied.
-	_, err = s.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, next)
+	_, err = s.Payments.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, next)
 	var fe pay.FieldErrors
 	require.ErrorAs(t, err, &fe)
 	// Passed: the correction kept with the payment is applied (no session needed).
 	_, _ = p.set(next, func(tx *gateway.Transaction) { tx.Status = gateway.StatusAuthorized })
-	done, err := s.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, next)
+	done, err := s.Payments.ResubmitReturned(ctx, f.buyer, "buyer:1", res.Payment.ID, next)
 	require.NoError(t, err)
 	assert.Equal(t, int64(120000), done.Payment.Amount)
 	assert.Equal(t, next, done.Payment.PaymentRef)
@@ -531,7 +553,7 @@ func TestResubmitWithAChallengeIsKeptUntilTheBuyerReturns(t *testing.T) {
 	require.ErrorIs(t, err, store.ErrNotFound, "cleared once applied")
 	// The old authorisation is released by its job.
 	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: res.Payment.ID, Ref: res.Payment.PaymentRef})
-	require.NoError(t, s.RunCardJob(ctx, payload))
+	require.NoError(t, s.Payments.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusVoided, p.txs[res.Payment.PaymentRef].Status)
 	assert.Equal(t, gateway.StatusAuthorized, p.txs[next].Status)
 }

@@ -22,7 +22,7 @@ import (
 
 // runJobs runs the queued jobs of kind for the service, as the runner would, and says
 // how many were payment id's (the package's other tests leave jobs of their own).
-func runJobs(t *testing.T, s *invoices.Service, kind string, id int64) int {
+func runJobs(t *testing.T, s *invoices.Services, kind string, id int64) int {
 	t.Helper()
 	n := 0
 	for {
@@ -34,9 +34,9 @@ func runJobs(t *testing.T, s *invoices.Service, kind string, id int64) int {
 		var run func(context.Context, json.RawMessage) error
 		switch kind {
 		case invoices.CaptureJobKind:
-			run = s.RunCaptureJob
+			run = s.Screening.RunCaptureJob
 		case invoices.CardJobKind:
-			run = s.RunCardJob
+			run = s.Payments.RunCardJob
 		}
 		var pj invoices.PaymentJob
 		require.NoError(t, json.Unmarshal(j.Payload, &pj))
@@ -51,20 +51,20 @@ func runJobs(t *testing.T, s *invoices.Service, kind string, id int64) int {
 
 // completed submits a payment and completes its screening (the supplier approved, two
 // operators), capturing its card when asked, as the capture job would.
-func completed(t *testing.T, s *invoices.Service, f fixture, key string, capture bool) store.Payment {
+func completed(t *testing.T, s *invoices.Services, f fixture, key string, capture bool) store.Payment {
 	t.Helper()
 	ctx := context.Background()
-	res, err := s.Submit(ctx, f.buyer, f.submission(key))
+	res, err := s.Payments.Submit(ctx, f.buyer, f.submission(key))
 	require.NoError(t, err)
 	first, second := newOperator(t, pay.RoleScreening), newOperator(t, pay.RoleScreening)
-	require.NoError(t, s.ReviewSupplier(ctx, first, f.supplier, pay.SupplierApproved, ""))
-	_, err = s.CheckPayment(ctx, first, res.Payment.ID)
+	require.NoError(t, s.Screening.ReviewSupplier(ctx, first, f.supplier, pay.SupplierApproved, ""))
+	_, err = s.Screening.CheckPayment(ctx, first, res.Payment.ID)
 	require.NoError(t, err)
-	pm, err := s.CompleteScreening(ctx, second, res.Payment.ID)
+	pm, err := s.Screening.CompleteScreening(ctx, second, res.Payment.ID)
 	require.NoError(t, err)
 	if capture {
 		payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
-		require.NoError(t, s.RunCaptureJob(ctx, payload))
+		require.NoError(t, s.Screening.RunCaptureJob(ctx, payload))
 		pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
 		require.NoError(t, err)
 	}
@@ -72,7 +72,7 @@ func completed(t *testing.T, s *invoices.Service, f fixture, key string, capture
 }
 
 // screened submits and completes a payment and captures its card.
-func screened(t *testing.T, s *invoices.Service, f fixture, key string) store.Payment {
+func screened(t *testing.T, s *invoices.Services, f fixture, key string) store.Payment {
 	t.Helper()
 	p := completed(t, s, f, key, true)
 	require.Equal(t, pay.CardCaptured, p.CardStatus)
@@ -96,7 +96,7 @@ func TestAFiledPaymentCannotBeCancelledSentBackCorrectedOrExpired(t *testing.T) 
 		balances(t, pm), "the capture's postings")
 	mover, screener := newOperator(t, pay.RoleTransfers), newOperator(t, pay.RoleScreening)
 	remitter := invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳ", BankCode: "0005", BranchCode: "001", AccountType: pay.AccountCurrent, AccountNumber: "7654321"}
-	file, err := s.MakeTransferFile(ctx, mover, *pm.TransferDate, remitter)
+	file, err := s.Transfers.MakeTransferFile(ctx, mover, *pm.TransferDate, remitter)
 	require.NoError(t, err)
 	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)
@@ -106,11 +106,11 @@ func TestAFiledPaymentCannotBeCancelledSentBackCorrectedOrExpired(t *testing.T) 
 		balances(t, pm), "payable moved to in transit")
 
 	tryAll := func(stage string) {
-		_, err := s.Cancel(ctx, f.buyer, "buyer:1", pm.ID, "")
+		_, err := s.Payments.Cancel(ctx, f.buyer, "buyer:1", pm.ID, "")
 		assert.Equal(t, invoices.MsgCannotCancel, refusal(t, err, "cancel"), "%s: the buyer's cancel", stage)
-		_, err = s.CancelByOperator(ctx, screener, pm.ID, "不備")
+		_, err = s.Screening.CancelByOperator(ctx, screener, pm.ID, "不備")
 		assert.Equal(t, invoices.MsgCannotCancel, refusal(t, err, "cancel"), "%s: screening's cancel", stage)
-		_, err = s.SendBack(ctx, screener, pm.ID, pay.SendBackAmount, "")
+		_, err = s.Screening.SendBack(ctx, screener, pm.ID, pay.SendBackAmount, "")
 		assert.Equal(t, invoices.MsgScreeningMoved, refusal(t, err, "send_back"), "%s: send back", stage)
 		_, err = db.Store.Transition(ctx, f.buyer, pm.ID, pay.ActResubmit, "buyer:1", "", now, nil)
 		assert.ErrorIs(t, err, pay.ErrTransition, "%s: a correction", stage)
@@ -131,18 +131,18 @@ func TestAFiledPaymentCannotBeCancelledSentBackCorrectedOrExpired(t *testing.T) 
 		assert.Zero(t, tx.Refunded, "%s: nothing refunded", stage)
 	}
 	tryAll("filed")
-	require.NoError(t, s.MarkTransferFileSent(ctx, mover, file.ID))
+	require.NoError(t, s.Transfers.MarkTransferFileSent(ctx, mover, file.ID))
 	tryAll("sent")
-	require.NoError(t, s.FailTransfer(ctx, mover, pm.ID, "口座なし"))
+	require.NoError(t, s.Transfers.FailTransfer(ctx, mover, pm.ID, "口座なし"))
 	tryAll("failed")
 	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)
 	assert.Equal(t, store.Balances{pay.AccountCardReceivable: 103_000, pay.AccountSupplierPayable: -100_000, pay.AccountFeeRevenue: -3_000},
 		balances(t, pm), "a failed transfer is owed again")
-	require.NoError(t, s.RetryTransfer(ctx, mover, pm.ID, pay.AddBankDays(time.Now().In(pay.Tokyo()), 2)))
+	require.NoError(t, s.Transfers.RetryTransfer(ctx, mover, pm.ID, pay.AddBankDays(time.Now().In(pay.Tokyo()), 2)))
 	tryAll("retried")
 	// The operators give it up (組戻し): the card is refunded, the books empty.
-	_, err = s.CancelFailedTransfer(ctx, mover, pm.ID, "口座が解約されていたため")
+	_, err = s.Transfers.CancelFailedTransfer(ctx, mover, pm.ID, "口座が解約されていたため")
 	require.NoError(t, err)
 	assert.Equal(t, 1, runJobs(t, s, invoices.CardJobKind, pm.ID))
 	pm, err = db.Store.Payment(ctx, f.buyer, pm.ID)
@@ -163,14 +163,14 @@ func TestACaptureAnsweredAfterTheRefundChangesNothing(t *testing.T) {
 	f := newFixture(t)
 	p := newPSP()
 	s := newService(p)
-	res, err := s.Submit(ctx, f.buyer, f.submission("money-late-capture"))
+	res, err := s.Payments.Submit(ctx, f.buyer, f.submission("money-late-capture"))
 	require.NoError(t, err)
 	id := res.Payment.ID
 	// The capture reaches the PSP; its answer is slow. Meanwhile the buyer cancels and the
 	// card job refunds what the PSP captured.
 	_, err = p.Capture(ctx, res.Payment.PaymentRef, res.Payment.AuthorizedAmount)
 	require.NoError(t, err)
-	_, err = s.Cancel(ctx, f.buyer, "buyer:1", id, "")
+	_, err = s.Payments.Cancel(ctx, f.buyer, "buyer:1", id, "")
 	require.NoError(t, err)
 	assert.Equal(t, 1, runJobs(t, s, invoices.CardJobKind, id))
 	pm, err := db.Store.Submission(ctx, f.buyer, id)
@@ -197,21 +197,21 @@ func TestACompletionAfterASendBackIsCaptured(t *testing.T) {
 	f := newFixture(t)
 	p := newPSP()
 	s := newService(p)
-	res, err := s.Submit(ctx, f.buyer, f.submission("money-recomplete"))
+	res, err := s.Payments.Submit(ctx, f.buyer, f.submission("money-recomplete"))
 	require.NoError(t, err)
 	id := res.Payment.ID
 	require.NoError(t, db.Store.SetSupplierStatus(ctx, f.buyer, f.supplier, pay.SupplierApproved))
 	first, second := newOperator(t, pay.RoleScreening), newOperator(t, pay.RoleScreening)
 	complete := func() {
-		_, err := s.CheckPayment(ctx, first, id)
+		_, err := s.Screening.CheckPayment(ctx, first, id)
 		require.NoError(t, err)
-		_, err = s.CompleteScreening(ctx, second, id)
+		_, err = s.Screening.CompleteScreening(ctx, second, id)
 		require.NoError(t, err)
 	}
 	complete()
-	_, err = s.SendBack(ctx, first, id, pay.SendBackAmount, "")
+	_, err = s.Screening.SendBack(ctx, first, id, pay.SendBackAmount, "")
 	require.NoError(t, err)
-	_, err = s.Resubmit(ctx, f.buyer, "buyer:1", id, invoices.Correction{Invoice: f.submission("").Invoice})
+	_, err = s.Payments.Resubmit(ctx, f.buyer, "buyer:1", id, invoices.Correction{Invoice: f.submission("").Invoice})
 	require.NoError(t, err)
 	assert.Equal(t, 1, runJobs(t, s, invoices.CaptureJobKind, id), "the first completion's job finds it back in screening")
 	complete()
@@ -257,17 +257,18 @@ func TestTheReconcilersRecheckLeavesALiveAuthorisation(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	p := newPSP()
-	s := newService(p)
-	s.Crash = func(point string) {
+	k := &knobs{now: now}
+	s := newService(p, k.edit)
+	k.crash = func(point string) {
 		if point == invoices.CrashAfterStart {
 			panic("killed")
 		}
 	}
 	func() {
 		defer func() { _ = recover() }()
-		_, _ = s.Submit(ctx, f.buyer, f.submission("recheck-live"))
+		_, _ = s.Payments.Submit(ctx, f.buyer, f.submission("recheck-live"))
 	}()
-	s.Crash = nil
+	k.crash = nil
 	list, err := db.Store.Unsettled(ctx, time.Now().Add(time.Hour), 1000)
 	require.NoError(t, err)
 	var sub store.Payment
@@ -280,11 +281,11 @@ func TestTheReconcilersRecheckLeavesALiveAuthorisation(t *testing.T) {
 	p.looked = func(ref string) {
 		_, err := p.Authorize(ctx, gateway.AuthorizeRequest{PaymentID: ref, Amount: sub.AuthorizedAmount})
 		require.NoError(t, err)
-		require.NoError(t, s.ApplyEvent(ctx, f.buyer, gateway.Event{Type: gateway.EventAuthorized,
+		require.NoError(t, s.Payments.ApplyEvent(ctx, f.buyer, gateway.Event{Type: gateway.EventAuthorized,
 			Transaction: gateway.Transaction{PaymentID: ref, Status: gateway.StatusAuthorized, ResultCode: gateway.ResultApproved}}))
 	}
 	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: sub.ID})
-	require.NoError(t, s.RunSettleJob(ctx, payload))
+	require.NoError(t, s.Payments.RunSettleJob(ctx, payload))
 	pm, err := db.Store.Submission(ctx, f.buyer, sub.ID)
 	require.NoError(t, err)
 	require.Equal(t, pay.CardAuthorized, pm.CardStatus, "the webhook settled it first")
@@ -314,11 +315,11 @@ func TestACaptureAnsweredAfterACorrectionIsNotThePayments(t *testing.T) {
 	fixed := f.submission("").Invoice
 	fixed.Amount = "120000"
 	p.captures = func(string) {
-		_, err := s.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+		_, err := s.Payments.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
 		require.NoError(t, err)
 	}
 	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: old})
-	require.NoError(t, s.RunCaptureJob(ctx, payload))
+	require.NoError(t, s.Screening.RunCaptureJob(ctx, payload))
 	assert.Equal(t, gateway.StatusCaptured, p.txs[old].Status, "the PSP captured the old authorisation")
 	after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)

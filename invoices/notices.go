@@ -18,11 +18,11 @@ import (
 // request following the customer's payment that pays it, so the two sides cannot
 // disagree.
 
-var _ store.Events = (*Service)(nil)
+var _ store.Events = (*Notices)(nil)
 
 // PaymentChanged tells the buyer of a payment's event and, when the payment pays a
 // card-payment request, moves the requester's invoice with it.
-func (s *Service) PaymentChanged(ctx context.Context, tx *sqlx.Tx, c store.PaymentChange) error {
+func (s *Notices) PaymentChanged(ctx context.Context, tx *sqlx.Tx, c store.PaymentChange) error {
 	f, err := s.Store.PaymentNoticeFactsOf(ctx, tx, c.BuyerID, c.PaymentID)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func (s *Service) PaymentChanged(ctx context.Context, tx *sqlx.Tx, c store.Payme
 // followPayment moves the requester's invoice with a change of the customer's invoice
 // that pays it. A change that keeps the requester's status (a send-back, a check:
 // between the customer and screening) is written but is not the requester's news.
-func (s *Service) followPayment(ctx context.Context, tx *sqlx.Tx, c store.PaymentChange) error {
+func (s *Notices) followPayment(ctx context.Context, tx *sqlx.Tx, c store.PaymentChange) error {
 	r, err := s.Store.RequestPaidBy(ctx, tx, c.BuyerID, c.PaymentID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil // an ordinary payment
@@ -52,7 +52,7 @@ func (s *Service) followPayment(ctx context.Context, tx *sqlx.Tx, c store.Paymen
 }
 
 // RequestChanged tells the requester of an event of their request.
-func (s *Service) RequestChanged(ctx context.Context, tx *sqlx.Tx, c store.RequestChange) error {
+func (s *Notices) RequestChanged(ctx context.Context, tx *sqlx.Tx, c store.RequestChange) error {
 	f, err := s.Store.RequestNoticeFactsOf(ctx, tx, c.RequesterID, c.RequestID)
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func (s *Service) RequestChanged(ctx context.Context, tx *sqlx.Tx, c store.Reque
 func eventKey(eventID int64) string { return fmt.Sprintf("invoice-event-%d", eventID) }
 
 // notify writes the buyer's notification on tx with its mail.
-func (s *Service) notify(ctx context.Context, tx *sqlx.Tx, buyerID int64, n store.NewNotification, now time.Time) error {
+func (s *Notices) notify(ctx context.Context, tx *sqlx.Tx, buyerID int64, n store.NewNotification, now time.Time) error {
 	var mail func(id int64) store.NewJob
 	if s.Mailer != nil {
 		mail = s.Mailer.NotificationMail(buyerID)

@@ -82,7 +82,7 @@ func gatewayAgrees(cs pay.CardStatus, tx gateway.Transaction, authorized int64) 
 
 // Reconcile compares the payments with transfer dates in [from, to] and the files of
 // those days.
-func (s *Service) Reconcile(ctx context.Context, from, to time.Time) (Reconciliation, error) {
+func (s *Transfers) Reconcile(ctx context.Context, from, to time.Time) (Reconciliation, error) {
 	r := Reconciliation{From: from, To: to}
 	list, err := s.Store.PaymentsBetween(ctx, from, to)
 	if err != nil {
@@ -309,7 +309,7 @@ const ReconcileJobKind = "daily_reconcile"
 const ReconcileWindow = 31
 
 // ScheduleReconcile enqueues day's reconciliation (once: its key is the day's).
-func (s *Service) ScheduleReconcile(ctx context.Context, day time.Time) error {
+func (s *Transfers) ScheduleReconcile(ctx context.Context, day time.Time) error {
 	d := day.In(pay.Tokyo())
 	date := d.Format("2006-01-02")
 	_, err := s.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: ReconcileJobKind, Payload: ExpiryJob{Date: date},
@@ -318,7 +318,7 @@ func (s *Service) ScheduleReconcile(ctx context.Context, day time.Time) error {
 }
 
 // RunReconcileJob is the ReconcileJobKind job: the day's run, then tomorrow's scheduled.
-func (s *Service) RunReconcileJob(ctx context.Context, payload json.RawMessage) error {
+func (s *Transfers) RunReconcileJob(ctx context.Context, payload json.RawMessage) error {
 	var j ExpiryJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: reconcile job payload: %w", err)
@@ -334,7 +334,7 @@ func (s *Service) RunReconcileJob(ctx context.Context, payload json.RawMessage) 
 }
 
 // ReconcileDay runs and keeps day's reconciliation.
-func (s *Service) ReconcileDay(ctx context.Context, day time.Time) (Reconciliation, error) {
+func (s *Transfers) ReconcileDay(ctx context.Context, day time.Time) (Reconciliation, error) {
 	r, err := s.Reconcile(ctx, day.AddDate(0, 0, -ReconcileWindow), day.AddDate(0, 0, ReconcileWindow))
 	if err != nil {
 		return r, err
@@ -361,7 +361,7 @@ func (s *Service) ReconcileDay(ctx context.Context, day time.Time) (Reconciliati
 }
 
 // LastDailyReconciliation is the newest daily run, decoded; ok false before the first.
-func (s *Service) LastDailyReconciliation(ctx context.Context) (Reconciliation, time.Time, bool, error) {
+func (s *Transfers) LastDailyReconciliation(ctx context.Context) (Reconciliation, time.Time, bool, error) {
 	run, err := s.Store.LastReconciliationRun(ctx)
 	if errors.Is(err, store.ErrNotFound) {
 		return Reconciliation{}, time.Time{}, false, nil

@@ -44,15 +44,15 @@ func (f RequestFlow) Submission(userID int64) RequestSubmission {
 
 // SaveRequestDraft keeps f as one of the buyer's request drafts (id 0 makes a new one)
 // that resumes at step (saveDraft); the confirm page's key is not kept.
-func (s *Service) SaveRequestDraft(ctx context.Context, buyerID, id int64, f RequestFlow, step string) (int64, error) {
+func (s *Requests) SaveRequestDraft(ctx context.Context, buyerID, id int64, f RequestFlow, step string) (int64, error) {
 	f.SubmitKey, f.DraftID = "", 0
 	sum := store.DraftSummary{Counterparty: f.Request.CustomerName, Step: step}
-	return saveDraft(ctx, s, buyerID, store.RequestDraft, id, f, sum, f.Request.Amount, f.Request.Deadline)
+	return saveDraft(ctx, &s.base, buyerID, store.RequestDraft, id, f, sum, f.Request.Amount, f.Request.Deadline)
 }
 
 // RequestDraft loads one of the buyer's request drafts as a flow (loadDraft).
-func (s *Service) RequestDraft(ctx context.Context, buyerID, id int64) (RequestFlow, store.Draft, error) {
-	f, d, err := loadDraft[RequestFlow](ctx, s, buyerID, store.RequestDraft, id)
+func (s *Requests) RequestDraft(ctx context.Context, buyerID, id int64) (RequestFlow, store.Draft, error) {
+	f, d, err := loadDraft[RequestFlow](ctx, &s.base, buyerID, store.RequestDraft, id)
 	if err != nil {
 		return RequestFlow{}, d, err
 	}

@@ -66,7 +66,7 @@ type Correction struct {
 // payment's next id first (a 3-D Secure challenge when asked: Submitted.ActionURL, and the
 // buyer's return goes through ResubmitReturned), and the old authorisation is voided by a
 // job once the new one holds. A decline changes nothing.
-func (s *Service) Resubmit(ctx context.Context, buyerID int64, actor string, id int64, c Correction) (Submitted, error) {
+func (s *Payments) Resubmit(ctx context.Context, buyerID int64, actor string, id int64, c Correction) (Submitted, error) {
 	p, err := s.Store.Payment(ctx, buyerID, id)
 	if err != nil {
 		return Submitted{}, err
@@ -149,7 +149,7 @@ type pendingCorrection struct {
 
 // ResubmitReturned finishes a correction after the buyer's challenge: the correction kept
 // with the payment is applied only if the PSP authorised its new id (ref).
-func (s *Service) ResubmitReturned(ctx context.Context, buyerID int64, actor string, id int64, ref string) (Submitted, error) {
+func (s *Payments) ResubmitReturned(ctx context.Context, buyerID int64, actor string, id int64, ref string) (Submitted, error) {
 	p, err := s.Store.Payment(ctx, buyerID, id)
 	if err != nil {
 		return Submitted{}, err
@@ -198,7 +198,7 @@ func nextRef(ref string) string {
 	return fmt.Sprintf("%s-%d", ref[:i], n+1)
 }
 
-func (s *Service) applyCorrection(ctx context.Context, buyerID int64, actor string, p store.Payment, inv pay.CheckedInvoice, fee int64, acks []string, newRef string) (Submitted, error) {
+func (s *Payments) applyCorrection(ctx context.Context, buyerID int64, actor string, p store.Payment, inv pay.CheckedInvoice, fee int64, acks []string, newRef string) (Submitted, error) {
 	oldRef := p.PaymentRef
 	out, err := s.Store.Transition(ctx, buyerID, p.ID, pay.ActResubmit, actor, "", s.now(), func(tx *sqlx.Tx, cur store.Payment) error {
 		// Checked again on the row as it is now: the capture job may have captured the

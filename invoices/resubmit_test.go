@@ -17,20 +17,20 @@ import (
 
 // paidRequest is a request's customer-side payment, paid with the customer's card and
 // sent back by screening.
-func paidRequest(t *testing.T, p *psp, key string, bearer pay.FeeBearer) (*invoices.Service, party, store.Payment) {
+func paidRequest(t *testing.T, p *psp, key string, bearer pay.FeeBearer) (*invoices.Services, party, store.Payment) {
 	t.Helper()
 	ctx := context.Background()
 	s, m := newCollections(p)
 	requester, customer := newParty(t, "株式会社依頼元"), newParty(t, "株式会社お客さま")
-	_, err := s.SendRequest(ctx, requester.buyer.ID, requester.request("send-"+key, func(sub *invoices.RequestSubmission) {
+	_, err := s.Requests.SendRequest(ctx, requester.buyer.ID, requester.request("send-"+key, func(sub *invoices.RequestSubmission) {
 		sub.FeeBearer = bearer
 	}))
 	require.NoError(t, err)
-	id, err := s.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
+	id, err := s.Requests.LinkRequestKey(ctx, customer.buyer, m.lastKey(t))
 	require.NoError(t, err)
-	_, err = s.PayRequest(ctx, customer.buyer.ID, id, "pay-"+key, customer.card)
+	_, err = s.Requests.PayRequest(ctx, customer.buyer.ID, id, "pay-"+key, customer.card)
 	require.NoError(t, err)
-	pm, err := s.SendBack(ctx, newOperator(t, pay.RoleScreening), id, pay.SendBackOther, "請求書番号が違います")
+	pm, err := s.Screening.SendBack(ctx, newOperator(t, pay.RoleScreening), id, pay.SendBackOther, "請求書番号が違います")
 	require.NoError(t, err)
 	require.True(t, pm.ActionRequired)
 	return s, customer, pm
@@ -77,7 +77,7 @@ func TestResubmitOfARequestKeepsItsAmountAndFee(t *testing.T) {
 				InvoiceNumber: "REQ-2"}
 
 			// Another amount: refused on the amount, nothing changed, no new authorisation.
-			_, err := s.Resubmit(ctx, customer.buyer.ID, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+			_, err := s.Payments.Resubmit(ctx, customer.buyer.ID, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
 			assert.Equal(t, invoices.MsgRequestAmountFixed, refusal(t, err, "amount"))
 			after, err := db.Store.Payment(ctx, customer.buyer.ID, pm.ID)
 			require.NoError(t, err)
@@ -88,7 +88,7 @@ func TestResubmitOfARequestKeepsItsAmountAndFee(t *testing.T) {
 
 			// The same amount: corrected, with the fee it had (no new authorisation).
 			fixed.Amount = "200000"
-			out, err := s.Resubmit(ctx, customer.buyer.ID, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+			out, err := s.Payments.Resubmit(ctx, customer.buyer.ID, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
 			require.NoError(t, err)
 			assert.Empty(t, out.ActionURL)
 			assert.False(t, out.Payment.ActionRequired)
@@ -105,11 +105,11 @@ func TestResubmitOfARequestKeepsItsAmountAndFee(t *testing.T) {
 
 // completedAndSentBack is a payment whose screening completed (its card captured by the
 // capture job when capture), then sent back by screening.
-func completedAndSentBack(t *testing.T, s *invoices.Service, f fixture, key string, capture bool) store.Payment {
+func completedAndSentBack(t *testing.T, s *invoices.Services, f fixture, key string, capture bool) store.Payment {
 	t.Helper()
 	pm := completed(t, s, f, key, capture)
 	first := newOperator(t, pay.RoleScreening)
-	pm, err := s.SendBack(context.Background(), first, pm.ID, pay.SendBackOther, "請求書番号が違います")
+	pm, err := s.Screening.SendBack(context.Background(), first, pm.ID, pay.SendBackOther, "請求書番号が違います")
 	require.NoError(t, err)
 	require.True(t, pm.ActionRequired)
 	require.Equal(t, pay.InProgressExaminationCompleted, pm.ExaminationStatus)
@@ -129,7 +129,7 @@ func TestResubmitOfACapturedPaymentKeepsItsTotal(t *testing.T) {
 
 	fixed := f.submission("").Invoice
 	fixed.Amount, fixed.InvoiceNumber = "120000", "INV-2"
-	_, err := s.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+	_, err := s.Payments.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
 	assert.Equal(t, invoices.MsgCapturedAmountFixed, refusal(t, err, "amount"))
 	assert.Equal(t, auths, p.count(), "no new authorisation")
 	after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
@@ -143,7 +143,7 @@ func TestResubmitOfACapturedPaymentKeepsItsTotal(t *testing.T) {
 
 	// The same total: corrected, the capture kept.
 	fixed.Amount = "100000"
-	out, err := s.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+	out, err := s.Payments.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
 	require.NoError(t, err)
 	assert.False(t, out.Payment.ActionRequired)
 	assert.Equal(t, "INV-2", out.Payment.InvoiceNumber)
@@ -175,7 +175,7 @@ func TestACaptureDuringAResubmitRefusesTheNewAmount(t *testing.T) {
 	}
 	fixed := f.submission("").Invoice
 	fixed.Amount = "120000"
-	_, err := s.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+	_, err := s.Payments.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
 	assert.Equal(t, invoices.MsgCapturedAmountFixed, refusal(t, err, "amount"))
 	after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)
@@ -186,7 +186,7 @@ func TestACaptureDuringAResubmitRefusesTheNewAmount(t *testing.T) {
 
 	// The stray job voids the new authorisation; the capture is not refunded.
 	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: next, OnlyIfStray: true})
-	require.NoError(t, s.RunCardJob(ctx, payload))
+	require.NoError(t, s.Payments.RunCardJob(ctx, payload))
 	assert.Equal(t, gateway.StatusVoided, p.txs[next].Status)
 	assert.Equal(t, gateway.StatusCaptured, p.txs[pm.PaymentRef].Status)
 }
@@ -203,15 +203,15 @@ func TestACaptureDuringTheChallengeRefusesTheReturn(t *testing.T) {
 	}
 	fixed := f.submission("").Invoice
 	fixed.Amount = "120000"
-	out, err := s.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+	out, err := s.Payments.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
 	require.NoError(t, err)
 	require.NotEmpty(t, out.ActionURL)
 	// The capture job runs (screening completed, sent back after), then the buyer passes.
 	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: pm.PaymentRef})
-	require.NoError(t, s.RunCaptureJob(ctx, payload))
+	require.NoError(t, s.Screening.RunCaptureJob(ctx, payload))
 	next := strings.TrimSuffix(pm.PaymentRef, "-1") + "-2"
 	_, _ = p.set(next, func(tx *gateway.Transaction) { tx.Status = gateway.StatusAuthorized })
-	_, err = s.ResubmitReturned(ctx, f.buyer, "buyer:1", pm.ID, next)
+	_, err = s.Payments.ResubmitReturned(ctx, f.buyer, "buyer:1", pm.ID, next)
 	assert.Equal(t, invoices.MsgCapturedAmountFixed, refusal(t, err, "amount"))
 	after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
 	require.NoError(t, err)

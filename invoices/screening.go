@@ -52,7 +52,7 @@ func stateOf(st pay.PaymentState) stateJSON {
 // screen runs action a on payment id for operator op: the change, its event, its
 // notification (store.Transition), then check (refusals inside the transaction) and the
 // audit row.
-func (s *Service) screen(ctx context.Context, op store.Operator, id int64, a pay.PaymentAction, reason string,
+func (s *Screening) screen(ctx context.Context, op store.Operator, id int64, a pay.PaymentAction, reason string,
 	check func(tx *sqlx.Tx, p store.Payment) error) (store.Payment, error) {
 	if !op.Has(pay.RoleScreening) {
 		return store.Payment{}, pay.FieldErrors{{Field: string(a), Message: MsgNotScreener}}
@@ -75,7 +75,7 @@ func (s *Service) screen(ctx context.Context, op store.Operator, id int64, a pay
 	}
 	var p store.Payment
 	if a == pay.ActCancel {
-		p, err = s.cancel(ctx, buyerID, ActorOf(op), id, reason, audit)
+		p, err = s.payments.cancel(ctx, buyerID, ActorOf(op), id, reason, audit)
 	} else {
 		p, err = s.Store.Transition(ctx, buyerID, id, a, ActorOf(op), reason, s.now(), audit)
 	}
@@ -90,7 +90,7 @@ func (s *Service) screen(ctx context.Context, op store.Operator, id int64, a pay
 
 // CheckPayment is 確認済: op checked the documents. The operator is remembered so that
 // another one completes the screening.
-func (s *Service) CheckPayment(ctx context.Context, op store.Operator, id int64) (store.Payment, error) {
+func (s *Screening) CheckPayment(ctx context.Context, op store.Operator, id int64) (store.Payment, error) {
 	return s.screen(ctx, op, id, pay.ActCheck, "", func(tx *sqlx.Tx, p store.Payment) error {
 		if p.CardStatus != pay.CardAuthorized {
 			return pay.FieldErrors{{Field: string(pay.ActCheck), Message: MsgNothingToScreen}}
@@ -102,7 +102,7 @@ func (s *Service) CheckPayment(ctx context.Context, op store.Operator, id int64)
 // CompleteScreening is 審査完了: refused while the supplier is not approved, and when op
 // is the operator who checked the payment (dual control). The card's authorisation is
 // captured by a job enqueued with the change.
-func (s *Service) CompleteScreening(ctx context.Context, op store.Operator, id int64) (store.Payment, error) {
+func (s *Screening) CompleteScreening(ctx context.Context, op store.Operator, id int64) (store.Payment, error) {
 	return s.screen(ctx, op, id, pay.ActComplete, "", func(tx *sqlx.Tx, p store.Payment) error {
 		by, err := s.Store.CheckedBy(ctx, tx, p.BuyerID, p.ID)
 		if err != nil {
@@ -139,7 +139,7 @@ func (s *Service) CompleteScreening(ctx context.Context, op store.Operator, id i
 // SendBack is 差し戻し: the buyer is asked to correct the payment, for reason (one of
 // pay.SendBackReasons) and the operator's message; the payment is action-required until
 // the buyer resubmits it, and must be checked again.
-func (s *Service) SendBack(ctx context.Context, op store.Operator, id int64, reason pay.SendBackReason, message string) (store.Payment, error) {
+func (s *Screening) SendBack(ctx context.Context, op store.Operator, id int64, reason pay.SendBackReason, message string) (store.Payment, error) {
 	text, errs := pay.SendBackText(reason, message)
 	if len(errs) > 0 {
 		return store.Payment{}, errs
@@ -151,7 +151,7 @@ func (s *Service) SendBack(ctx context.Context, op store.Operator, id int64, rea
 
 // CancelByOperator is キャンセル by screening, with its reason: the authorisation is
 // voided (or the capture refunded) by the card job, as when the buyer cancels.
-func (s *Service) CancelByOperator(ctx context.Context, op store.Operator, id int64, reason string) (store.Payment, error) {
+func (s *Screening) CancelByOperator(ctx context.Context, op store.Operator, id int64, reason string) (store.Payment, error) {
 	text, errs := pay.CancelText(reason)
 	if len(errs) > 0 {
 		return store.Payment{}, errs
@@ -167,7 +167,7 @@ const CaptureJobKind = "payment_capture"
 // (invoice and fee) of a payment whose screening completed, under the payment's id, so
 // asking twice captures once. An authorisation that is no longer there (voided, lapsed)
 // expires the payment instead.
-func (s *Service) RunCaptureJob(ctx context.Context, payload json.RawMessage) error {
+func (s *Screening) RunCaptureJob(ctx context.Context, payload json.RawMessage) error {
 	var j PaymentJob
 	if err := json.Unmarshal(payload, &j); err != nil {
 		return fmt.Errorf("invoices: capture job payload: %w", err)
@@ -227,7 +227,7 @@ const (
 // ReviewSupplier is an operator's review of a supplier: approve (承認済), escalate
 // (確認中, with a reason) or reject (否認, with a reason). An unapproved or escalated
 // supplier can be reviewed; the buyer is notified and the audit row written with it.
-func (s *Service) ReviewSupplier(ctx context.Context, op store.Operator, id int64, to pay.SupplierStatus, reason string) error {
+func (s *Screening) ReviewSupplier(ctx context.Context, op store.Operator, id int64, to pay.SupplierStatus, reason string) error {
 	if !op.Has(pay.RoleScreening) {
 		return pay.FieldErrors{{Field: "status", Message: MsgNotScreener}}
 	}
@@ -262,7 +262,7 @@ func (s *Service) ReviewSupplier(ctx context.Context, op store.Operator, id int6
 		ObjectID: id, Action: "review", Before: state{cur.Status, cur.Status.Label()}, After: state{to, to.Label()}, Reason: reason}, now,
 		func(tx *sqlx.Tx, buyerID int64, name string, auditID int64) error {
 			title, body := pay.SupplierNotice(name, to, reason)
-			return s.notify(ctx, tx, buyerID, store.NewNotification{EventKey: fmt.Sprintf("supplier-review-%d", auditID),
+			return s.notices.notify(ctx, tx, buyerID, store.NewNotification{EventKey: fmt.Sprintf("supplier-review-%d", auditID),
 				Title: title, Body: body, Link: pay.SupplierLink(id)}, now)
 		})
 	if errors.Is(err, store.ErrStateChanged) {
@@ -281,7 +281,7 @@ type Evidence struct {
 }
 
 // ScreeningEvidence gathers the evidence of payment p for its screening page.
-func (s *Service) ScreeningEvidence(ctx context.Context, p store.ScreeningItem) (Evidence, error) {
+func (s *Screening) ScreeningEvidence(ctx context.Context, p store.ScreeningItem) (Evidence, error) {
 	var ev Evidence
 	var acct store.SupplierAccount
 	if p.AccountID != nil {
@@ -400,7 +400,7 @@ const (
 // that account came with a card-payment request and waits for one: only then do
 // transfer files take payments to it (store.MakeTransferFile). Refusals are on
 // "approve_account".
-func (s *Service) ApproveAccount(ctx context.Context, op store.Operator, id int64) error {
+func (s *Screening) ApproveAccount(ctx context.Context, op store.Operator, id int64) error {
 	if !op.Has(pay.RoleScreening) {
 		return pay.FieldErrors{{Field: "approve_account", Message: MsgNotScreener}}
 	}

@@ -55,7 +55,7 @@ func TransferFileOf(remitter Remitter, day time.Time, items []store.TransferItem
 }
 
 // MakeTransferFile makes the file of the payments due on day that are not in a file yet.
-func (s *Service) MakeTransferFile(ctx context.Context, op store.Operator, day time.Time, remitter Remitter) (store.TransferFile, error) {
+func (s *Transfers) MakeTransferFile(ctx context.Context, op store.Operator, day time.Time, remitter Remitter) (store.TransferFile, error) {
 	if err := transfersRole(op, "date"); err != nil {
 		return store.TransferFile{}, err
 	}
@@ -75,7 +75,7 @@ func (s *Service) MakeTransferFile(ctx context.Context, op store.Operator, day t
 }
 
 // MarkTransferFileSent records that the file went to the bank.
-func (s *Service) MarkTransferFileSent(ctx context.Context, op store.Operator, fileID int64) error {
+func (s *Transfers) MarkTransferFileSent(ctx context.Context, op store.Operator, fileID int64) error {
 	if err := transfersRole(op, "file"); err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (s *Service) MarkTransferFileSent(ctx context.Context, op store.Operator, f
 }
 
 // CompleteTransfer is 振込完了: the payment of a sent file reached the supplier.
-func (s *Service) CompleteTransfer(ctx context.Context, op store.Operator, id int64) (store.Payment, error) {
+func (s *Transfers) CompleteTransfer(ctx context.Context, op store.Operator, id int64) (store.Payment, error) {
 	if err := transfersRole(op, "transfer"); err != nil {
 		return store.Payment{}, err
 	}
@@ -123,7 +123,7 @@ func operatorText(reason, missing string) (string, error) {
 }
 
 // FailTransfer records that the bank returned the payment's transfer, with the reason.
-func (s *Service) FailTransfer(ctx context.Context, op store.Operator, id int64, reason string) error {
+func (s *Transfers) FailTransfer(ctx context.Context, op store.Operator, id int64, reason string) error {
 	if err := transfersRole(op, "reason"); err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (s *Service) FailTransfer(ctx context.Context, op store.Operator, id int64,
 }
 
 // RetryTransfer puts a failed transfer into a later bank day's file.
-func (s *Service) RetryTransfer(ctx context.Context, op store.Operator, id int64, day time.Time) error {
+func (s *Transfers) RetryTransfer(ctx context.Context, op store.Operator, id int64, day time.Time) error {
 	if err := transfersRole(op, "retry_date"); err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func (s *Service) RetryTransfer(ctx context.Context, op store.Operator, id int64
 // as キャンセル with the transfer stage returned, the card's capture is refunded by the card
 // job (its refund posting then empties the payable), and the buyer is told. Only a failed
 // transfer can be given up: a transfer the bank has or paid cannot.
-func (s *Service) CancelFailedTransfer(ctx context.Context, op store.Operator, id int64, reason string) (store.Payment, error) {
+func (s *Transfers) CancelFailedTransfer(ctx context.Context, op store.Operator, id int64, reason string) (store.Payment, error) {
 	if err := transfersRole(op, "reason"); err != nil {
 		return store.Payment{}, err
 	}

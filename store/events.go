@@ -13,7 +13,7 @@ import (
 // Events is told of the events a buyer hears of, in the transaction that writes them: a
 // payment's (PaymentChange) and a card-payment request's (RequestChange). What an event
 // causes — the buyer's notification, a request following the payment that pays it — is
-// the money services' rule (invoices.Service implements it); store writes the rows and
+// the money services' rule (invoices.Notices implements it); store writes the rows and
 // tells. An error rolls the whole change back. Every path that changes a payment or a
 // request ends in the one place that tells (Store.insertEvent, Store.requestEvent), so no
 // path can forget.

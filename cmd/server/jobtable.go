@@ -24,18 +24,18 @@ type job struct {
 // table for good (the house test checks that every …JobKind of the module is named
 // here). It is built once every service exists, from the services the pages use: acct
 // for the mails and the cleanup, crd for the PSP's stored webhooks (acted on with the
-// database alone: each was verified when it arrived), inv for the payment jobs.
-func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, fileStore files.Store, crd *cards.Service, inv *invoices.Service) []job {
+// database alone: each was verified when it arrived), money for the payment jobs.
+func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, fileStore files.Store, crd *cards.Service, money *invoices.Services) []job {
 	return []job{
 		{account.MailJobKind, acct.DeliverMail},
 		{account.NotificationMailJobKind, acct.DeliverNotification},
 		{account.CleanupJobKind, acct.RunCleanupJob},
 		{cards.PSPEventJobKind, crd.RunEventJob},
 		{invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run},
-		{invoices.SettleJobKind, inv.RunSettleJob},
-		{invoices.CardJobKind, inv.RunCardJob},
-		{invoices.CaptureJobKind, inv.RunCaptureJob},
-		{invoices.ExpiryJobKind, inv.RunExpiryJob},
-		{invoices.ReconcileJobKind, inv.RunReconcileJob},
+		{invoices.SettleJobKind, money.Payments.RunSettleJob},
+		{invoices.CardJobKind, money.Payments.RunCardJob},
+		{invoices.CaptureJobKind, money.Screening.RunCaptureJob},
+		{invoices.ExpiryJobKind, money.Payments.RunExpiryJob},
+		{invoices.ReconcileJobKind, money.Transfers.RunReconcileJob},
 	}
 }

@@ -182,15 +182,9 @@ func run(logger *slog.Logger) error {
 	}
 	deps.PSPOrigin = pspOrigin
 	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true, Limiter: deps.Account}
-	deps.Invoices = &invoices.Service{Store: st, Gateway: gw, Limits: cfg.Limits, BaseURL: cfg.BaseURL, Logger: logger,
-		SettleAfter: cfg.SettleAfter, Mailer: deps.Account}
-	// The PSP's webhooks about payments ("inv-…") are the payment service's to act on.
-	deps.Cards.Payments = deps.Invoices
-	// What a payment's or a request's change causes (notices, a request following its
-	// payment) is the payment service's rule, run in the change's transaction.
-	st.SetEvents(deps.Invoices)
+	var crash func(point string)
 	if cfg.CrashAt != "" {
-		deps.Invoices.Crash = func(point string) {
+		crash = func(point string) {
 			if point == cfg.CrashAt {
 				logger.Warn("CARDPAY_CRASH_AT: killing the process", "point", point)
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -198,17 +192,25 @@ func run(logger *slog.Logger) error {
 			}
 		}
 	}
+	money := invoices.New(invoices.Config{Store: st, Gateway: gw, Limits: cfg.Limits, BaseURL: cfg.BaseURL, Logger: logger,
+		SettleAfter: cfg.SettleAfter, Mailer: deps.Account, Crash: crash})
+	deps.SetMoney(money)
+	// The PSP's webhooks about payments ("inv-…") are the payment service's to act on.
+	deps.Cards.Payments = money.Payments
+	// What a payment's or a request's change causes (notices, a request following its
+	// payment) is the money services' rule, run in the change's transaction.
+	st.SetEvents(money.Notices)
 	// Every job is registered from the one table, once every service exists: the payment
 	// jobs need the gateway, so the workers start once it exists.
-	for _, j := range jobTable(st, logger, acct, fileStore, deps.Cards, deps.Invoices) {
+	for _, j := range jobTable(st, logger, acct, fileStore, deps.Cards, money) {
 		runner.Register(j.kind, j.run)
 	}
 	// Today's expiry and reconciliation (each run schedules the next day's): once,
 	// whichever instance enqueues them, by the day's unique key.
-	if err := deps.Invoices.ScheduleExpiry(ctx, time.Now()); err != nil {
+	if err := deps.Payments.ScheduleExpiry(ctx, time.Now()); err != nil {
 		return err
 	}
-	if err := deps.Invoices.ScheduleReconcile(ctx, time.Now()); err != nil {
+	if err := deps.Transfers.ScheduleReconcile(ctx, time.Now()); err != nil {
 		return err
 	}
 	runner.Start(ctx)

@@ -59,7 +59,7 @@ func reconcileCommand(args []string, out io.Writer, logger *slog.Logger) error {
 		go func() { _ = sb.srv.Serve(sb.ln) }()
 		defer sb.shutdown(context.Background())
 	}
-	svc := &invoices.Service{Store: st, Gateway: gw, Logger: logger}
+	svc := invoices.New(invoices.Config{Store: st, Gateway: gw, Logger: logger}).Transfers
 	r, err := svc.Reconcile(ctx, from, to)
 	if err != nil {
 		return err

@@ -163,7 +163,7 @@ func (s *server) sendRequest(c *echo.Context) error {
 	if err := s.Account.LimitBuyer(c.Request().Context(), account.ActRequestMail, u.BuyerID); err != nil {
 		return err
 	}
-	r, err := s.Invoices.SendRequest(c.Request().Context(), u.BuyerID, f.Submission(u.ID))
+	r, err := s.Requests.SendRequest(c.Request().Context(), u.BuyerID, f.Submission(u.ID))
 	var fe pay.FieldErrors
 	if errors.As(err, &fe) {
 		return validationError(fe)
@@ -213,7 +213,7 @@ func (s *server) cancelRequestSeller(c *echo.Context) error {
 		return err
 	}
 	u := caller(c).User
-	r, err := s.Invoices.CancelRequest(c.Request().Context(), u.BuyerID, id, u.ID)
+	r, err := s.Requests.CancelRequest(c.Request().Context(), u.BuyerID, id, u.ID)
 	var fe pay.FieldErrors
 	if errors.As(err, &fe) {
 		return newError(http.StatusConflict, "invalid_state", fe[0].Message)
@@ -249,7 +249,7 @@ func (s *server) requestKey(c *echo.Context) error {
 	if err := s.Account.LimitBuyer(c.Request().Context(), account.ActRequestKey, caller(c).User.BuyerID); err != nil {
 		return err
 	}
-	info, err := s.Invoices.RequestKey(c.Request().Context(), caller(c).User.BuyerID, key)
+	info, err := s.Requests.RequestKey(c.Request().Context(), caller(c).User.BuyerID, key)
 	if err != nil {
 		return keyRefused(err)
 	}
@@ -292,7 +292,7 @@ func (s *server) linkRequestKey(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id, err := s.Invoices.LinkRequestKey(ctx, b, strings.TrimSpace(req.RequestKey))
+	id, err := s.Requests.LinkRequestKey(ctx, b, strings.TrimSpace(req.RequestKey))
 	if err != nil {
 		return keyRefused(err)
 	}
@@ -328,7 +328,7 @@ func (s *server) payRequest(c *echo.Context) error {
 		return newError(http.StatusBadRequest, "bad_request", "Idempotency-Key ヘッダーに、支払いごとに異なる64文字以内の値を指定してください。")
 	}
 	cardID, _ := req.CardID.Int64()
-	res, err := s.Invoices.PayRequest(c.Request().Context(), caller(c).User.BuyerID, id, "api-"+key, cardID)
+	res, err := s.Requests.PayRequest(c.Request().Context(), caller(c).User.BuyerID, id, "api-"+key, cardID)
 	return submitted(c, res, err, http.StatusOK)
 }
 

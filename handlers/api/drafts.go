@@ -9,7 +9,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -27,8 +26,9 @@ type draftKind[F any, B draftBody[F]] struct {
 	field string
 	// guard refuses the callers the kind is not for; nil lets every signed-in caller in.
 	guard func(*server, *echo.Context) error
-	save  func(s *invoices.Service, ctx context.Context, buyerID, id int64, f F, step string) (int64, error)
-	load  func(s *invoices.Service, ctx context.Context, buyerID, id int64) (F, store.Draft, error)
+	// save and load are the kind's money service's (invoices.Payments, invoices.Requests).
+	save func(s *server, ctx context.Context, buyerID, id int64, f F, step string) (int64, error)
+	load func(s *server, ctx context.Context, buyerID, id int64) (F, store.Draft, error)
 	// answer is a draft as GET {id} and PUT answer it: the flow beside the draft's fields.
 	answer func(F, draftFields) any
 	// summary is a draft in GET's list.
@@ -108,7 +108,7 @@ func (k draftKind[F, B]) create(s *server, c *echo.Context) error {
 		return err
 	}
 	f, step := b.journey()
-	id, err := k.save(s.Invoices, c.Request().Context(), caller(c).User.BuyerID, 0, f, step)
+	id, err := k.save(s, c.Request().Context(), caller(c).User.BuyerID, 0, f, step)
 	if err != nil {
 		return err
 	}
@@ -130,11 +130,11 @@ func (k draftKind[F, B]) update(s *server, c *echo.Context) error {
 	}
 	u := caller(c).User
 	ctx := c.Request().Context()
-	if _, _, err := k.load(s.Invoices, ctx, u.BuyerID, id); err != nil {
+	if _, _, err := k.load(s, ctx, u.BuyerID, id); err != nil {
 		return err
 	}
 	f, step := b.journey()
-	if _, err := k.save(s.Invoices, ctx, u.BuyerID, id, f, step); err != nil {
+	if _, err := k.save(s, ctx, u.BuyerID, id, f, step); err != nil {
 		return err
 	}
 	return k.answerDraft(s, c, id)
@@ -153,7 +153,7 @@ func (k draftKind[F, B]) get(s *server, c *echo.Context) error {
 }
 
 func (k draftKind[F, B]) answerDraft(s *server, c *echo.Context, id int64) error {
-	f, d, err := k.load(s.Invoices, c.Request().Context(), caller(c).User.BuyerID, id)
+	f, d, err := k.load(s, c.Request().Context(), caller(c).User.BuyerID, id)
 	if err != nil {
 		return err
 	}

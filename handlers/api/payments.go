@@ -135,7 +135,7 @@ func (s *server) submitInvoice(c *echo.Context) error {
 			}
 		}
 	}
-	res, err := s.Invoices.Submit(c.Request().Context(), u.BuyerID, sub)
+	res, err := s.Payments.Submit(c.Request().Context(), u.BuyerID, sub)
 	return submitted(c, res, err, http.StatusCreated)
 }
 
@@ -300,7 +300,7 @@ func (s *server) resubmitInvoice(c *echo.Context) error {
 		return err
 	}
 	u := caller(c).User
-	res, err := s.Invoices.Resubmit(c.Request().Context(), u.BuyerID, "buyer:"+strconv.FormatInt(u.ID, 10), id,
+	res, err := s.Payments.Resubmit(c.Request().Context(), u.BuyerID, "buyer:"+strconv.FormatInt(u.ID, 10), id,
 		invoices.Correction{Invoice: req.Invoice, Acknowledged: req.Acknowledged})
 	var fe pay.FieldErrors
 	if errors.As(err, &fe) && fe.For("resubmit") != "" {
@@ -317,7 +317,7 @@ func (s *server) cancelInvoice(c *echo.Context) error {
 		return err
 	}
 	u := caller(c).User
-	p, err := s.Invoices.Cancel(c.Request().Context(), u.BuyerID, "buyer:"+strconv.FormatInt(u.ID, 10), id, "")
+	p, err := s.Payments.Cancel(c.Request().Context(), u.BuyerID, "buyer:"+strconv.FormatInt(u.ID, 10), id, "")
 	var fe pay.FieldErrors
 	if errors.As(err, &fe) {
 		return newError(http.StatusConflict, "invalid_state", fe[0].Message)
@@ -343,24 +343,24 @@ func (s *server) commission(c *echo.Context) error {
 			return err
 		}
 		return c.JSON(http.StatusOK, invoices.Commission{Amount: p.Amount, FeeBasisPoints: p.FeeBasisPoints, Fee: p.Fee, Total: p.Total(),
-			Discount: pay.Fee(p.Amount, s.Invoices.CurrentLimits().FeeBasisPoints) - p.Fee})
+			Discount: pay.Fee(p.Amount, s.Payments.CurrentLimits().FeeBasisPoints) - p.Fee})
 	}
 	amount, ok := pay.ParseYen(c.QueryParam("amount"))
 	if !ok {
 		return fieldError("amount", "amount は円単位の整数で指定してください")
 	}
-	if msg := s.Invoices.CurrentLimits().AmountMessage(amount); msg != "" {
+	if msg := s.Payments.CurrentLimits().AmountMessage(amount); msg != "" {
 		return fieldError("amount", msg)
 	}
 	var promo *pay.Promotion
 	if code := c.QueryParam("promotion_code"); code != "" {
-		p, err := s.Invoices.Promotion(ctx, u.BuyerID, code)
+		p, err := s.Payments.Promotion(ctx, u.BuyerID, code)
 		if err != nil {
 			return promotionError(err)
 		}
 		promo = &p
 	}
-	return c.JSON(http.StatusOK, s.Invoices.CommissionFor(amount, promo))
+	return c.JSON(http.StatusOK, s.Payments.CommissionFor(amount, promo))
 }
 
 func promotionError(err error) error {
@@ -391,16 +391,16 @@ func (s *server) promotion(c *echo.Context) error {
 		return err
 	}
 	u := caller(c).User
-	p, err := s.Invoices.Promotion(c.Request().Context(), u.BuyerID, req.PromotionCode)
+	p, err := s.Payments.Promotion(c.Request().Context(), u.BuyerID, req.PromotionCode)
 	if err != nil {
 		return promotionError(err)
 	}
 	a := promotionAnswer{PromotionCode: p.Code, DiscountBasisPoints: p.DiscountBasisPoints, ValidTo: p.ValidTo.In(pay.Tokyo())}
 	if req.Amount != 0 {
-		if msg := s.Invoices.CurrentLimits().AmountMessage(req.Amount); msg != "" {
+		if msg := s.Payments.CurrentLimits().AmountMessage(req.Amount); msg != "" {
 			return fieldError("amount", msg)
 		}
-		cm := s.Invoices.CommissionFor(req.Amount, &p)
+		cm := s.Payments.CommissionFor(req.Amount, &p)
 		a.Commission = &cm
 	}
 	return c.JSON(http.StatusOK, a)

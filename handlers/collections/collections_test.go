@@ -263,7 +263,7 @@ func TestListsFollowTheRequestsStatus(t *testing.T) {
 
 	send := func(name string) (int64, string) {
 		email := strings.ToLower(name) + "@customer.example"
-		req, err := r.env.App.Invoices.SendRequest(ctx, r.u.BuyerID, invoices.RequestSubmission{SubmitKey: "lists-" + name, UserID: r.u.ID,
+		req, err := r.env.App.Requests.SendRequest(ctx, r.u.BuyerID, invoices.RequestSubmission{SubmitKey: "lists-" + name, UserID: r.u.ID,
 			AccountID: acct.ID, Request: pay.RequestInput{CustomerName: "株式会社" + name, CustomerEmail: email, Amount: "10000", Deadline: deadline(20)}})
 		require.NoError(t, err)
 		m := r.env.Mail.WaitFor(t, email, 10*time.Second)
@@ -276,9 +276,9 @@ func TestListsFollowTheRequestsStatus(t *testing.T) {
 	paid, paidKey := send("Paid")
 	cancelled, _ := send("Cancelled")
 	for _, k := range []string{decidedKey, paidKey} {
-		id, err := r.env.App.Invoices.LinkRequestKey(ctx, cb, k)
+		id, err := r.env.App.Requests.LinkRequestKey(ctx, cb, k)
 		require.NoError(t, err)
-		res, err := r.env.App.Invoices.PayRequest(ctx, customer.BuyerID, id, "pay-"+k[:8], cards[0].ID)
+		res, err := r.env.App.Requests.PayRequest(ctx, customer.BuyerID, id, "pay-"+k[:8], cards[0].ID)
 		require.NoError(t, err)
 		steps := []pay.PaymentAction{pay.ActCheck, pay.ActComplete}
 		if k == paidKey {
@@ -293,7 +293,7 @@ func TestListsFollowTheRequestsStatus(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
-	_, err = r.env.App.Invoices.CancelRequest(ctx, r.u.BuyerID, cancelled, r.u.ID)
+	_, err = r.env.App.Requests.CancelRequest(ctx, r.u.BuyerID, cancelled, r.u.ID)
 	require.NoError(t, err)
 
 	for _, tc := range []struct {

@@ -36,7 +36,7 @@ func (h *Handler) ShowConfirmPage(c *echo.Context) error {
 
 func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors) error {
 	u := web.CurrentUser(c)
-	chk, err := h.Invoices.CheckRequest(c.Request().Context(), u.BuyerID, j.Submission(u.ID))
+	chk, err := h.Requests.CheckRequest(c.Request().Context(), u.BuyerID, j.Submission(u.ID))
 	var fe pay.FieldErrors
 	if errors.As(err, &fe) {
 		errs = append(errs, fe...)
@@ -132,7 +132,7 @@ func (h *Handler) Send(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	r, err := h.Invoices.SendRequest(ctx, u.BuyerID, j.Submission(u.ID))
+	r, err := h.Requests.SendRequest(ctx, u.BuyerID, j.Submission(u.ID))
 	var fe pay.FieldErrors
 	switch {
 	case errors.As(err, &fe):

@@ -72,14 +72,14 @@ func (h *Handler) ResumeDraft(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f, d, err := h.Invoices.RequestDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
+	f, d, err := h.Requests.RequestDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
 	if err != nil {
 		return err
 	}
 	j := journey{RequestFlow: f}
 	// A draft's answers are checked again on the way.
 	j.RequestDone, j.BankDone = false, false
-	if _, errs := j.Request.Check(h.Invoices.CurrentLimits(), h.Now()); len(errs) == 0 {
+	if _, errs := j.Request.Check(h.Payments.CurrentLimits(), h.Now()); len(errs) == 0 {
 		j.RequestDone = true
 		if j.AccountID != 0 {
 			if _, err := h.Store.BuyerAccount(c.Request().Context(), web.CurrentUser(c).BuyerID, j.AccountID); err == nil {

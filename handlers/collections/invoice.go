@@ -144,7 +144,7 @@ func (h *Handler) SaveInvoiceStep(c *echo.Context) error {
 	if wantsDraft(c) {
 		return h.saveDraft(c, j, InvoiceStepPath)
 	}
-	_, errs := in.Check(h.Invoices.CurrentLimits(), h.Now())
+	_, errs := in.Check(h.Payments.CurrentLimits(), h.Now())
 	if n := in.CustomerCorporateNumber; n != "" && errs.For("customer_corporate_number") == "" {
 		if pay.NormalizeCode(n) == web.CurrentUser(c).CorporateNumber {
 			errs.Add("customer_corporate_number", "ご自身の会社にカード払いを依頼することはできません")

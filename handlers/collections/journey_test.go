@@ -317,7 +317,7 @@ func TestEveryStatusHasItsPage(t *testing.T) {
 
 	send := func(name string, days int) (string, string) {
 		email := strings.ToLower(name) + "@customer.example"
-		req, err := r.env.App.Invoices.SendRequest(ctx, r.u.BuyerID, invoices.RequestSubmission{SubmitKey: "states-" + name, UserID: r.u.ID,
+		req, err := r.env.App.Requests.SendRequest(ctx, r.u.BuyerID, invoices.RequestSubmission{SubmitKey: "states-" + name, UserID: r.u.ID,
 			AccountID: acct.ID, Request: pay.RequestInput{CustomerName: "株式会社" + name, CustomerEmail: email, Amount: "10000", Deadline: deadline(days)}})
 		require.NoError(t, err)
 		m := r.env.Mail.WaitFor(t, email, 10*time.Second)
@@ -328,11 +328,11 @@ func TestEveryStatusHasItsPage(t *testing.T) {
 	waiting, waitingKey := send("Waiting", 20)
 	paid, paidKey := send("Paid", 20)
 	expired, _ := send("Expired", 2)
-	_, err = r.env.App.Invoices.LinkRequestKey(ctx, cb, waitingKey)
+	_, err = r.env.App.Requests.LinkRequestKey(ctx, cb, waitingKey)
 	require.NoError(t, err)
-	pid, err := r.env.App.Invoices.LinkRequestKey(ctx, cb, paidKey)
+	pid, err := r.env.App.Requests.LinkRequestKey(ctx, cb, paidKey)
 	require.NoError(t, err)
-	_, err = r.env.App.Invoices.PayRequest(ctx, customer.BuyerID, pid, "pay-states", cards[0].ID)
+	_, err = r.env.App.Requests.PayRequest(ctx, customer.BuyerID, pid, "pay-states", cards[0].ID)
 	require.NoError(t, err)
 	_, err = webtest.Store().ExpireRequests(ctx, time.Now().AddDate(0, 0, 5), time.Now())
 	require.NoError(t, err)
@@ -405,7 +405,7 @@ func TestListsArePagedNewestFirst(t *testing.T) {
 	acct := receivingAccount(t, r.u.BuyerID)
 	var ids []int64
 	for i := range 21 {
-		req, err := r.env.App.Invoices.SendRequest(ctx, r.u.BuyerID, invoices.RequestSubmission{SubmitKey: "paged-" + strconv.Itoa(i), UserID: r.u.ID,
+		req, err := r.env.App.Requests.SendRequest(ctx, r.u.BuyerID, invoices.RequestSubmission{SubmitKey: "paged-" + strconv.Itoa(i), UserID: r.u.ID,
 			AccountID: acct.ID, Request: pay.RequestInput{CustomerName: fmt.Sprintf("株式会社顧客%02d", i), CustomerEmail: fmt.Sprintf("c%02d@customer.example", i),
 				Amount: "10000", Deadline: deadline(20)}})
 		require.NoError(t, err)
@@ -437,7 +437,7 @@ func TestSoleProprietorsGetNoCollectionPage(t *testing.T) {
 	env := webtest.New(t)
 	owner := webtest.NewBuyer(t, pay.Corporation, "4180001099993")
 	acct := receivingAccount(t, owner.BuyerID)
-	req, err := env.App.Invoices.SendRequest(context.Background(), owner.BuyerID, invoices.RequestSubmission{SubmitKey: "sole", UserID: owner.ID,
+	req, err := env.App.Requests.SendRequest(context.Background(), owner.BuyerID, invoices.RequestSubmission{SubmitKey: "sole", UserID: owner.ID,
 		AccountID: acct.ID, Request: pay.RequestInput{CustomerName: "株式会社顧客", CustomerEmail: "c@customer.example", Amount: "10000", Deadline: deadline(20)}})
 	require.NoError(t, err)
 	id := strconv.FormatInt(req.ID, 10)

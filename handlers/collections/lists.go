@@ -188,7 +188,7 @@ func (h *Handler) CancelRequest(l List) echo.HandlerFunc {
 			return err
 		}
 		u := web.CurrentUser(c)
-		r2, err := h.Invoices.CancelRequest(c.Request().Context(), u.BuyerID, r.ID, u.ID)
+		r2, err := h.Requests.CancelRequest(c.Request().Context(), u.BuyerID, r.ID, u.ID)
 		var fe pay.FieldErrors
 		if errors.As(err, &fe) {
 			return h.renderCancel(c, l, r, pay.FieldErrors{{Field: "status", Message: fe[0].Message}})

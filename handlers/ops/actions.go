@@ -14,7 +14,7 @@ import (
 )
 
 // The screening actions: each posts to /ops/screening/:id/<action>, changes the payment
-// through invoices.Service and comes back to the payment's page with a notice, or shows
+// through invoices.Screening and comes back to the payment's page with a notice, or shows
 // the page again with the refusal next to the action.
 
 // screenAction runs do for the payment of the path and answers.
@@ -39,7 +39,7 @@ func (h *Handler) screenAction(c *echo.Context, done string, form screeningForm,
 // CheckPayment is 確認済.
 func (h *Handler) CheckPayment(c *echo.Context) error {
 	return h.screenAction(c, "確認済にしました", screeningForm{}, func(op store.Operator, id int64) error {
-		_, err := h.Invoices.CheckPayment(c.Request().Context(), op, id)
+		_, err := h.Screening.CheckPayment(c.Request().Context(), op, id)
 		return err
 	})
 }
@@ -47,7 +47,7 @@ func (h *Handler) CheckPayment(c *echo.Context) error {
 // CompleteScreening is 審査完了 (a second operator; the card is captured).
 func (h *Handler) CompleteScreening(c *echo.Context) error {
 	return h.screenAction(c, "審査を完了しました", screeningForm{}, func(op store.Operator, id int64) error {
-		_, err := h.Invoices.CompleteScreening(c.Request().Context(), op, id)
+		_, err := h.Screening.CompleteScreening(c.Request().Context(), op, id)
 		return err
 	})
 }
@@ -56,7 +56,7 @@ func (h *Handler) CompleteScreening(c *echo.Context) error {
 func (h *Handler) SendBack(c *echo.Context) error {
 	f := screeningForm{Reason: c.FormValue("reason"), Message: c.FormValue("message")}
 	return h.screenAction(c, "差し戻しました", f, func(op store.Operator, id int64) error {
-		_, err := h.Invoices.SendBack(c.Request().Context(), op, id, pay.SendBackReason(f.Reason), f.Message)
+		_, err := h.Screening.SendBack(c.Request().Context(), op, id, pay.SendBackReason(f.Reason), f.Message)
 		return err
 	})
 }
@@ -65,7 +65,7 @@ func (h *Handler) SendBack(c *echo.Context) error {
 func (h *Handler) CancelPayment(c *echo.Context) error {
 	f := screeningForm{CancelReason: c.FormValue("cancel_reason")}
 	return h.screenAction(c, "キャンセルしました", f, func(op store.Operator, id int64) error {
-		_, err := h.Invoices.CancelByOperator(c.Request().Context(), op, id, f.CancelReason)
+		_, err := h.Screening.CancelByOperator(c.Request().Context(), op, id, f.CancelReason)
 		var errs pay.FieldErrors
 		if errors.As(err, &errs) {
 			for i := range errs {
@@ -83,7 +83,7 @@ func (h *Handler) CancelPayment(c *echo.Context) error {
 // request), so that transfer files take it.
 func (h *Handler) ApproveAccount(c *echo.Context) error {
 	return h.screenAction(c, "振込先口座を承認しました", screeningForm{}, func(op store.Operator, id int64) error {
-		return h.Invoices.ApproveAccount(c.Request().Context(), op, id)
+		return h.Screening.ApproveAccount(c.Request().Context(), op, id)
 	})
 }
 

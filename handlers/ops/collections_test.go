@@ -48,8 +48,8 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 		OriginalName: "seikyusho.pdf", Size: 1234, MediaType: pay.FileTypePDF, SHA256: strings.Repeat("ab", 32), Pages: 1}, webtest.QueueOCR(ctx))
 	require.NoError(t, err)
 	m := &keyMailer{}
-	s := &invoices.Service{Store: webtest.Store(), BaseURL: "http://localhost", Mailer: m}
-	r, err := s.SendRequest(ctx, requester.BuyerID, invoices.RequestSubmission{SubmitKey: "ops-request", UserID: requester.ID,
+	s := invoices.New(invoices.Config{Store: webtest.Store(), BaseURL: "http://localhost", Mailer: m})
+	r, err := s.Requests.SendRequest(ctx, requester.BuyerID, invoices.RequestSubmission{SubmitKey: "ops-request", UserID: requester.ID,
 		AccountID: acct.ID, FileID: &file.ID, FeeBearer: pay.FeeByRequester, Request: pay.RequestInput{CustomerName: "株式会社お客さま",
 			CustomerEmail: "keiri@customer.example", Amount: "100000", Deadline: pay.ISODate(time.Now().AddDate(0, 0, 30))}})
 	require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 	p := paid{u: customer, c: cc}
 	b, err := webtest.Store().Buyer(ctx, p.u.BuyerID)
 	require.NoError(t, err)
-	id, err := env.App.Invoices.LinkRequestKey(ctx, b, m.key)
+	id, err := env.App.Requests.LinkRequestKey(ctx, b, m.key)
 	require.NoError(t, err)
 	// Not paid yet: nothing for screening.
 	first, second := newOperator(t, env, pay.RoleScreening), newOperator(t, env, pay.RoleScreening)
@@ -73,7 +73,7 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 	assert.Equal(t, http.StatusNotFound, one.Get(path).StatusCode, "a request waiting for the card is not a payment yet")
 	cards, err := webtest.Store().Cards(ctx, p.u.BuyerID)
 	require.NoError(t, err)
-	_, err = env.App.Invoices.PayRequest(ctx, p.u.BuyerID, id, "ops-pay", cards[0].ID)
+	_, err = env.App.Requests.PayRequest(ctx, p.u.BuyerID, id, "ops-pay", cards[0].ID)
 	require.NoError(t, err)
 
 	queue := one.Get("/ops/screening?size=200").Body

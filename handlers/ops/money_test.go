@@ -31,7 +31,7 @@ func TestABuyerCannotCancelAFiledPayment(t *testing.T) {
 	assert.Contains(t, before.Body, page+"/cancel", "before the file: the cancel link")
 	assert.NotContains(t, before.Body, invoices.MsgCannotCancel)
 
-	_, err = env.App.Invoices.MakeTransferFile(ctx, newOperator(t, env, pay.RoleTransfers), *pm.TransferDate, env.App.Remitter)
+	_, err = env.App.Transfers.MakeTransferFile(ctx, newOperator(t, env, pay.RoleTransfers), *pm.TransferDate, env.App.Remitter)
 	require.NoError(t, err)
 
 	after := p.c.Get(page)

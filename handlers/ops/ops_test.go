@@ -180,7 +180,7 @@ func newPaid(t *testing.T, env *webtest.Env) paid {
 	for pay.IsBankHoliday(d) {
 		d = d.AddDate(0, 0, 1)
 	}
-	sub, err := env.App.Invoices.Submit(ctx, u.BuyerID, invoices.Submission{SubmitKey: fmt.Sprintf("ops-key-%d", opSeq.Add(1)),
+	sub, err := env.App.Payments.Submit(ctx, u.BuyerID, invoices.Submission{SubmitKey: fmt.Sprintf("ops-key-%d", opSeq.Add(1)),
 		UserID: u.ID, SupplierID: sup.ID, AccountID: accts[0].ID, CardID: cards[0].ID,
 		Invoice: pay.InvoiceInput{Amount: "100000", DueDate: pay.ISODate(d.AddDate(0, 0, 5)), TransferDate: pay.ISODate(d), InvoiceNumber: "INV-77"}})
 	require.NoError(t, err)

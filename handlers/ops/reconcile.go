@@ -20,7 +20,7 @@ const maxReconcileDays = 92
 // ShowReconcilePage shows the form, and the result when a range is given.
 func (h *Handler) ShowReconcilePage(c *echo.Context) error {
 	v := pages.ReconcileView{From: c.QueryParam("from"), To: c.QueryParam("to")}
-	daily, at, ok, err := h.Invoices.LastDailyReconciliation(c.Request().Context())
+	daily, at, ok, err := h.Transfers.LastDailyReconciliation(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (h *Handler) ShowReconcilePage(c *echo.Context) error {
 	if len(errs) > 0 {
 		return show(h, c, ReconcilePage.Title, errs, v, pages.ReconcilePage)
 	}
-	r, err := h.Invoices.Reconcile(c.Request().Context(), from, to)
+	r, err := h.Transfers.Reconcile(c.Request().Context(), from, to)
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func TestReconciliationThreeWaysAndTheDailyRun(t *testing.T) {
 	require.NoError(t, err)
 	mover := signIn(t, env, newOperator(t, env, pay.RoleTransfers))
 	day := *pm.TransferDate
-	_, err = env.App.Invoices.MakeTransferFile(ctx, newOperator(t, env, pay.RoleTransfers), day, env.App.Remitter)
+	_, err = env.App.Transfers.MakeTransferFile(ctx, newOperator(t, env, pay.RoleTransfers), day, env.App.Remitter)
 	require.NoError(t, err)
 
 	from, to := pay.ISODate(day), pay.ISODate(day)
@@ -60,7 +60,7 @@ func TestReconciliationThreeWaysAndTheDailyRun(t *testing.T) {
 		}
 		return n
 	}
-	r, err := env.App.Invoices.ReconcileDay(ctx, day)
+	r, err := env.App.Transfers.ReconcileDay(ctx, day)
 	require.NoError(t, err)
 	assert.Zero(t, mine(r.Mismatches))
 	page = mover.Get("/ops/reconciliation")
@@ -77,7 +77,7 @@ func TestReconciliationThreeWaysAndTheDailyRun(t *testing.T) {
 	assert.Equal(t, int64(103_000), yen(t, rows[1][2])-yen(t, rows[1][3]), "the PSP refunded ¥103,000 the ledger does not know")
 	assert.Contains(t, page.Body, "カード会社の売上 ¥103,000・返金 ¥103,000 に対し、会計記録は売上 ¥103,000・返金 ¥0 です")
 	assert.Contains(t, page.Body, "会計記録と不一致")
-	r, err = env.App.Invoices.ReconcileDay(ctx, day.Add(24*time.Hour))
+	r, err = env.App.Transfers.ReconcileDay(ctx, day.Add(24*time.Hour))
 	require.NoError(t, err)
 	assert.False(t, r.Totals.Agree())
 	assert.Equal(t, 2, mine(r.Mismatches), "the ledger's refunds and the card status")

@@ -39,7 +39,7 @@ func (h *Handler) renderScreening(c *echo.Context, id int64, errs pay.FieldError
 	if err != nil {
 		return err
 	}
-	ev, err := h.Invoices.ScreeningEvidence(ctx, p)
+	ev, err := h.Screening.ScreeningEvidence(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func (h *Handler) ReviewSupplier(c *echo.Context) error {
 	}
 	outcome, reason := c.FormValue("status"), c.FormValue("reason")
 	n, _ := strconv.Atoi(outcome)
-	err = h.Invoices.ReviewSupplier(c.Request().Context(), *CurrentOperator(c), id, pay.SupplierStatus(n), reason)
+	err = h.Screening.ReviewSupplier(c.Request().Context(), *CurrentOperator(c), id, pay.SupplierStatus(n), reason)
 	var errs pay.FieldErrors
 	if errors.As(err, &errs) {
 		return h.renderSupplier(c, id, errs, outcome, reason)

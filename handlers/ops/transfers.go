@@ -168,7 +168,7 @@ const (
 // MakeTransferFile makes the day's 総合振込 file.
 func (h *Handler) MakeTransferFile(c *echo.Context) error {
 	day := h.transferDay(c.FormValue("date"))
-	f, err := h.Invoices.MakeTransferFile(c.Request().Context(), *CurrentOperator(c), day, h.Remitter)
+	f, err := h.Transfers.MakeTransferFile(c.Request().Context(), *CurrentOperator(c), day, h.Remitter)
 	return h.transferDone(c, day, err, "make", nil, fmt.Sprintf("振込ファイル #%d を作成しました（%d件・合計%s）", f.ID, f.RecordCount, pay.Yen(f.Total)))
 }
 
@@ -199,7 +199,7 @@ func (h *Handler) MarkTransferFileSent(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = h.Invoices.MarkTransferFileSent(c.Request().Context(), *CurrentOperator(c), id)
+	err = h.Transfers.MarkTransferFileSent(c.Request().Context(), *CurrentOperator(c), id)
 	return h.transferDone(c, f.TransferDate, err, fmt.Sprintf("file-%d-sent", id), nil, fmt.Sprintf("振込ファイル #%d を送信済みにしました", id))
 }
 
@@ -218,7 +218,7 @@ func (h *Handler) CompleteTransfer(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.Invoices.CompleteTransfer(c.Request().Context(), *CurrentOperator(c), t.ID)
+	_, err = h.Transfers.CompleteTransfer(c.Request().Context(), *CurrentOperator(c), t.ID)
 	return h.transferDone(c, t.TransferDate, err, fmt.Sprintf("done-%d", t.ID), nil, pay.InvoiceNumber(t.ID)+"を振込完了にしました")
 }
 
@@ -229,7 +229,7 @@ func (h *Handler) FailTransfer(c *echo.Context) error {
 		return err
 	}
 	in := &rowInput{id: t.ID, reason: c.FormValue("reason")}
-	err = h.Invoices.FailTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, in.reason)
+	err = h.Transfers.FailTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, in.reason)
 	return h.transferDone(c, t.TransferDate, err, fmt.Sprintf("reason-%d", t.ID), in, pay.InvoiceNumber(t.ID)+"を振込失敗にしました")
 }
 
@@ -244,7 +244,7 @@ func (h *Handler) RetryTransfer(c *echo.Context) error {
 	if !ok {
 		err = pay.FieldErrors{{Field: "retry_date", Message: "再振込日を選んでください"}}
 	} else {
-		err = h.Invoices.RetryTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, day)
+		err = h.Transfers.RetryTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, day)
 	}
 	return h.transferDone(c, t.TransferDate, err, fmt.Sprintf("retry_date-%d", t.ID), in,
 		pay.InvoiceNumber(t.ID)+"を"+pay.JapaneseDate(day)+"に再振込します")
@@ -257,6 +257,6 @@ func (h *Handler) CancelTransfer(c *echo.Context) error {
 		return err
 	}
 	in := &rowInput{id: t.ID, cancelReason: c.FormValue("reason")}
-	_, err = h.Invoices.CancelFailedTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, in.cancelReason)
+	_, err = h.Transfers.CancelFailedTransfer(c.Request().Context(), *CurrentOperator(c), t.ID, in.cancelReason)
 	return h.transferDone(c, t.TransferDate, err, fmt.Sprintf("cancel_reason-%d", t.ID), in, pay.InvoiceNumber(t.ID)+"をキャンセルしました（カードへ返金します）")
 }

@@ -71,7 +71,7 @@ func (h *Handler) defaultCardID(c *echo.Context) int64 {
 func (h *Handler) renderConfirm(c *echo.Context, j journey, errs pay.FieldErrors) error {
 	u := web.CurrentUser(c)
 	ctx := c.Request().Context()
-	chk, err := h.Invoices.Check(ctx, u.BuyerID, j.submission(u.ID))
+	chk, err := h.Payments.Check(ctx, u.BuyerID, j.submission(u.ID))
 	var fe pay.FieldErrors
 	if err != nil && !errors.As(err, &fe) {
 		return err
@@ -158,7 +158,7 @@ func (h *Handler) Confirm(c *echo.Context) error {
 	switch c.FormValue("action") {
 	case "promotion":
 		j.PromotionCode = invoices.NormalizePromotionCode(c.FormValue("promotion_code"))
-		if _, err := h.Invoices.Promotion(ctx, u.BuyerID, j.PromotionCode); err != nil {
+		if _, err := h.Payments.Promotion(ctx, u.BuyerID, j.PromotionCode); err != nil {
 			var fe pay.FieldErrors
 			if !errors.As(err, &fe) {
 				return err
@@ -208,7 +208,7 @@ func (h *Handler) Confirm(c *echo.Context) error {
 	if j.SubmitKey == "" {
 		j.SubmitKey = newSubmitKey()
 	}
-	res, err := h.Invoices.Submit(ctx, u.BuyerID, j.submission(u.ID))
+	res, err := h.Payments.Submit(ctx, u.BuyerID, j.submission(u.ID))
 	return h.submitted(c, j, res, err)
 }
 
@@ -261,7 +261,7 @@ func (h *Handler) finish(c *echo.Context, j journey, p store.Payment) error {
 // ChallengeReturned receives the buyer back from the card company's 3-D Secure page.
 func (h *Handler) ChallengeReturned(c *echo.Context) error {
 	u := web.CurrentUser(c)
-	res, err := h.Invoices.Returned(c.Request().Context(), u.BuyerID, web.Clip(c.QueryParam("payment"), 80))
+	res, err := h.Payments.Returned(c.Request().Context(), u.BuyerID, web.Clip(c.QueryParam("payment"), 80))
 	if res.Payment.InvoiceType == pay.InvoiceRequestBuyer {
 		// A card-payment request received: back to its creditcard page, or on to its page.
 		var fe pay.FieldErrors

@@ -71,7 +71,7 @@ func (h *Handler) ResumeDraft(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f, d, err := h.Invoices.Draft(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
+	f, d, err := h.Payments.Draft(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
 	if err != nil {
 		return err
 	}

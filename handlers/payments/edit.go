@@ -100,7 +100,7 @@ func (h *Handler) SaveEdit(c *echo.Context) error {
 		return h.notEditable(c, p)
 	}
 	in := invoiceFormValues(c)
-	checked, errs := in.Check(h.Invoices.CurrentLimits(), h.Now())
+	checked, errs := in.Check(h.Payments.CurrentLimits(), h.Now())
 	if len(errs) == 0 {
 		// An amount the payment may not take (a request's, or once captured) is refused
 		// here, next to the field, before the confirm page.
@@ -143,7 +143,7 @@ func (h *Handler) ShowEditConfirmPage(c *echo.Context) error {
 }
 
 func (h *Handler) renderEditConfirm(c *echo.Context, p store.Payment, e correction, errs pay.FieldErrors) error {
-	checked, cerrs := e.Invoice.Check(h.Invoices.CurrentLimits(), h.Now())
+	checked, cerrs := e.Invoice.Check(h.Payments.CurrentLimits(), h.Now())
 	if len(cerrs) > 0 {
 		return h.renderEdit(c, p, e.Invoice, cerrs, checked.Warnings)
 	}
@@ -172,7 +172,7 @@ func (h *Handler) Resubmit(c *echo.Context) error {
 		return err
 	}
 	u := web.CurrentUser(c)
-	res, err := h.Invoices.Resubmit(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID, invoices.Correction{Invoice: e.Invoice})
+	res, err := h.Payments.Resubmit(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID, invoices.Correction{Invoice: e.Invoice})
 	return h.resubmitted(c, p, e, res, err)
 }
 
@@ -204,7 +204,7 @@ func (h *Handler) EditChallengeReturned(c *echo.Context) error {
 	// API); the session's copy is only for showing the page again after a refusal.
 	e := Edit.Load(h.Sessions, c)
 	u := web.CurrentUser(c)
-	res, err := h.Invoices.ResubmitReturned(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID,
+	res, err := h.Payments.ResubmitReturned(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID,
 		web.Clip(c.QueryParam("payment"), 80))
 	if err != nil && (e.ID != p.ID || !e.Done) {
 		var fe pay.FieldErrors

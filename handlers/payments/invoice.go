@@ -44,7 +44,7 @@ func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs, warnings p
 // the chosen date (the journey's invoice step and the correction of a sent-back payment).
 func (h *Handler) invoiceForm(c *echo.Context, in pay.InvoiceInput, prefilled []string, warnings pay.FieldErrors) pages.InvoiceStepView {
 	now := h.Now()
-	v := pages.InvoiceStepView{Values: in, Warnings: warnings, Prefilled: map[string]bool{}, Limits: h.Invoices.CurrentLimits()}
+	v := pages.InvoiceStepView{Values: in, Warnings: warnings, Prefilled: map[string]bool{}, Limits: h.Payments.CurrentLimits()}
 	for _, f := range prefilled {
 		v.Prefilled[f] = true
 	}
@@ -107,7 +107,7 @@ func (h *Handler) SaveInvoiceStep(c *echo.Context) error {
 	if wantsDraft(c) {
 		return h.saveDraft(c, j, InvoiceStepPath)
 	}
-	checked, errs := in.Check(h.Invoices.CurrentLimits(), h.Now())
+	checked, errs := in.Check(h.Payments.CurrentLimits(), h.Now())
 	if len(errs) > 0 {
 		j.InvoiceDone = false
 		if err := h.save(c, j); err != nil {

@@ -92,13 +92,13 @@ func (j journey) submission(userID int64) invoices.Submission { return j.Flow.Su
 
 // supplierName is the chosen or new supplier's name, for headings.
 func (h *Handler) supplierName(ctx context.Context, buyerID int64, j journey) string {
-	return h.Invoices.SupplierName(ctx, buyerID, j.Flow)
+	return h.Payments.SupplierName(ctx, buyerID, j.Flow)
 }
 
 // saveDraft keeps the journey as one of the buyer's drafts (下書き保存) at step, and goes
 // to the drafts list. Nothing is validated: a draft may be half-typed.
 func (h *Handler) saveDraft(c *echo.Context, j journey, step string) error {
-	if _, err := h.Invoices.SaveDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, j.DraftID, j.Flow, step); err != nil {
+	if _, err := h.Payments.SaveDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, j.DraftID, j.Flow, step); err != nil {
 		return err
 	}
 	Journey.Clear(h.Sessions, c)

@@ -153,7 +153,7 @@ func (h *Handler) CancelPayment(l List) echo.HandlerFunc {
 			return err
 		}
 		u := web.CurrentUser(c)
-		_, err = h.Invoices.Cancel(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID, "")
+		_, err = h.Payments.Cancel(c.Request().Context(), u.BuyerID, "buyer:"+idString(u.ID), p.ID, "")
 		var fe pay.FieldErrors
 		switch {
 		case errors.As(err, &fe):

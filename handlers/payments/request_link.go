@@ -34,7 +34,7 @@ func requestPayPath(invoiceID int64) string {
 func (h *Handler) LinkPendingRequest(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		u := web.CurrentUser(c)
-		if u == nil || c.Request().Method != http.MethodGet || h.Invoices == nil {
+		if u == nil || c.Request().Method != http.MethodGet || h.Requests == nil {
 			return next(c)
 		}
 		ctx := c.Request().Context()
@@ -55,7 +55,7 @@ func (h *Handler) LinkPendingRequest(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		id, err := h.Invoices.LinkRequestKey(ctx, b, key)
+		id, err := h.Requests.LinkRequestKey(ctx, b, key)
 		var kr *invoices.KeyRefusal
 		if errors.As(err, &kr) {
 			msg := invoices.MsgKeyFailed

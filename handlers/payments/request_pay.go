@@ -147,7 +147,7 @@ func (h *Handler) PayRequest(c *echo.Context) error {
 	if key == "" {
 		key = newSubmitKey()
 	}
-	res, err := h.Invoices.PayRequest(c.Request().Context(), u.BuyerID, id, key, cardID)
+	res, err := h.Requests.PayRequest(c.Request().Context(), u.BuyerID, id, key, cardID)
 	var fe pay.FieldErrors
 	switch {
 	case errors.As(err, &fe):

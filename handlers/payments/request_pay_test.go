@@ -71,14 +71,14 @@ func sendRequest(t *testing.T, m *keyMailer, edit ...func(*invoices.RequestSubmi
 	acct, err := webtest.Store().CreateBuyerAccount(ctx, requester.BuyerID, store.AccountFields{BankCode: "0005", BankName: "三菱ＵＦＪ銀行",
 		BranchCode: "001", BranchName: "本店", AccountType: pay.AccountOrdinary, AccountNumber: "7777777", HolderName: "ﾃｽﾄｼﾖｳｼﾞ(ｶ"})
 	require.NoError(t, err)
-	s := &invoices.Service{Store: webtest.Store(), BaseURL: "http://localhost", Mailer: m}
+	s := invoices.New(invoices.Config{Store: webtest.Store(), BaseURL: "http://localhost", Mailer: m})
 	sub := invoices.RequestSubmission{SubmitKey: "send-" + corporateNumber(), UserID: requester.ID, AccountID: acct.ID,
 		Request: pay.RequestInput{CustomerName: "株式会社お客さま", CustomerEmail: "keiri@customer.example", Amount: "50000",
 			InvoiceNumber: "REQ-7", Deadline: pay.ISODate(pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 20)), Message: "よろしくお願いします"}}
 	for _, e := range edit {
 		e(&sub)
 	}
-	r, err := s.SendRequest(ctx, requester.BuyerID, sub)
+	r, err := s.Requests.SendRequest(ctx, requester.BuyerID, sub)
 	require.NoError(t, err)
 	return r, m.path(t)
 }

@@ -41,7 +41,7 @@ func paidSentBackRequest(t *testing.T, p payer) int64 {
 	op, err := webtest.Store().CreateOperator(ctx, store.NewOperator{EmailAddress: fmt.Sprintf("op-sendback-%d@ops.test.example", id),
 		Name: "審査 担当", PasswordHash: "hash", TOTPSecretSealed: "sealed", Roles: []string{pay.RoleScreening}})
 	require.NoError(t, err)
-	pm, err := p.env.App.Invoices.SendBack(ctx, op, id, pay.SendBackOther, "請求書番号が違います")
+	pm, err := p.env.App.Screening.SendBack(ctx, op, id, pay.SendBackOther, "請求書番号が違います")
 	require.NoError(t, err)
 	require.Equal(t, pay.InvoiceRequestBuyer, pm.InvoiceType)
 	require.True(t, pm.ActionRequired)

@@ -165,7 +165,7 @@ func TestBusinessesUnknownNumberIsHeldAndPaysNothing(t *testing.T) {
 	const tries = 3
 	refused := 0
 	for i := range tries {
-		_, err := env.App.Invoices.Submit(ctx, u.BuyerID, invoices.Submission{SubmitKey: fmt.Sprintf("held-%d-%d", u.ID, i),
+		_, err := env.App.Payments.Submit(ctx, u.BuyerID, invoices.Submission{SubmitKey: fmt.Sprintf("held-%d-%d", u.ID, i),
 			UserID: u.ID, SupplierID: sup.ID, AccountID: accts[0].ID, CardID: cards[0].ID,
 			Invoice: pay.InvoiceInput{Amount: "100000", DueDate: pay.ISODate(d.AddDate(0, 0, 5)), TransferDate: pay.ISODate(d), InvoiceNumber: "INV-1"}})
 		if errs, ok := err.(pay.FieldErrors); ok && errs.For("card_id") == pay.MsgBuyerHeld {

@@ -271,7 +271,7 @@ func newVictim(t *testing.T, env *webtest.Env) *victim {
 	for pay.IsBankHoliday(d) {
 		d = d.AddDate(0, 0, 1)
 	}
-	sub, err := env.App.Invoices.Submit(ctx, u.BuyerID, invoices.Submission{SubmitKey: fmt.Sprintf("suite-key-%d-%d", u.ID, time.Now().UnixNano()),
+	sub, err := env.App.Payments.Submit(ctx, u.BuyerID, invoices.Submission{SubmitKey: fmt.Sprintf("suite-key-%d-%d", u.ID, time.Now().UnixNano()),
 		UserID: u.ID, SupplierID: sup.ID, AccountID: accts[0].ID, CardID: cards[0].ID,
 		Invoice: pay.InvoiceInput{Amount: "100000", DueDate: pay.ISODate(d.AddDate(0, 0, 5)), TransferDate: pay.ISODate(d), InvoiceNumber: "INV-77"}})
 	require.NoError(t, err)

@@ -73,7 +73,7 @@ func TestPayoutsRequestersAccountWaitsForApproval(t *testing.T) {
 	acct, err := webtest.Store().CreateBuyerAccount(ctx, attacker.BuyerID, store.AccountFields{BankCode: "0005", BankName: "三菱ＵＦＪ銀行",
 		BranchCode: "001", BranchName: "本店", AccountType: pay.AccountOrdinary, AccountNumber: "9988776", HolderName: "ﾆｾﾓﾉ"})
 	require.NoError(t, err)
-	_, err = env.App.Invoices.SendRequest(ctx, attacker.BuyerID, invoices.RequestSubmission{SubmitKey: "payout-attack", UserID: attacker.ID,
+	_, err = env.App.Requests.SendRequest(ctx, attacker.BuyerID, invoices.RequestSubmission{SubmitKey: "payout-attack", UserID: attacker.ID,
 		AccountID: acct.ID, FeeBearer: pay.FeeByCustomer, Request: pay.RequestInput{CustomerName: "株式会社お客さま",
 			CustomerEmail: customer.EmailAddress, CustomerCorporateNumber: customer.CorporateNumber, Amount: "50000",
 			Deadline: pay.ISODate(time.Now().AddDate(0, 0, 30))}})
@@ -108,12 +108,12 @@ func TestPayoutsRequestersAccountWaitsForApproval(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	cards, err := webtest.Store().Cards(ctx, customer.BuyerID)
 	require.NoError(t, err)
-	_, err = env.App.Invoices.PayRequest(ctx, customer.BuyerID, paymentID, "payout-pay", cards[0].ID)
+	_, err = env.App.Requests.PayRequest(ctx, customer.BuyerID, paymentID, "payout-pay", cards[0].ID)
 	require.NoError(t, err)
 	a, b := payoutOperator(t, env, pay.RoleScreening), payoutOperator(t, env, pay.RoleScreening)
-	_, err = env.App.Invoices.CheckPayment(ctx, a, paymentID)
+	_, err = env.App.Screening.CheckPayment(ctx, a, paymentID)
 	require.NoError(t, err)
-	_, err = env.App.Invoices.CompleteScreening(ctx, b, paymentID)
+	_, err = env.App.Screening.CompleteScreening(ctx, b, paymentID)
 	require.NoError(t, err)
 	env.Settle(t)
 	pm, err := webtest.Store().Payment(ctx, customer.BuyerID, paymentID)
@@ -122,7 +122,7 @@ func TestPayoutsRequestersAccountWaitsForApproval(t *testing.T) {
 
 	mover := payoutOperator(t, env, pay.RoleTransfers)
 	filed := func() int {
-		_, err := env.App.Invoices.MakeTransferFile(ctx, mover, *pm.TransferDate, env.App.Remitter)
+		_, err := env.App.Transfers.MakeTransferFile(ctx, mover, *pm.TransferDate, env.App.Remitter)
 		var fe pay.FieldErrors
 		if err != nil && !errors.As(err, &fe) {
 			require.NoError(t, err)
@@ -132,7 +132,7 @@ func TestPayoutsRequestersAccountWaitsForApproval(t *testing.T) {
 		return n
 	}
 	before := filed()
-	require.NoError(t, env.App.Invoices.ApproveAccount(ctx, a, paymentID))
+	require.NoError(t, env.App.Screening.ApproveAccount(ctx, a, paymentID))
 	after := filed()
 	record(t, "businesses", "a transfer file made for that payment before and after the operators approve the account",
 		fmt.Sprintf("%d of 1 filed before approval, %d after", before, after), before == 0 && after == 1)

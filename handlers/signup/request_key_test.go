@@ -42,8 +42,8 @@ func TestARequestKeyWaitsThroughSignUpAndRegistration(t *testing.T) {
 		BranchCode: "001", BranchName: "本店", AccountType: pay.AccountOrdinary, AccountNumber: "2468024", HolderName: "ﾃｽﾄｼﾖｳｼﾞ(ｶ"})
 	require.NoError(t, err)
 	m := &linkMailer{}
-	s := &invoices.Service{Store: webtest.Store(), BaseURL: "http://localhost", Mailer: m}
-	r, err := s.SendRequest(ctx, requester.BuyerID, invoices.RequestSubmission{SubmitKey: "signup-request", UserID: requester.ID,
+	s := invoices.New(invoices.Config{Store: webtest.Store(), BaseURL: "http://localhost", Mailer: m})
+	r, err := s.Requests.SendRequest(ctx, requester.BuyerID, invoices.RequestSubmission{SubmitKey: "signup-request", UserID: requester.ID,
 		AccountID: acct.ID, Request: pay.RequestInput{CustomerName: "株式会社テスト商事", CustomerEmail: "keiri@test.example",
 			Amount: "30000", Deadline: pay.ISODate(time.Now().AddDate(0, 0, 30))}})
 	require.NoError(t, err)

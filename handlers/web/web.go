@@ -59,11 +59,15 @@ type Deps struct {
 	// listener): the card-entry island sends card numbers there, never to us, so the
 	// CSP lets the page connect to it and submit forms towards it.
 	PSPOrigin string
-	// Cards is the saved-card service the pages and the API share: with Invoices, the
-	// only way to the card gateway (the PSP).
+	// Cards is the saved-card service the pages and the API share: with the money
+	// services, the only way to the card gateway (the PSP).
 	Cards *cards.Service
-	// Invoices is the card-payment service of invoices the pages and the API share.
-	Invoices *invoices.Service
+	// The money services the pages and the API share, built once (invoices.New): the
+	// buyer's payments, the operators' screening and transfers, card-payment requests.
+	Payments  *invoices.Payments
+	Screening *invoices.Screening
+	Transfers *invoices.Transfers
+	Requests  *invoices.Requests
 	// InvoiceFiles saves, matches, previews and signs the invoice files the pages and the
 	// API share (its file store and URL signer are the ones the OCR job uses).
 	InvoiceFiles *invoicefiles.Service
@@ -106,10 +110,12 @@ func New(d Deps) *App {
 	if d.Cards != nil && d.Cards.Limiter == nil && d.Account != nil {
 		d.Cards.Limiter = d.Account
 	}
-	if d.Invoices != nil && d.Invoices.Mailer == nil && d.Account != nil {
-		d.Invoices.Mailer = d.Account
-	}
 	return &App{Deps: d}
+}
+
+// SetMoney puts the money services built by invoices.New in d.
+func (d *Deps) SetMoney(m *invoices.Services) {
+	d.Payments, d.Screening, d.Transfers, d.Requests = m.Payments, m.Screening, m.Transfers, m.Requests
 }
 
 // Now is the application's clock.

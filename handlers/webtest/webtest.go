@@ -184,17 +184,14 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		d.Cards = &cards.Service{Store: db.Store, Gateway: psp.Client, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock, QueueEvents: true,
 			Limiter: d.Account}
 	}
-	if d.Invoices == nil {
-		// A submission nobody settled is looked at after a second, not two minutes.
-		d.Invoices = &invoices.Service{Store: db.Store, Gateway: psp.Client, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock,
-			SettleAfter: time.Second}
+	// A submission nobody settled is looked at after a second, not two minutes.
+	money := invoices.New(invoices.Config{Store: db.Store, Gateway: psp.Client, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock,
+		SettleAfter: time.Second, Mailer: d.Account})
+	d.SetMoney(money)
+	if d.Cards != nil {
+		d.Cards.Payments = money.Payments
 	}
-	if d.Cards != nil && d.Invoices != nil {
-		d.Cards.Payments = d.Invoices
-	}
-	if d.Invoices != nil {
-		db.Store.SetEvents(d.Invoices)
-	}
+	db.Store.SetEvents(money.Notices)
 	// Mail goes through the job queue as in production; workers poll often and wake on
 	// NOTIFY, so a test sees its mail within milliseconds.
 	runner := &jobs.Runner{Store: db.Store, Workers: 2, Logger: logger, PollInterval: 50 * time.Millisecond,
@@ -219,12 +216,10 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	if d.Cards != nil && d.Cards.QueueEvents {
 		runner.Register(cards.PSPEventJobKind, d.Cards.RunEventJob)
 	}
-	if d.Invoices != nil {
-		runner.Register(invoices.SettleJobKind, d.Invoices.RunSettleJob)
-		runner.Register(invoices.CardJobKind, d.Invoices.RunCardJob)
-		runner.Register(invoices.CaptureJobKind, d.Invoices.RunCaptureJob)
-		runner.Register(invoices.ExpiryJobKind, d.Invoices.RunExpiryJob)
-	}
+	runner.Register(invoices.SettleJobKind, money.Payments.RunSettleJob)
+	runner.Register(invoices.CardJobKind, money.Payments.RunCardJob)
+	runner.Register(invoices.CaptureJobKind, money.Screening.RunCaptureJob)
+	runner.Register(invoices.ExpiryJobKind, money.Payments.RunExpiryJob)
 	runner.Start(context.Background())
 	env := &Env{Mail: mailSrv, PSP: psp, logs: logs, jobKinds: runner.Kinds()}
 	// Before the mail server closes (cleanups run last-registered first): finish what

@@ -114,7 +114,8 @@ func (f *faultyPSP) Refund(ctx context.Context, id string, amount int64) (gatewa
 // modelWorld is what every sequence shares: the database, the PSP, the operators.
 type modelWorld struct {
 	st        *store.Store
-	svc       *invoices.Service
+	svc       *invoices.Services
+	config    invoices.Config // what svc is built from; each sequence builds its own on its clock
 	psp       *faultyPSP
 	sandbox   gateway.Gateway
 	pspURL    string
@@ -193,13 +194,14 @@ func newModelWorld(t *testing.T) *modelWorld {
 	client := sandbox.NewClient(ts.URL, "sk_test_model", "whsec_model", &http.Client{Timeout: 10 * time.Second})
 	psp := &faultyPSP{Gateway: client}
 	w := &modelWorld{st: d.Store, psp: psp, sandbox: client, pspURL: ts.URL, clock: clock,
-		svc: &invoices.Service{Store: d.Store, Gateway: psp, BaseURL: modelAppOrigin, Now: clock.Now, Logger: quiet},
+		config: invoices.Config{Store: d.Store, Gateway: psp, BaseURL: modelAppOrigin, Now: clock.Now, Logger: quiet},
 		remitter: invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
 		stats: modelStats{actions: map[string]int{}}}
-	// Told of events as the app's service is: the notices and a request following its
+	w.svc = invoices.New(w.config)
+	// Told of events as the app's services are: the notices and a request following its
 	// payment are written in each change's transaction (no mail: no Mailer).
-	d.Store.SetEvents(w.svc)
+	d.Store.SetEvents(w.svc.Notices)
 	for i, roles := range [][]string{{pay.RoleScreening}, {pay.RoleScreening}, {pay.RoleTransfers}} {
 		op, err := d.Store.CreateOperator(ctx, store.NewOperator{EmailAddress: fmt.Sprintf("op%d@model.test", i),
 			Name: fmt.Sprintf("担当%d", i), PasswordHash: "x", TOTPSecretSealed: "x", Roles: roles})
@@ -293,7 +295,7 @@ type modelSequence struct {
 	w *modelWorld
 	// svc is the world's service on the sequence's own clock, which starts on the same
 	// day every time: a replayed sequence meets the same calendar.
-	svc   *invoices.Service
+	svc   *invoices.Services
 	clock *modelClock
 
 	b        modelBuyer
@@ -351,7 +353,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			}
 			amount := rapid.Int64Range(1_000, 2_000_000).Draw(t, "amount")
 			key := fmt.Sprintf("model-%d-%d", s.b.id, len(s.keys))
-			res, err := s.svc.Submit(ctx, s.b.id, invoices.Submission{SubmitKey: key, SupplierID: s.b.supplier,
+			res, err := s.svc.Payments.Submit(ctx, s.b.id, invoices.Submission{SubmitKey: key, SupplierID: s.b.supplier,
 				AccountID: s.b.account, CardID: s.b.card, Invoice: s.invoice(amount)})
 			s.keys = append(s.keys, key)
 			s.expect(t, "submit", err)
@@ -367,7 +369,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 				t.Skip("nothing submitted")
 			}
 			i := rapid.IntRange(0, len(s.keys)-1).Draw(t, "key")
-			res, err := s.svc.Submit(ctx, s.b.id, invoices.Submission{SubmitKey: s.keys[i], SupplierID: s.b.supplier,
+			res, err := s.svc.Payments.Submit(ctx, s.b.id, invoices.Submission{SubmitKey: s.keys[i], SupplierID: s.b.supplier,
 				AccountID: s.b.account, CardID: s.b.card, Invoice: s.invoice(10_000)})
 			s.expect(t, "submit again", err)
 			if res.Payment.ID != 0 {
@@ -387,7 +389,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !p.TransferState.InBank() {
 				rarely(t) // trying it on a payment in the bank's hands is the point
 			}
-			_, err := s.svc.Cancel(ctx, s.b.id, "buyer:1", p.ID, "")
+			_, err := s.svc.Payments.Cancel(ctx, s.b.id, "buyer:1", p.ID, "")
 			if err == nil && p.TransferState.InBank() {
 				t.Fatalf("payment %d in a transfer file (%s) was cancelled", p.ID, p.TransferState)
 			}
@@ -402,7 +404,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if rapid.Bool().Draw(t, "new amount") {
 				amount += rapid.Int64Range(-500, 500).Draw(t, "change")
 			}
-			_, err := s.svc.Resubmit(ctx, s.b.id, "buyer:1", p.ID, invoices.Correction{Invoice: s.invoice(max(amount, 1_000))})
+			_, err := s.svc.Payments.Resubmit(ctx, s.b.id, "buyer:1", p.ID, invoices.Correction{Invoice: s.invoice(max(amount, 1_000))})
 			if err == nil && p.TransferState.InBank() {
 				t.Fatalf("payment %d in a transfer file (%s) was corrected", p.ID, p.TransferState)
 			}
@@ -416,12 +418,12 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !ok {
 				t.Skip("no payment")
 			}
-			_, err := s.svc.CheckPayment(ctx, w.screener1, p.ID)
+			_, err := s.svc.Screening.CheckPayment(ctx, w.screener1, p.ID)
 			s.expect(t, "check", err)
-			_, err = s.svc.CompleteScreening(ctx, w.screener2, p.ID)
+			_, err = s.svc.Screening.CompleteScreening(ctx, w.screener2, p.ID)
 			s.expect(t, "complete", err)
 			if err == nil {
-				err = s.svc.RunCaptureJob(ctx, payload(s.b.id, p.ID, p.PaymentRef))
+				err = s.svc.Screening.RunCaptureJob(ctx, payload(s.b.id, p.ID, p.PaymentRef))
 				if err != nil && gatewayErr(err) {
 					err = nil
 				}
@@ -434,19 +436,19 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 				t.Skip("no payment")
 			}
 			// Each step is tried whatever the last one said: the payment may be anywhere.
-			_, err := s.svc.CheckPayment(ctx, w.screener1, p.ID)
+			_, err := s.svc.Screening.CheckPayment(ctx, w.screener1, p.ID)
 			s.expect(t, "check", err)
-			_, err = s.svc.CompleteScreening(ctx, w.screener2, p.ID)
+			_, err = s.svc.Screening.CompleteScreening(ctx, w.screener2, p.ID)
 			s.expect(t, "complete", err)
-			err = s.svc.RunCaptureJob(ctx, payload(s.b.id, p.ID, p.PaymentRef))
+			err = s.svc.Screening.RunCaptureJob(ctx, payload(s.b.id, p.ID, p.PaymentRef))
 			if err != nil && gatewayErr(err) {
 				err = nil
 			}
 			s.expect(t, "capture job", err)
-			f, err := s.svc.MakeTransferFile(ctx, w.mover, *p.TransferDate, w.remitter)
+			f, err := s.svc.Transfers.MakeTransferFile(ctx, w.mover, *p.TransferDate, w.remitter)
 			s.expect(t, "make file", err)
 			if err == nil {
-				s.expect(t, "file sent", s.svc.MarkTransferFileSent(ctx, w.mover, f.ID))
+				s.expect(t, "file sent", s.svc.Transfers.MarkTransferFileSent(ctx, w.mover, f.ID))
 			}
 		},
 		"operator checks": func(t *rapid.T) {
@@ -454,7 +456,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !ok {
 				t.Skip("no payment")
 			}
-			_, err := s.svc.CheckPayment(ctx, w.screener1, p.ID)
+			_, err := s.svc.Screening.CheckPayment(ctx, w.screener1, p.ID)
 			s.expect(t, "check", err)
 		},
 		"operator completes": func(t *rapid.T) {
@@ -466,7 +468,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if rapid.IntRange(0, 9).Draw(t, "same operator") == 0 {
 				op = w.screener1 // dual control refuses it
 			}
-			_, err := s.svc.CompleteScreening(ctx, op, p.ID)
+			_, err := s.svc.Screening.CompleteScreening(ctx, op, p.ID)
 			s.expect(t, "complete", err)
 		},
 		"operator sends back": func(t *rapid.T) {
@@ -474,7 +476,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !ok {
 				t.Skip("no payment")
 			}
-			_, err := s.svc.SendBack(ctx, w.screener1, p.ID, pay.SendBackAmount, "金額をご確認ください")
+			_, err := s.svc.Screening.SendBack(ctx, w.screener1, p.ID, pay.SendBackAmount, "金額をご確認ください")
 			if err == nil && p.TransferState.InBank() {
 				t.Fatalf("payment %d in a transfer file (%s) was sent back", p.ID, p.TransferState)
 			}
@@ -488,7 +490,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !p.TransferState.InBank() {
 				rarely(t) // trying it on a payment in the bank's hands is the point
 			}
-			_, err := s.svc.CancelByOperator(ctx, w.screener1, p.ID, "書類に不備があるため")
+			_, err := s.svc.Screening.CancelByOperator(ctx, w.screener1, p.ID, "書類に不備があるため")
 			if err == nil && p.TransferState.InBank() {
 				t.Fatalf("payment %d in a transfer file (%s) was cancelled by screening", p.ID, p.TransferState)
 			}
@@ -499,7 +501,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !ok || p.TransferDate == nil {
 				t.Skip("no payment")
 			}
-			_, err := s.svc.MakeTransferFile(ctx, w.mover, *p.TransferDate, w.remitter)
+			_, err := s.svc.Transfers.MakeTransferFile(ctx, w.mover, *p.TransferDate, w.remitter)
 			s.expect(t, "make file", err)
 		},
 		"operator marks the file sent": func(t *rapid.T) {
@@ -507,14 +509,14 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !ok || p.TransferFileID == nil {
 				t.Skip("not in a file")
 			}
-			s.expect(t, "file sent", s.svc.MarkTransferFileSent(ctx, w.mover, *p.TransferFileID))
+			s.expect(t, "file sent", s.svc.Transfers.MarkTransferFileSent(ctx, w.mover, *p.TransferFileID))
 		},
 		"bank pays": func(t *rapid.T) {
 			p, ok := s.pick(t)
 			if !ok {
 				t.Skip("no payment")
 			}
-			_, err := s.svc.CompleteTransfer(ctx, w.mover, p.ID)
+			_, err := s.svc.Transfers.CompleteTransfer(ctx, w.mover, p.ID)
 			s.expect(t, "transfer done", err)
 		},
 		"bank returns the transfer": func(t *rapid.T) {
@@ -522,7 +524,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !ok {
 				t.Skip("no payment")
 			}
-			s.expect(t, "transfer failed", s.svc.FailTransfer(ctx, w.mover, p.ID, "口座なし"))
+			s.expect(t, "transfer failed", s.svc.Transfers.FailTransfer(ctx, w.mover, p.ID, "口座なし"))
 		},
 		"operator retries": func(t *rapid.T) {
 			p, ok := s.pick(t)
@@ -530,14 +532,14 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 				t.Skip("no payment")
 			}
 			day := pay.AddBankDays(s.clock.Now().In(pay.Tokyo()), 1)
-			s.expect(t, "retry", s.svc.RetryTransfer(ctx, w.mover, p.ID, day))
+			s.expect(t, "retry", s.svc.Transfers.RetryTransfer(ctx, w.mover, p.ID, day))
 		},
 		"operator returns the money": func(t *rapid.T) {
 			p, ok := s.pick(t)
 			if !ok {
 				t.Skip("no payment")
 			}
-			_, err := s.svc.CancelFailedTransfer(ctx, w.mover, p.ID, "口座が解約されていたため")
+			_, err := s.svc.Transfers.CancelFailedTransfer(ctx, w.mover, p.ID, "口座が解約されていたため")
 			s.expect(t, "return", err)
 		},
 		"capture job runs": func(t *rapid.T) {
@@ -545,7 +547,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !ok {
 				t.Skip("no payment")
 			}
-			err := s.svc.RunCaptureJob(ctx, payload(s.b.id, p.ID, p.PaymentRef))
+			err := s.svc.Screening.RunCaptureJob(ctx, payload(s.b.id, p.ID, p.PaymentRef))
 			if err != nil && gatewayErr(err) {
 				err = nil // a job that fails is retried
 			}
@@ -559,7 +561,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if p.ExaminationStatus != pay.Cancel && p.ExaminationStatus != pay.Expired {
 				t.Skip("only an ended payment's card is released")
 			}
-			err := s.svc.RunCardJob(ctx, payload(s.b.id, p.ID, p.PaymentRef))
+			err := s.svc.Payments.RunCardJob(ctx, payload(s.b.id, p.ID, p.PaymentRef))
 			if err != nil && gatewayErr(err) {
 				err = nil
 			}
@@ -576,7 +578,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			// Every open payment is past this day's transfer date.
 			day := time.Date(2031, 1, 1, 0, 0, 0, 0, pay.Tokyo()).AddDate(0, 0, int(w.expiryDay.Add(1)))
 			w.ending.Lock()
-			_, err := s.svc.ExpireDue(ctx, day)
+			_, err := s.svc.Payments.ExpireDue(ctx, day)
 			w.ending.Unlock()
 			s.expect(t, "expiry", err)
 		},
@@ -592,7 +594,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			}
 			ev := gateway.Event{ID: "evt-lapse-" + p.PaymentRef, Type: gateway.EventLapsed, Created: s.clock.Now(), Transaction: tx}
 			for range rapid.IntRange(1, 3).Draw(t, "deliveries") {
-				s.expect(t, "lapsed webhook", s.svc.ApplyEvent(ctx, s.b.id, ev))
+				s.expect(t, "lapsed webhook", s.svc.Payments.ApplyEvent(ctx, s.b.id, ev))
 			}
 		},
 		"late or out-of-order webhook": func(t *rapid.T) {
@@ -609,7 +611,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			ev := gateway.Event{ID: "evt-late-" + ref, Type: typ, Created: s.clock.Now(),
 				Transaction: gateway.Transaction{PaymentID: ref, ResultCode: gateway.ResultDeclined}}
 			for range rapid.IntRange(1, 2).Draw(t, "deliveries") {
-				s.expect(t, "webhook", s.svc.ApplyEvent(ctx, s.b.id, ev))
+				s.expect(t, "webhook", s.svc.Payments.ApplyEvent(ctx, s.b.id, ev))
 			}
 		},
 		"the PSP's next answer is lost": func(t *rapid.T) {
@@ -687,11 +689,11 @@ func (s *modelSequence) drain(t *rapid.T, n int) error {
 		var run func(context.Context, json.RawMessage) error
 		switch j.Kind {
 		case invoices.SettleJobKind:
-			run = s.svc.RunSettleJob
+			run = s.svc.Payments.RunSettleJob
 		case invoices.CardJobKind:
-			run = s.svc.RunCardJob
+			run = s.svc.Payments.RunCardJob
 		case invoices.CaptureJobKind:
-			run = s.svc.RunCaptureJob
+			run = s.svc.Screening.RunCaptureJob
 		default:
 			run = func(context.Context, json.RawMessage) error { return nil }
 		}
@@ -884,13 +886,14 @@ func TestMoneyModel(t *testing.T) {
 				rapid.Check(t, func(rt *rapid.T) {
 					release.Do(seedMu.Unlock)
 					clock := &modelClock{now: modelStart}
-					svc := *w.svc
-					svc.Now = clock.Now
+					c := w.config
+					c.Now = clock.Now
+					svc := invoices.New(c)
 					if served%buyerSequences == 0 {
 						buyer = w.newBuyer(rt)
 					}
 					served++
-					s := &modelSequence{w: w, b: buyer, svc: &svc, clock: clock}
+					s := &modelSequence{w: w, b: buyer, svc: svc, clock: clock}
 					acts := s.actions()
 					// Every sequence starts with a payment: the steps then interleave on it.
 					acts["submit"](rt)

@@ -149,7 +149,7 @@ type pgkillWorld struct {
 	t       *testing.T
 	cluster *privateCluster
 	st      *store.Store
-	svc     *invoices.Service
+	svc     *invoices.Services
 	runner  *jobs.Runner
 	psp     *sandbox.Client
 	pspDB   *storetest.DB
@@ -203,7 +203,7 @@ func newPgkillWorld(t *testing.T) *pgkillWorld {
 
 	// The PSP's webhooks come to the app as cmd/server's /webhooks/psp takes them
 	// (cards.Service without a queue): verified, the payment's buyer found, then
-	// invoices.Service.ApplyEvent; anything but 200 makes the PSP deliver it again.
+	// invoices.Payments.ApplyEvent; anything but 200 makes the PSP deliver it again.
 	hook := httptest.NewServer(http.HandlerFunc(w.webhook))
 	t.Cleanup(hook.Close)
 	var pspHandler http.Handler
@@ -224,15 +224,15 @@ func newPgkillWorld(t *testing.T) *pgkillWorld {
 	w.stopPSP = func() { once.Do(func() { cancelPSP(); <-pspDone }) }
 	t.Cleanup(w.stopPSP)
 
-	w.svc = &invoices.Service{Store: st, Gateway: w.psp, BaseURL: pgkillAppOrigin, Logger: logger, SettleAfter: time.Second}
-	st.SetEvents(w.svc)
+	w.svc = invoices.New(invoices.Config{Store: st, Gateway: w.psp, BaseURL: pgkillAppOrigin, Logger: logger, SettleAfter: time.Second})
+	st.SetEvents(w.svc.Notices)
 	// The jobs runner with the payment jobs registered as cmd/server does. Its lease and
 	// backoff are short so that a job caught by a kill is taken up again within the test.
 	w.runner = &jobs.Runner{Store: st, Workers: 2, Logger: logger, PollInterval: 200 * time.Millisecond,
 		Lease: 3 * time.Second, BaseBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, StopGrace: 2 * time.Second}
-	w.runner.Register(invoices.SettleJobKind, w.svc.RunSettleJob)
-	w.runner.Register(invoices.CardJobKind, w.svc.RunCardJob)
-	w.runner.Register(invoices.CaptureJobKind, w.svc.RunCaptureJob)
+	w.runner.Register(invoices.SettleJobKind, w.svc.Payments.RunSettleJob)
+	w.runner.Register(invoices.CardJobKind, w.svc.Payments.RunCardJob)
+	w.runner.Register(invoices.CaptureJobKind, w.svc.Screening.RunCaptureJob)
 	w.runner.Start(ctx)
 	t.Cleanup(w.runner.Stop)
 
@@ -391,12 +391,12 @@ func (w *pgkillWorld) buyerLoop(ctx context.Context, b pgkillBuyer) {
 			CardID: b.card, Invoice: pay.InvoiceInput{Amount: strconv.FormatInt(amount, 10), InvoiceNumber: fmt.Sprintf("K-%d", n),
 				DueDate: day.AddDate(0, 0, 20).Format("2006-01-02"), TransferDate: day.Format("2006-01-02")}}
 		var res invoices.Submitted
-		ok, err := w.do("submit", func() (err error) { res, err = w.svc.Submit(ctx, b.id, sub); return err })
+		ok, err := w.do("submit", func() (err error) { res, err = w.svc.Payments.Submit(ctx, b.id, sub); return err })
 		if ok && err == nil {
 			w.rec.submitted(b.id, sub.SubmitKey, res.Payment)
 			if rand.IntN(4) == 0 {
 				var again invoices.Submitted
-				ok, err := w.do("submit again", func() (err error) { again, err = w.svc.Submit(ctx, b.id, sub); return err })
+				ok, err := w.do("submit again", func() (err error) { again, err = w.svc.Payments.Submit(ctx, b.id, sub); return err })
 				if ok && err == nil && again.Payment.ID != res.Payment.ID {
 					w.rec.duplicateKey(sub.SubmitKey, res.Payment.ID, again.Payment.ID)
 				}
@@ -408,10 +408,10 @@ func (w *pgkillWorld) buyerLoop(ctx context.Context, b pgkillBuyer) {
 
 // pgkillAmount is an invoice amount whose charge (with the fee) the sandbox approves: it
 // declines charges ending in some three digits.
-func pgkillAmount(svc *invoices.Service) int64 {
+func pgkillAmount(svc *invoices.Services) int64 {
 	for {
 		amount := int64(10_000 + rand.IntN(490_000))
-		if sandbox.DeclineAmounts[svc.CommissionFor(amount, nil).Total%1000] == "" {
+		if sandbox.DeclineAmounts[svc.Payments.CommissionFor(amount, nil).Total%1000] == "" {
 			return amount
 		}
 	}
@@ -427,9 +427,9 @@ func (w *pgkillWorld) screenerLoop(ctx context.Context, i int) {
 			w.pause(20, 40)
 			continue
 		}
-		kind, act := "check", w.svc.CheckPayment
+		kind, act := "check", w.svc.Screening.CheckPayment
 		if complete {
-			kind, act = "complete", w.svc.CompleteScreening
+			kind, act = "complete", w.svc.Screening.CompleteScreening
 		}
 		ok, err := w.do(kind, func() error { _, err := act(ctx, op, p.id); return err })
 		switch {
@@ -455,7 +455,7 @@ func (w *pgkillWorld) transfersLoop(ctx context.Context) {
 		for _, day := range w.rec.daysOf() {
 			var f store.TransferFile
 			ok, err := w.do("make file", func() (err error) {
-				f, err = w.svc.MakeTransferFile(ctx, w.mover, day, w.remitter)
+				f, err = w.svc.Transfers.MakeTransferFile(ctx, w.mover, day, w.remitter)
 				return err
 			})
 			if ok && err == nil {
@@ -467,7 +467,7 @@ func (w *pgkillWorld) transfersLoop(ctx context.Context) {
 			}
 			for _, f := range files {
 				if f.SentAt == nil {
-					if ok, err := w.do("mark sent", func() error { return w.svc.MarkTransferFileSent(ctx, w.mover, f.ID) }); ok && err == nil {
+					if ok, err := w.do("mark sent", func() error { return w.svc.Transfers.MarkTransferFileSent(ctx, w.mover, f.ID) }); ok && err == nil {
 						w.rec.sentFile(f.ID)
 					}
 				}
@@ -478,7 +478,7 @@ func (w *pgkillWorld) transfersLoop(ctx context.Context) {
 			}
 			for _, it := range items {
 				if it.TransferState == pay.TransferSent {
-					if ok, err := w.do("transfer done", func() error { _, err := w.svc.CompleteTransfer(ctx, w.mover, it.ID); return err }); ok && err == nil {
+					if ok, err := w.do("transfer done", func() error { _, err := w.svc.Transfers.CompleteTransfer(ctx, w.mover, it.ID); return err }); ok && err == nil {
 						w.rec.transferred(it.ID)
 					}
 				}
@@ -489,7 +489,7 @@ func (w *pgkillWorld) transfersLoop(ctx context.Context) {
 }
 
 // webhook is the app's /webhooks/psp for the sandbox: the event is verified, its
-// payment's buyer found, and invoices.Service.ApplyEvent acts on it; 500 makes the PSP
+// payment's buyer found, and invoices.Payments.ApplyEvent acts on it; 500 makes the PSP
 // deliver it again (after 1 s, 4 s, 15 s…).
 func (w *pgkillWorld) webhook(rw http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
@@ -510,7 +510,7 @@ func (w *pgkillWorld) webhook(rw http.ResponseWriter, r *http.Request) {
 	}
 	buyer, err := w.st.PaymentOwner(r.Context(), ref)
 	if err == nil {
-		err = w.svc.ApplyEvent(r.Context(), buyer, ev)
+		err = w.svc.Payments.ApplyEvent(r.Context(), buyer, ev)
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
