@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"cardpay/calendar"
 	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/store"
@@ -64,7 +65,7 @@ func BenchmarkTransferFile10000(b *testing.B) {
 	ds := make([]time.Duration, 0, b.N)
 	for i := range b.N {
 		day := time.Date(2031, 4, 1, 0, 0, 0, 0, pay.Tokyo()).AddDate(0, 0, 7*i)
-		day = pay.AddBankDays(day, 0)
+		day = calendar.AddBankDays(day, 0)
 		if _, err := db.Store.DB.ExecContext(ctx, `INSERT INTO invoices (buyer_id, supplier_id, account_id, invoice_type,
 			examination_status, amount, fee, due_date, transfer_date, submitted_at, authorized_amount, fee_basis_points,
 			invoice_number, card_status)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/calendar"
 	"cardpay/gateway"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -139,7 +140,7 @@ func TestAFiledPaymentCannotBeCancelledSentBackCorrectedOrExpired(t *testing.T) 
 	require.NoError(t, err)
 	assert.Equal(t, store.Balances{pay.AccountCardReceivable: 103_000, pay.AccountSupplierPayable: -100_000, pay.AccountFeeRevenue: -3_000},
 		balances(t, pm), "a failed transfer is owed again")
-	require.NoError(t, s.Transfers.RetryTransfer(ctx, mover, pm.ID, pay.AddBankDays(time.Now().In(pay.Tokyo()), 2)))
+	require.NoError(t, s.Transfers.RetryTransfer(ctx, mover, pm.ID, calendar.AddBankDays(time.Now().In(pay.Tokyo()), 2)))
 	tryAll("retried")
 	// The operators give it up (組戻し): the card is refunded, the books empty.
 	_, err = s.Transfers.CancelFailedTransfer(ctx, mover, pm.ID, "口座が解約されていたため")

@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"cardpay/banks"
+	"cardpay/calendar"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -59,7 +60,7 @@ func (s *Transfers) MakeTransferFile(ctx context.Context, op store.Operator, day
 	if err := transfersRole(op, "date"); err != nil {
 		return store.TransferFile{}, err
 	}
-	if pay.IsBankHoliday(day) {
+	if calendar.IsBankHoliday(day) {
 		return store.TransferFile{}, pay.FieldErrors{{Field: "date", Message: MsgNotBankDay}}
 	}
 	f, err := s.Store.MakeTransferFile(ctx, day, op.ID, s.now(), func(items []store.TransferItem) ([]byte, error) {
@@ -146,7 +147,7 @@ func (s *Transfers) RetryTransfer(ctx context.Context, op store.Operator, id int
 		return err
 	}
 	today := s.now().In(pay.Tokyo())
-	if pay.IsBankHoliday(day) || !day.After(time.Date(today.Year(), today.Month(), today.Day(), 23, 59, 59, 0, pay.Tokyo())) {
+	if calendar.IsBankHoliday(day) || !day.After(time.Date(today.Year(), today.Month(), today.Day(), 23, 59, 59, 0, pay.Tokyo())) {
 		return pay.FieldErrors{{Field: "retry_date", Message: MsgRetryDay}}
 	}
 	err := s.Store.RetryTransfer(ctx, id, day, store.NewAudit{OperatorID: op.ID, ObjectType: store.AuditPayment, ObjectID: id,

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"cardpay/calendar"
 )
 
 // Card-payment requests (collections): a corporation (the requester) asks its customer to
@@ -158,7 +160,7 @@ func (in RequestInput) Check(l Limits, now time.Time) (CheckedRequest, FieldErro
 	in.Normalise()
 	var out CheckedRequest
 	var errs FieldErrors
-	today := dateOf(now).midnight()
+	today := calendar.DateOf(now).Midnight()
 	out.CustomerName = in.CustomerName
 	errs.Add("customer_name", checkText("請求先の会社名", in.CustomerName, true))
 	out.CustomerContactName = in.CustomerContactName
@@ -283,7 +285,7 @@ func KeyStatusOf(s ExaminationStatus, deadline, now time.Time) RequestKeyStatus 
 // RequestDeadlinePassed says whether an open request's deadline day has ended at now: the
 // daily job then expires it.
 func RequestDeadlinePassed(deadline, now time.Time) bool {
-	return !now.Before(dateOf(deadline).midnight().AddDate(0, 0, 1))
+	return !now.Before(calendar.DateOf(deadline).Midnight().AddDate(0, 0, 1))
 }
 
 // CollectionNotice is the requester's notification of a change of request id: what

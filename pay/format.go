@@ -7,6 +7,8 @@ import (
 	"time"
 	_ "time/tzdata" // Asia/Tokyo must resolve even on hosts without zoneinfo.
 	"unicode"
+
+	"cardpay/calendar"
 )
 
 // InvoiceNumber is an invoice's display number, "I-" and the id padded to
@@ -48,20 +50,10 @@ func Yen(amount int64) string {
 	return b.String()
 }
 
-var tokyo = loadTokyo()
+var tokyo = calendar.Tokyo()
 
-func loadTokyo() *time.Location {
-	loc, err := time.LoadLocation("Asia/Tokyo")
-	if err != nil {
-		// Japan has kept UTC+9 without daylight saving since 1952, so a fixed
-		// zone gives the same answer for any date this product shows.
-		return time.FixedZone("JST", 9*60*60)
-	}
-	return loc
-}
-
-// Tokyo is Japan's time zone, in which every date shown to users and every
-// business cut-off (such as the 15:00 transfer deadline) is reckoned.
+// Tokyo is Japan's time zone (calendar.Tokyo), in which every date shown to users and
+// every business cut-off (such as the 15:00 transfer deadline) is reckoned.
 func Tokyo() *time.Location { return tokyo }
 
 // JapaneseDate formats t as "2026年12月25日" in Japan time, month and day

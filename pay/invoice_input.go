@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"cardpay/calendar"
 )
 
 // InvoiceInput is the invoice part of a payment as the buyer typed it (the journey's
@@ -126,7 +128,7 @@ func (in InvoiceInput) Check(l Limits, now time.Time) (CheckedInvoice, FieldErro
 	in.Normalise()
 	var out CheckedInvoice
 	var errs FieldErrors
-	today := dateOf(now).midnight()
+	today := calendar.DateOf(now).Midnight()
 	out.Amount, out.InvoiceNumber, out.InvoiceDate = checkInvoiceHead(in.Amount, in.InvoiceNumber, in.InvoiceDate, l, today, &errs)
 	switch t, ok := ParseDate(in.DueDate); {
 	case in.DueDate == "":

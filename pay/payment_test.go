@@ -117,6 +117,11 @@ func TestPromotionMessage(t *testing.T) {
 	assert.Equal(t, pay.MsgPromotionUsed, pay.PromotionMessage(p, time.Date(2026, 11, 20, 0, 0, 0, 0, pay.Tokyo()), true))
 }
 
+// jst is midnight of a date in Japan time.
+func jst(y int, m time.Month, d int) time.Time {
+	return time.Date(y, m, d, 0, 0, 0, 0, pay.Tokyo())
+}
+
 func at(y int, m time.Month, d, h, min int) time.Time {
 	return time.Date(y, m, d, h, min, 0, 0, pay.Tokyo())
 }

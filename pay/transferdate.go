@@ -3,6 +3,8 @@ package pay
 import (
 	"fmt"
 	"time"
+
+	"cardpay/calendar"
 )
 
 // Transfer dates (DESIGN.md §4). The buyer picks the day the supplier is paid. Screening
@@ -20,51 +22,51 @@ const (
 // receiptDay is the bank business day a submission at t counts from.
 func receiptDay(t time.Time) time.Time {
 	local := t.In(tokyo)
-	day := dateOf(local).midnight()
-	if !IsBankHoliday(day) && local.Hour() >= TransferCutoffHour {
-		day = dateOf(day).addDays(1).midnight()
+	day := calendar.DateOf(local).Midnight()
+	if !calendar.IsBankHoliday(day) && local.Hour() >= TransferCutoffHour {
+		day = calendar.DateOf(day).AddDays(1).Midnight()
 	}
-	return AddBankDays(day, 0)
+	return calendar.AddBankDays(day, 0)
 }
 
 // EarliestTransferDate is the first day the supplier can be paid for a payment submitted
 // at t: a Monday 14:59 submission gives Thursday; 15:00 gives Friday; a Saturday
 // submission counts from Monday.
 func EarliestTransferDate(t time.Time) time.Time {
-	return AddBankDays(receiptDay(t), TransferLeadDays)
+	return calendar.AddBankDays(receiptDay(t), TransferLeadDays)
 }
 
 // LatestTransferDate is the last day the buyer may choose for a submission at t.
 func LatestTransferDate(t time.Time) time.Time {
-	return dateOf(t).addDays(MaxTransferDays).midnight()
+	return calendar.DateOf(t).AddDays(MaxTransferDays).Midnight()
 }
 
 // SubmitDeadline is the last moment to submit a payment for the supplier to be paid on
 // day: 15:00 Japan time TransferLeadDays bank business days before it.
 func SubmitDeadline(day time.Time) time.Time {
-	c := dateOf(day)
+	c := calendar.DateOf(day)
 	for n := TransferLeadDays; n > 0; {
-		c = c.addDays(-1)
-		if !IsBankHoliday(c.midnight()) {
+		c = c.AddDays(-1)
+		if !calendar.IsBankHoliday(c.Midnight()) {
 			n--
 		}
 	}
-	return c.midnight().Add(TransferCutoffHour * time.Hour)
+	return c.Midnight().Add(TransferCutoffHour * time.Hour)
 }
 
 // TransferDateMessage says what is wrong with day as the transfer date of a payment
 // submitted at now whose invoice is due on due (nil: no due date), or "".
 func TransferDateMessage(day, now time.Time, due *time.Time) string {
 	earliest := EarliestTransferDate(now)
-	if due != nil && dateOf(*due).midnight().Before(earliest) {
+	if due != nil && calendar.DateOf(*due).Midnight().Before(earliest) {
 		return DueDateUnmetMessage(*due, now)
 	}
-	switch d := dateOf(day).midnight(); {
+	switch d := calendar.DateOf(day).Midnight(); {
 	case d.Before(earliest):
 		return fmt.Sprintf("振込日は%s以降の日付を選んでください（審査に%d営業日かかるため）", JapaneseDate(earliest), TransferLeadDays)
-	case IsBankHoliday(d):
-		return fmt.Sprintf("%sは金融機関の休業日（%s）のため振込できません。別の日付を選んでください", JapaneseDate(d), HolidayName(d))
-	case due != nil && d.After(dateOf(*due).midnight()):
+	case calendar.IsBankHoliday(d):
+		return fmt.Sprintf("%sは金融機関の休業日（%s）のため振込できません。別の日付を選んでください", JapaneseDate(d), calendar.HolidayName(d))
+	case due != nil && d.After(calendar.DateOf(*due).Midnight()):
 		return fmt.Sprintf("振込日は支払期日（%s）以前の日付を選んでください", JapaneseDate(*due))
 	case d.After(LatestTransferDate(now)):
 		return fmt.Sprintf("振込日は%s以前の日付を選んでください（申請日から%d日以内）", JapaneseDate(LatestTransferDate(now)), MaxTransferDays)
@@ -75,7 +77,7 @@ func TransferDateMessage(day, now time.Time, due *time.Time) string {
 // DueDateUnmet says whether a payment submitted at now can no longer reach the supplier
 // by due.
 func DueDateUnmet(due, now time.Time) bool {
-	return dateOf(due).midnight().Before(EarliestTransferDate(now))
+	return calendar.DateOf(due).Midnight().Before(EarliestTransferDate(now))
 }
 
 // DueDateUnmetMessage explains that the due date cannot be met, with the earliest date.
@@ -91,17 +93,17 @@ func DefaultTransferDate(now time.Time, due *time.Time) time.Time {
 	if due == nil {
 		return earliest
 	}
-	d := dateOf(*due)
-	if latest := dateOf(LatestTransferDate(now)); latest.midnight().Before(d.midnight()) {
+	d := calendar.DateOf(*due)
+	if latest := calendar.DateOf(LatestTransferDate(now)); latest.Midnight().Before(d.Midnight()) {
 		d = latest
 	}
-	for d.midnight().After(earliest) && IsBankHoliday(d.midnight()) {
-		d = d.addDays(-1)
+	for d.Midnight().After(earliest) && calendar.IsBankHoliday(d.Midnight()) {
+		d = d.AddDays(-1)
 	}
-	if d.midnight().Before(earliest) {
+	if d.Midnight().Before(earliest) {
 		return earliest
 	}
-	return d.midnight()
+	return d.Midnight()
 }
 
 // CardCycle is a card's billing cycle as the buyer gave it in the card settings: the
@@ -142,13 +144,13 @@ func dayIn(year int, month time.Month, d int) time.Time {
 // (the card company's own payment day; banks' days off move it to the next business day,
 // as card companies do).
 func (c CardCycle) ChargeDate(captured time.Time) time.Time {
-	d := dateOf(captured)
-	closing := dayIn(d.year, d.month, c.ClosingDay)
-	if d.midnight().After(closing) {
-		closing = dayIn(d.year, d.month+1, c.ClosingDay)
+	d := calendar.DateOf(captured)
+	closing := dayIn(d.Year, d.Month, c.ClosingDay)
+	if d.Midnight().After(closing) {
+		closing = dayIn(d.Year, d.Month+1, c.ClosingDay)
 	}
-	cl := dateOf(closing)
-	return AddBankDays(dayIn(cl.year, cl.month+time.Month(c.MonthsLater), c.PaymentDay), 0)
+	cl := calendar.DateOf(closing)
+	return calendar.AddBankDays(dayIn(cl.Year, cl.Month+time.Month(c.MonthsLater), c.PaymentDay), 0)
 }
 
 // DeadlinePlan is the timetable the journey shows for a transfer date: submit by, the
@@ -164,12 +166,12 @@ type DeadlinePlan struct {
 
 // PlanFor is the deadline plan for transfer day; cycle may be nil.
 func PlanFor(day time.Time, cycle *CardCycle) DeadlinePlan {
-	d := dateOf(day)
-	capture := d.addDays(-1)
-	for IsBankHoliday(capture.midnight()) {
-		capture = capture.addDays(-1)
+	d := calendar.DateOf(day)
+	capture := d.AddDays(-1)
+	for calendar.IsBankHoliday(capture.Midnight()) {
+		capture = capture.AddDays(-1)
 	}
-	p := DeadlinePlan{SubmitBy: SubmitDeadline(day), CaptureBy: capture.midnight(), TransferDate: d.midnight()}
+	p := DeadlinePlan{SubmitBy: SubmitDeadline(day), CaptureBy: capture.Midnight(), TransferDate: d.Midnight()}
 	if cycle != nil && cycle.Valid() {
 		p.ChargeDate = cycle.ChargeDate(p.CaptureBy)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/calendar"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -92,7 +93,7 @@ func seedSuppliers(ctx context.Context, st *store.Store, buyerID int64) error {
 			amount := int64(110000 * (i + j + 1))
 			transfer := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 7*(j+1))
 			if status == pay.TransferCompleted {
-				transfer = pay.AddBankDays(time.Now().AddDate(0, 0, -20), 0)
+				transfer = calendar.AddBankDays(time.Now().AddDate(0, 0, -20), 0)
 			}
 			due := transfer.AddDate(0, 0, 3)
 			id, err := st.CreateInvoice(ctx, buyerID, store.NewInvoice{SupplierID: s.ID, AccountID: &accts[0].ID,

@@ -23,6 +23,7 @@ import (
 	"github.com/pquerna/otp/totp"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/calendar"
 	"cardpay/gateway"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -148,7 +149,7 @@ func TestKilledDuringCaptureAndFileMaking(t *testing.T) {
 	// Every payment is due on one bank day of its own, away from the demo data's days: each
 	// file of that day holds the payments captured and not yet filed.
 	day := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 25)
-	for pay.IsBankHoliday(day) {
+	for calendar.IsBankHoliday(day) {
 		day = day.AddDate(0, 0, 1)
 	}
 	dayForm := url.Values{"date": {pay.ISODate(day)}}

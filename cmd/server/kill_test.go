@@ -23,6 +23,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"cardpay/calendar"
 	"cardpay/invoices"
 	"cardpay/pay"
 )
@@ -106,7 +107,7 @@ func TestKilledDuringSubmission(t *testing.T) {
 	var cardID int64
 	require.NoError(t, db.Store.DB.Get(&cardID, `SELECT id FROM cards WHERE buyer_id = $1 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`, buyerID))
 	transfer := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 14)
-	for pay.IsBankHoliday(transfer) {
+	for calendar.IsBankHoliday(transfer) {
 		transfer = transfer.AddDate(0, 0, 1)
 	}
 	for _, step := range []struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/banks"
+	"cardpay/calendar"
 	"cardpay/pay"
 )
 
@@ -106,8 +107,8 @@ func (s *server) closedDays(c *echo.Context) error {
 		return validationError(errs)
 	}
 	a := closedDayList{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly), ClosedDays: []closedDay{}}
-	for _, day := range pay.BankHolidays(from, to) {
-		a.ClosedDays = append(a.ClosedDays, closedDay{Date: day.Format(time.DateOnly), Name: pay.HolidayName(day)})
+	for _, day := range calendar.BankHolidays(from, to) {
+		a.ClosedDays = append(a.ClosedDays, closedDay{Date: day.Format(time.DateOnly), Name: calendar.HolidayName(day)})
 	}
 	return c.JSON(http.StatusOK, a)
 }

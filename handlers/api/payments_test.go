@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/calendar"
 	"cardpay/handlers/webtest"
 	"cardpay/pay"
 	"cardpay/store"
@@ -43,7 +44,7 @@ func newPayingBuyer(t *testing.T, e *env, cardNumber string) payingBuyer {
 
 func apiDates() (transfer, due string) {
 	d := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 7)
-	for pay.IsBankHoliday(d) {
+	for calendar.IsBankHoliday(d) {
 		d = d.AddDate(0, 0, 1)
 	}
 	return pay.ISODate(d), pay.ISODate(d.AddDate(0, 0, 7))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/calendar"
 	"cardpay/pay"
 )
 
@@ -24,7 +25,7 @@ func (s *server) systemTime(c *echo.Context) error {
 	return c.JSON(http.StatusOK, systemTimeAnswer{
 		Now:                 now.Format(time.RFC3339),
 		Date:                now.Format(time.DateOnly),
-		BankBusinessDay:     !pay.IsBankHoliday(now),
-		NextBankBusinessDay: pay.AddBankDays(now, 1).Format(time.DateOnly),
+		BankBusinessDay:     !calendar.IsBankHoliday(now),
+		NextBankBusinessDay: calendar.AddBankDays(now, 1).Format(time.DateOnly),
 	})
 }

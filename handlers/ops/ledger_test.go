@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/calendar"
 	"cardpay/handlers/webtest"
 	"cardpay/pay"
 )
@@ -75,7 +76,7 @@ func apart(t *testing.T, p paid, bankDays int) {
 	d := *pm.TransferDate
 	for range bankDays {
 		d = d.AddDate(0, 0, -1)
-		for pay.IsBankHoliday(d) {
+		for calendar.IsBankHoliday(d) {
 			d = d.AddDate(0, 0, -1)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/account"
+	"cardpay/calendar"
 	"cardpay/handlers/webtest"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -177,7 +178,7 @@ func newPaid(t *testing.T, env *webtest.Env) paid {
 	require.NoError(t, err)
 	require.NotEmpty(t, cards)
 	d := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 10)
-	for pay.IsBankHoliday(d) {
+	for calendar.IsBankHoliday(d) {
 		d = d.AddDate(0, 0, 1)
 	}
 	sub, err := env.App.Payments.Submit(ctx, u.BuyerID, invoices.Submission{SubmitKey: fmt.Sprintf("ops-key-%d", opSeq.Add(1)),

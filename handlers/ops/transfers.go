@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/calendar"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -37,7 +38,7 @@ func transfersHref(day time.Time) string {
 // prevBankDay is the bank day before day.
 func prevBankDay(day time.Time) time.Time {
 	d := day.AddDate(0, 0, -1)
-	for pay.IsBankHoliday(d) {
+	for calendar.IsBankHoliday(d) {
 		d = d.AddDate(0, 0, -1)
 	}
 	return d
@@ -66,8 +67,8 @@ func (h *Handler) renderTransfers(c *echo.Context, day time.Time, errs pay.Field
 	}
 	op := CurrentOperator(c)
 	mover := op.Has(pay.RoleTransfers)
-	v := pages.TransfersView{Date: pay.ISODate(day), DateLabel: pay.JapaneseDate(day), BankDay: !pay.IsBankHoliday(day),
-		HolidayName: pay.HolidayName(day), PrevHref: transfersHref(prevBankDay(day)), NextHref: transfersHref(pay.AddBankDays(day, 1))}
+	v := pages.TransfersView{Date: pay.ISODate(day), DateLabel: pay.JapaneseDate(day), BankDay: !calendar.IsBankHoliday(day),
+		HolidayName: calendar.HolidayName(day), PrevHref: transfersHref(prevBankDay(day)), NextHref: transfersHref(calendar.AddBankDays(day, 1))}
 	if v.HolidayName == "" {
 		v.HolidayName = "土日・年末年始"
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/encoding/japanese"
 
+	"cardpay/calendar"
 	"cardpay/handlers/webtest"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -134,7 +135,7 @@ func TestTransferFileSentAndCompleted(t *testing.T) {
 	assert.Contains(t, page.Body, "口座名義相違")
 	res = mover.Post(fmt.Sprintf("/ops/transfers/%d/retry", q.id), url.Values{"retry_date": {"2027-01-01"}})
 	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
-	next := pay.AddBankDays(*qm.TransferDate, 1)
+	next := calendar.AddBankDays(*qm.TransferDate, 1)
 	res = mover.Post(fmt.Sprintf("/ops/transfers/%d/retry", q.id), url.Values{"retry_date": {pay.ISODate(next)}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	page = mover.Get("/ops/transfers?date=" + pay.ISODate(next))

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/calendar"
 	"cardpay/handlers/webtest"
 	"cardpay/pay"
 	"cardpay/store"
@@ -68,7 +69,7 @@ func (p payer) addCard(t *testing.T, number string) {
 // transferDay is a valid transfer date about two weeks ahead, and a due date after it.
 func transferDay() (transfer, due string) {
 	d := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 10)
-	for pay.IsBankHoliday(d) {
+	for calendar.IsBankHoliday(d) {
 		d = d.AddDate(0, 0, 1)
 	}
 	return pay.ISODate(d), pay.ISODate(d.AddDate(0, 0, 5))

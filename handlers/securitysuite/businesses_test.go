@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/account"
+	"cardpay/calendar"
 	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
 	"cardpay/invoices"
@@ -159,7 +160,7 @@ func TestBusinessesUnknownNumberIsHeldAndPaysNothing(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, cards)
 	d := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 10)
-	for pay.IsBankHoliday(d) {
+	for calendar.IsBankHoliday(d) {
 		d = d.AddDate(0, 0, 1)
 	}
 	const tries = 3

@@ -58,6 +58,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/account"
+	"cardpay/calendar"
 	"cardpay/handlers/api"
 	"cardpay/handlers/webtest"
 	"cardpay/invoices"
@@ -268,7 +269,7 @@ func newVictim(t *testing.T, env *webtest.Env) *victim {
 	put("card", cards[0].ID)
 
 	d := pay.EarliestTransferDate(time.Now()).AddDate(0, 0, 10)
-	for pay.IsBankHoliday(d) {
+	for calendar.IsBankHoliday(d) {
 		d = d.AddDate(0, 0, 1)
 	}
 	sub, err := env.App.Payments.Submit(ctx, u.BuyerID, invoices.Submission{SubmitKey: fmt.Sprintf("suite-key-%d-%d", u.ID, time.Now().UnixNano()),

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
+	"cardpay/calendar"
 	"cardpay/gateway"
 	"cardpay/gateway/sandbox"
 	"cardpay/invoices"
@@ -531,7 +532,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			if !ok {
 				t.Skip("no payment")
 			}
-			day := pay.AddBankDays(s.clock.Now().In(pay.Tokyo()), 1)
+			day := calendar.AddBankDays(s.clock.Now().In(pay.Tokyo()), 1)
 			s.expect(t, "retry", s.svc.Transfers.RetryTransfer(ctx, w.mover, p.ID, day))
 		},
 		"operator returns the money": func(t *rapid.T) {

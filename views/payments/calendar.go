@@ -3,6 +3,7 @@ package payments
 import (
 	"time"
 
+	"cardpay/calendar"
 	"cardpay/pay"
 )
 
@@ -54,7 +55,7 @@ func BankCalendar(now time.Time, due *time.Time, chosen time.Time) []CalendarMon
 		for d := m; d.Month() == m.Month(); d = d.AddDate(0, 0, 1) {
 			wd := int(d.Weekday())
 			cd := &CalendarDay{Value: pay.ISODate(d), Day: d.Day(), Label: d.Format("1月2日") + "（" + weekdays[wd] + "）"}
-			switch name := pay.HolidayName(d); {
+			switch name := calendar.HolidayName(d); {
 			case d.Before(today):
 			case name != "":
 				cd.Note = name

@@ -1,4 +1,7 @@
-package pay
+// Package calendar is Japan's calendar as the money rules need it: a date in Japan time
+// (Date), the national holidays and the bank business days transfers are made on. It
+// imports nothing of the module; pay's transfer dates and the pages' date pickers use it.
+package calendar
 
 import (
 	"sync"
@@ -35,25 +38,44 @@ import (
 // government fixes them each February for the next year, so a new year's
 // official list is worth checking against TestNationalHolidays.
 
-type civilDate struct {
-	year  int
-	month time.Month
-	day   int
+var tokyo = loadTokyo()
+
+func loadTokyo() *time.Location {
+	loc, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		// Japan has kept UTC+9 without daylight saving since 1952, so a fixed
+		// zone gives the same answer for any date this product shows.
+		return time.FixedZone("JST", 9*60*60)
+	}
+	return loc
 }
 
-func dateOf(t time.Time) civilDate {
+// Tokyo is Japan's time zone, in which every date shown to users and every
+// business cut-off (such as the 15:00 transfer deadline) is reckoned.
+func Tokyo() *time.Location { return tokyo }
+
+// Date is a calendar date in Japan.
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+}
+
+// DateOf is t's date in Japan time.
+func DateOf(t time.Time) Date {
 	y, m, d := t.In(tokyo).Date()
-	return civilDate{y, m, d}
+	return Date{y, m, d}
 }
 
-// midnight is the date's start in Japan time; it also normalises an
-// overflowing day (1/32 → 2/1), so dates can be stepped with day±1.
-func (c civilDate) midnight() time.Time {
-	return time.Date(c.year, c.month, c.day, 0, 0, 0, 0, tokyo)
+// Midnight is the date's start in Japan time; it also normalises an
+// overflowing day (1/32 → 2/1), so dates can be stepped with Day±1.
+func (c Date) Midnight() time.Time {
+	return time.Date(c.Year, c.Month, c.Day, 0, 0, 0, 0, tokyo)
 }
 
-func (c civilDate) addDays(n int) civilDate {
-	return dateOf(civilDate{c.year, c.month, c.day + n}.midnight())
+// AddDays is the date n days later (earlier when n < 0).
+func (c Date) AddDays(n int) Date {
+	return DateOf(Date{c.Year, c.Month, c.Day + n}.Midnight())
 }
 
 // holidayDefs are the library's 国民の祝日 with their Japanese names. The
@@ -89,18 +111,18 @@ const (
 
 var holidayCache = struct {
 	sync.Mutex
-	years map[int]map[civilDate]string
-}{years: map[int]map[civilDate]string{}}
+	years map[int]map[Date]string
+}{years: map[int]map[Date]string{}}
 
 // nationalHolidays lists year's national holidays, 振替休日 and 国民の休日
 // by date, computed once per year.
-func nationalHolidays(year int) map[civilDate]string {
+func nationalHolidays(year int) map[Date]string {
 	holidayCache.Lock()
 	defer holidayCache.Unlock()
 	if m, ok := holidayCache.years[year]; ok {
 		return m
 	}
-	m := make(map[civilDate]string, 20)
+	m := make(map[Date]string, 20)
 	for _, def := range holidayDefs {
 		if def.h == jp.TheEmperorsBirthday && year == 2019 {
 			continue // Akihito abdicated on 4/30, Naruhito's birthday came in 2020
@@ -111,22 +133,22 @@ func nationalHolidays(year int) map[civilDate]string {
 			continue
 		}
 		y, mo, d := actual.Date() // the library's own zone; only the date counts
-		m[civilDate{y, mo, d}] = def.name
+		m[Date{y, mo, d}] = def.name
 	}
-	isShukujitsu := func(c civilDate) bool { _, ok := m[c]; return ok }
-	derived := map[civilDate]string{}
-	for c := (civilDate{year, time.January, 1}); c.year == year; c = c.addDays(1) {
+	isShukujitsu := func(c Date) bool { _, ok := m[c]; return ok }
+	derived := map[Date]string{}
+	for c := (Date{year, time.January, 1}); c.Year == year; c = c.AddDays(1) {
 		if isShukujitsu(c) {
-			if c.midnight().Weekday() == time.Sunday {
-				sub := c.addDays(1)
+			if c.Midnight().Weekday() == time.Sunday {
+				sub := c.AddDays(1)
 				for isShukujitsu(sub) {
-					sub = sub.addDays(1)
+					sub = sub.AddDays(1)
 				}
 				derived[sub] = substituteHoliday
 			}
 			continue
 		}
-		if isShukujitsu(c.addDays(-1)) && isShukujitsu(c.addDays(1)) {
+		if isShukujitsu(c.AddDays(-1)) && isShukujitsu(c.AddDays(1)) {
 			derived[c] = citizensHoliday
 		}
 	}
@@ -143,17 +165,17 @@ func nationalHolidays(year int) map[civilDate]string {
 // "土曜日" or "日曜日"; "" on a bank business day. A holiday's name wins
 // over the day of the week, so 5/3 on a Sunday reads 憲法記念日.
 func HolidayName(d time.Time) string {
-	c := dateOf(d)
-	if name, ok := nationalHolidays(c.year)[c]; ok {
+	c := DateOf(d)
+	if name, ok := nationalHolidays(c.Year)[c]; ok {
 		return name
 	}
 	switch {
-	case c.month == time.December && c.day == 31:
+	case c.Month == time.December && c.Day == 31:
 		return "年末休業"
-	case c.month == time.January && (c.day == 2 || c.day == 3):
+	case c.Month == time.January && (c.Day == 2 || c.Day == 3):
 		return "年始休業"
 	}
-	switch c.midnight().Weekday() {
+	switch c.Midnight().Weekday() {
 	case time.Saturday:
 		return "土曜日"
 	case time.Sunday:
@@ -172,10 +194,10 @@ func IsBankHoliday(d time.Time) bool {
 // is before from.
 func BankHolidays(from, to time.Time) []time.Time {
 	var out []time.Time
-	last := dateOf(to).midnight()
-	for c := dateOf(from); !c.midnight().After(last); c = c.addDays(1) {
-		if HolidayName(c.midnight()) != "" {
-			out = append(out, c.midnight())
+	last := DateOf(to).Midnight()
+	for c := DateOf(from); !c.Midnight().After(last); c = c.AddDays(1) {
+		if HolidayName(c.Midnight()) != "" {
+			out = append(out, c.Midnight())
 		}
 	}
 	return out
@@ -188,20 +210,20 @@ func BankHolidays(from, to time.Time) []time.Time {
 // such as 15:00 is the caller's rule. n must not be negative.
 func AddBankDays(d time.Time, n int) time.Time {
 	if n < 0 {
-		panic("pay: AddBankDays with negative n")
+		panic("calendar: AddBankDays with negative n")
 	}
-	c := dateOf(d)
+	c := DateOf(d)
 	if n == 0 {
-		for IsBankHoliday(c.midnight()) {
-			c = c.addDays(1)
+		for IsBankHoliday(c.Midnight()) {
+			c = c.AddDays(1)
 		}
-		return c.midnight()
+		return c.Midnight()
 	}
 	for n > 0 {
-		c = c.addDays(1)
-		if !IsBankHoliday(c.midnight()) {
+		c = c.AddDays(1)
+		if !IsBankHoliday(c.Midnight()) {
 			n--
 		}
 	}
-	return c.midnight()
+	return c.Midnight()
 }

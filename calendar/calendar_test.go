@@ -1,4 +1,4 @@
-package pay_test
+package calendar_test
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"cardpay/pay"
+	"cardpay/calendar"
 )
 
 func jst(y int, m time.Month, d int) time.Time {
-	return time.Date(y, m, d, 0, 0, 0, 0, pay.Tokyo())
+	return time.Date(y, m, d, 0, 0, 0, 0, calendar.Tokyo())
 }
 
 // officialHolidays are the national holidays (国民の祝日, 振替休日 and
@@ -44,7 +44,7 @@ func TestNationalHolidays(t *testing.T) {
 		t.Run(fmt.Sprint(year), func(t *testing.T) {
 			var got []string
 			for d := jst(year, 1, 1); d.Year() == year; d = d.AddDate(0, 0, 1) {
-				if name := pay.HolidayName(d); !notNational[name] {
+				if name := calendar.HolidayName(d); !notNational[name] {
 					got = append(got, d.Format("01-02")+" "+name)
 				}
 			}
@@ -87,8 +87,8 @@ func TestHolidayName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.date.Format(time.RFC3339), func(t *testing.T) {
-			assert.Equal(t, tt.want, pay.HolidayName(tt.date))
-			assert.Equal(t, tt.want != "", pay.IsBankHoliday(tt.date))
+			assert.Equal(t, tt.want, calendar.HolidayName(tt.date))
+			assert.Equal(t, tt.want != "", calendar.IsBankHoliday(tt.date))
 		})
 	}
 }
@@ -107,7 +107,7 @@ func TestIsBankHoliday(t *testing.T) {
 		}
 	}
 	for _, d := range closed {
-		assert.True(t, pay.IsBankHoliday(d), "%s must be closed", d.Format(time.DateOnly))
+		assert.True(t, calendar.IsBankHoliday(d), "%s must be closed", d.Format(time.DateOnly))
 	}
 
 	open := []time.Time{
@@ -117,7 +117,7 @@ func TestIsBankHoliday(t *testing.T) {
 		jst(2027, 12, 30),
 	}
 	for _, d := range open {
-		assert.False(t, pay.IsBankHoliday(d), "%s must be open (%s)", d.Format(time.DateOnly), pay.HolidayName(d))
+		assert.False(t, calendar.IsBankHoliday(d), "%s must be open (%s)", d.Format(time.DateOnly), calendar.HolidayName(d))
 	}
 }
 
@@ -139,13 +139,13 @@ func TestBankBusinessDaysPerYear(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.year), func(t *testing.T) {
 			first, last := jst(tt.year, 1, 1), jst(tt.year, 12, 31)
-			closed := pay.BankHolidays(first, last)
+			closed := calendar.BankHolidays(first, last)
 			days := last.YearDay()
 			assert.Equal(t, tt.businessDays, days-len(closed))
 
 			count := 0
 			for d := first; !d.After(last); d = d.AddDate(0, 0, 1) {
-				if !pay.IsBankHoliday(d) {
+				if !calendar.IsBankHoliday(d) {
 					count++
 				}
 			}
@@ -156,25 +156,25 @@ func TestBankBusinessDaysPerYear(t *testing.T) {
 
 func TestBankHolidays(t *testing.T) {
 	// Golden Week 2026, from a time late on 4/28 to early on 5/10 in UTC.
-	got := pay.BankHolidays(time.Date(2026, 4, 28, 14, 0, 0, 0, time.UTC), time.Date(2026, 5, 9, 16, 0, 0, 0, time.UTC))
+	got := calendar.BankHolidays(time.Date(2026, 4, 28, 14, 0, 0, 0, time.UTC), time.Date(2026, 5, 9, 16, 0, 0, 0, time.UTC))
 	want := []time.Time{
 		jst(2026, 4, 29), jst(2026, 5, 2), jst(2026, 5, 3), jst(2026, 5, 4),
 		jst(2026, 5, 5), jst(2026, 5, 6), jst(2026, 5, 9), jst(2026, 5, 10),
 	}
 	assert.Equal(t, want, got)
 	for _, d := range got {
-		assert.Equal(t, pay.Tokyo(), d.Location())
+		assert.Equal(t, calendar.Tokyo(), d.Location())
 	}
 
 	// Year end 2026 to year start 2027.
 	assert.Equal(t, []time.Time{
 		jst(2026, 12, 26), jst(2026, 12, 27), jst(2026, 12, 31), jst(2027, 1, 1),
 		jst(2027, 1, 2), jst(2027, 1, 3), jst(2027, 1, 9), jst(2027, 1, 10), jst(2027, 1, 11),
-	}, pay.BankHolidays(jst(2026, 12, 26), jst(2027, 1, 11)))
+	}, calendar.BankHolidays(jst(2026, 12, 26), jst(2027, 1, 11)))
 
-	assert.Equal(t, []time.Time{jst(2026, 9, 22)}, pay.BankHolidays(jst(2026, 9, 22), jst(2026, 9, 22)), "one closed day")
-	assert.Empty(t, pay.BankHolidays(jst(2026, 9, 24), jst(2026, 9, 25)), "only business days")
-	assert.Empty(t, pay.BankHolidays(jst(2026, 5, 6), jst(2026, 5, 1)), "to before from")
+	assert.Equal(t, []time.Time{jst(2026, 9, 22)}, calendar.BankHolidays(jst(2026, 9, 22), jst(2026, 9, 22)), "one closed day")
+	assert.Empty(t, calendar.BankHolidays(jst(2026, 9, 24), jst(2026, 9, 25)), "only business days")
+	assert.Empty(t, calendar.BankHolidays(jst(2026, 5, 6), jst(2026, 5, 1)), "to before from")
 }
 
 func TestAddBankDays(t *testing.T) {
@@ -212,13 +212,13 @@ func TestAddBankDays(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := pay.AddBankDays(tt.from, tt.n)
+			got := calendar.AddBankDays(tt.from, tt.n)
 			assert.Equal(t, tt.want, got, "got %s", got.Format(time.DateOnly))
-			assert.Equal(t, pay.Tokyo(), got.Location())
-			assert.False(t, pay.IsBankHoliday(got))
+			assert.Equal(t, calendar.Tokyo(), got.Location())
+			assert.False(t, calendar.IsBankHoliday(got))
 		})
 	}
-	assert.Panics(t, func() { pay.AddBankDays(jst(2026, 6, 1), -1) })
+	assert.Panics(t, func() { calendar.AddBankDays(jst(2026, 6, 1), -1) })
 }
 
 // The library computes 春分の日 through shared state; concurrent first
@@ -230,12 +230,12 @@ func TestHolidaysConcurrently(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			pay.IsBankHoliday(jst(year, 3, 20))
+			calendar.IsBankHoliday(jst(year, 3, 20))
 		}()
 	}
 	wg.Wait()
 	// 春分の日 per 国立天文台's computed table: 2030-03-20, 2035-03-21, 2044-03-20, 2055-03-21.
 	for _, d := range []time.Time{jst(2030, 3, 20), jst(2035, 3, 21), jst(2044, 3, 20), jst(2055, 3, 21)} {
-		assert.Equal(t, "春分の日", pay.HolidayName(d), d.Format(time.DateOnly))
+		assert.Equal(t, "春分の日", calendar.HolidayName(d), d.Format(time.DateOnly))
 	}
 }
