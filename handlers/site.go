@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
 
-	"cardpay/account"
 	"cardpay/handlers/ops"
 	"cardpay/handlers/web"
 	"cardpay/static"
@@ -49,7 +48,7 @@ func NewSite(d web.Deps) *Site {
 	// Error pages render inside the gzip writer, and panics become errors before that.
 	e.Use(a.RenderErrors)
 	e.Use(middleware.Recover())
-	e.Use(buyersOnly(a.LoadUser))
+	e.Use(web.LoadCaller, buyersOnly(a.LoadUser))
 	routes(e, a)
 
 	cop := http.NewCrossOriginProtection()
@@ -71,13 +70,12 @@ func NewSite(d web.Deps) *Site {
 
 // buyersOnly runs a buyer's middleware (web.LoadUser) everywhere but the operator
 // console, which reads the operator's session only (ops.LoadOperator): a buyer's session
-// never opens a console page. The caller (the client) is set on every request.
+// never opens a console page.
 func buyersOnly(m echo.MiddlewareFunc) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		buyer := m(next)
 		return func(c *echo.Context) error {
 			if ops.IsConsolePath(c.Request().URL.Path) {
-				web.SetCaller(c, account.Caller{Client: web.ClientOf(c)})
 				return next(c)
 			}
 			return buyer(c)

@@ -63,15 +63,24 @@ func SetCaller(c *echo.Context, caller account.Caller) {
 	c.SetRequest(r.WithContext(account.WithCaller(r.Context(), caller)))
 }
 
-// LoadUser puts the signed-in user, if any, on the context, and the caller (client,
-// session row and device) on the request's context for the account rules. A session is
+// LoadCaller puts the caller (the client: IP and user agent) on every request's context
+// for the account rules (the rate limiter's keys, the audit); LoadUser adds the session
+// row and device when a buyer is signed in.
+func LoadCaller(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		SetCaller(c, account.Caller{Client: ClientOf(c)})
+		return next(c)
+	}
+}
+
+// LoadUser puts the signed-in user, if any, on the context, and the caller's session row
+// and device on the request's context for the account rules (after LoadCaller). A session is
 // ended when its user no longer exists, when its row was ended (from the security page
 // of another session, or by a credential change), when the user's session epoch moved
 // on (a password reset or change elsewhere), after IdleTimeout without a request, or
 // AbsoluteTimeout after sign-in.
 func (a *App) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		SetCaller(c, account.Caller{Client: ClientOf(c)})
 		ctx := c.Request().Context()
 		uid := a.Sessions.GetInt64(ctx, sessionUserID)
 		bid := a.Sessions.GetInt64(ctx, sessionBuyerID)
