@@ -37,6 +37,7 @@ type Handler func(ctx context.Context, payload json.RawMessage) error
 // Defaults of the Runner's settings.
 const (
 	DefaultPollInterval = time.Second
+	DefaultIdleInterval = 30 * time.Second
 	DefaultLease        = time.Minute
 	DefaultTimeout      = 5 * time.Minute
 	DefaultBaseBackoff  = 5 * time.Second
@@ -55,10 +56,15 @@ type Runner struct {
 	// Clock is nil in production: due times and leases are then the database's clock,
 	// which all instances share. Tests set it to drive retries.
 	Clock func() time.Time
-	// PollInterval is how often an idle worker looks for due jobs. Enqueued jobs also
-	// wake idle workers at once through LISTEN/NOTIFY; polling finds retries whose time
-	// has come and covers a lost notification.
+	// PollInterval is how often an idle worker looks for due jobs when it cannot listen
+	// for them (LISTEN failed) or runs on a test's Clock.
 	PollInterval time.Duration
+	// IdleInterval is the longest an idle worker rests while it listens: an enqueued job
+	// wakes it at once (LISTEN/NOTIFY, and a re-established connection wakes it too), and
+	// it sleeps until the next job falls due (a retry, a scheduled job, a dead worker's
+	// lease ending) or IdleInterval, whichever comes first. So an idle server makes a
+	// transaction or two per worker per IdleInterval, not one per poll.
+	IdleInterval time.Duration
 	// Lease is how long a claimed job stays with its worker without news; the worker
 	// renews it every third of it while the handler runs. A worker that dies (process
 	// killed, machine lost) stops renewing, and another worker takes the job up after
@@ -146,9 +152,11 @@ func (r *Runner) Start(ctx context.Context) {
 	for i := range wakes {
 		wakes[i] = make(chan struct{}, 1)
 	}
+	listening := false
 	if notified, err := r.Store.ListenJobs(runCtx); err != nil {
 		r.Logger.Info("jobs: polling only", "every", r.PollInterval, "reason", err)
 	} else {
+		listening = true
 		go func() {
 			for range notified {
 				for _, w := range wakes {
@@ -161,7 +169,7 @@ func (r *Runner) Start(ctx context.Context) {
 		}()
 	}
 	for i := range r.Workers {
-		w := &worker{r: r, id: fmt.Sprintf("%s/%d", r.ID, i+1), kinds: kinds, wake: wakes[i]}
+		w := &worker{r: r, id: fmt.Sprintf("%s/%d", r.ID, i+1), kinds: kinds, wake: wakes[i], listening: listening}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
@@ -216,7 +224,7 @@ func (r *Runner) defaults() {
 		v   *time.Duration
 		def time.Duration
 	}{
-		{&r.PollInterval, DefaultPollInterval}, {&r.Lease, DefaultLease}, {&r.Timeout, DefaultTimeout},
+		{&r.PollInterval, DefaultPollInterval}, {&r.IdleInterval, DefaultIdleInterval}, {&r.Lease, DefaultLease}, {&r.Timeout, DefaultTimeout},
 		{&r.BaseBackoff, DefaultBaseBackoff}, {&r.MaxBackoff, DefaultMaxBackoff}, {&r.StopGrace, DefaultStopGrace},
 	} {
 		if *d.v <= 0 {
@@ -256,15 +264,36 @@ func (r *Runner) retryIn(attempt int) time.Duration {
 }
 
 type worker struct {
-	r     *Runner
-	id    string
-	kinds []string
-	wake  chan struct{}
+	r         *Runner
+	id        string
+	kinds     []string
+	wake      chan struct{}
+	listening bool // LISTEN works: rest until woken or the next job is due
+}
+
+// rest is how long an idle worker waits before it looks again.
+func (w *worker) rest(ctx context.Context) time.Duration {
+	r := w.r
+	if !w.listening || r.Clock != nil {
+		return r.PollInterval
+	}
+	d, ok, err := r.Store.NextJobIn(ctx, w.kinds)
+	switch {
+	case err != nil:
+		return r.PollInterval // the database is in trouble: look again soon
+	case !ok:
+		return r.IdleInterval
+	case d <= 0:
+		// Due, yet not claimed: another worker's claim holds it. If that one fails to
+		// take it, look again soon.
+		return r.PollInterval
+	}
+	return min(d+time.Millisecond, r.IdleInterval)
 }
 
 func (w *worker) loop(ctx context.Context) {
-	poll := time.NewTicker(w.r.PollInterval)
-	defer poll.Stop()
+	idle := time.NewTimer(time.Hour)
+	defer idle.Stop()
 	for {
 		select {
 		case <-w.r.stopping:
@@ -272,23 +301,26 @@ func (w *worker) loop(ctx context.Context) {
 		default:
 		}
 		j, err := w.r.Store.ClaimJob(ctx, w.id, w.kinds, w.r.now(), w.r.Lease)
+		wait := w.r.PollInterval
 		switch {
 		case err == nil:
 			w.run(ctx, j)
 			continue // there may be more
 		case errors.Is(err, store.ErrNotFound):
+			wait = w.rest(ctx)
 		case ctx.Err() != nil:
 			return
 		default:
 			w.r.Logger.Error("jobs: claim", "worker", w.id, "error", err)
 		}
+		idle.Reset(wait)
 		select {
 		case <-w.r.stopping:
 			return
 		case <-ctx.Done():
 			return
 		case <-w.wake:
-		case <-poll.C:
+		case <-idle.C:
 		}
 	}
 }

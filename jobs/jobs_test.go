@@ -352,3 +352,42 @@ func TestStopCancelsAfterTheGracePeriod(t *testing.T) {
 	assert.Equal(t, 1, j.Attempts)
 	assert.Contains(t, *j.LastError, "context canceled")
 }
+
+// An idle worker that listens does not poll: with both intervals an hour long, only a
+// notification (a job enqueued), the next job's due time (a scheduled job, a retry after
+// its backoff) or the end of a dead worker's lease wakes it — and each of those does.
+func TestAnIdleWorkerRestsUntilAJobIsEnqueuedOrDue(t *testing.T) {
+	ctx := context.Background()
+	var runs sync.Map
+	failedOnce := atomic.Bool{}
+	r := &jobs.Runner{Store: db.Store, Workers: 2, PollInterval: time.Hour, IdleInterval: time.Hour,
+		BaseBackoff: 300 * time.Millisecond}
+	r.Register("rests", func(_ context.Context, p json.RawMessage) error {
+		var body struct{ Name string }
+		_ = json.Unmarshal(p, &body)
+		if body.Name == "retried" && !failedOnce.Swap(true) {
+			return errors.New("first attempt fails")
+		}
+		runs.Store(body.Name, true)
+		return nil
+	})
+	start(t, r)
+	ran := func(name string) func() bool {
+		return func() bool { _, ok := runs.Load(name); return ok }
+	}
+	time.Sleep(100 * time.Millisecond) // the workers found nothing and rest
+
+	_, err := db.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: "rests", Payload: map[string]string{"Name": "now"}})
+	require.NoError(t, err)
+	eventually(t, 5*time.Second, "a job enqueued wakes a worker (NOTIFY)", ran("now"))
+
+	_, err = db.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: "rests", Payload: map[string]string{"Name": "later"},
+		RunAt: time.Now().Add(400 * time.Millisecond)})
+	require.NoError(t, err)
+	eventually(t, 5*time.Second, "a scheduled job runs when it falls due", ran("later"))
+
+	id, err := db.Store.EnqueueJob(ctx, nil, store.NewJob{Kind: "rests", Payload: map[string]string{"Name": "retried"}, MaxAttempts: 3})
+	require.NoError(t, err)
+	eventually(t, 5*time.Second, "a failed job is retried after its backoff", ran("retried"))
+	assert.Equal(t, 2, job(t, id).Attempts)
+}

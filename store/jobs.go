@@ -200,6 +200,21 @@ func (s *Store) ClaimJob(ctx context.Context, worker string, kinds []string, now
 	}
 }
 
+// NextJobIn is how long until the next job of kinds falls due by the database's clock (a
+// queued job's run_at, or the end of a running job's lease, after which another worker
+// takes it up); ok is false when none waits. Negative: one is due now.
+func (s *Store) NextJobIn(ctx context.Context, kinds []string) (d time.Duration, ok bool, err error) {
+	var micros *int64
+	if err := s.DB.GetContext(ctx, &micros, `SELECT (EXTRACT(EPOCH FROM min(run_at) - now()) * 1000000)::bigint FROM jobs
+		WHERE status IN ('queued', 'running') AND kind = ANY($1)`, pq.Array(kinds)); err != nil {
+		return 0, false, fmt.Errorf("store: next job: %w", err)
+	}
+	if micros == nil {
+		return 0, false, nil
+	}
+	return time.Duration(*micros) * time.Microsecond, true, nil
+}
+
 // qualified prefixes each column of a comma-separated list with its table.
 func qualified(table, columns string) string {
 	cols := strings.Split(columns, ",")

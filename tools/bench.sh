@@ -39,8 +39,9 @@ stop_server() {
 trap stop_server EXIT
 
 # Production-like where it matters for speed: no dev reloading, the default job workers.
+# PPROF_ADDR (e.g. 127.0.0.1:6060) is passed on: profile the server while the bench runs.
 PORT=$PORT SANDBOX_PSP_PORT=$PSP_PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME=$DB RESET_DATABASE=1 APP_ENV=development \
-	bin/server >"$LOG" 2>&1 &
+	PPROF_ADDR=${PPROF_ADDR:-} bin/server >"$LOG" 2>&1 &
 PID=$!
 for _ in $(seq 1 300); do
 	grep -q "^listening on http://localhost:$PORT" "$LOG" && break
@@ -54,4 +55,23 @@ done
 grep -q "^listening on http://localhost:$PORT" "$LOG" || { echo "bench: the server did not start" >&2; exit 1; }
 
 DATABASE_NAME=$DB bin/server -seed-payments 2000 2>>"$LOG"
+
+# The idle server: no request for 30 s. Its CPU from /proc (user + system ticks of the
+# process) and the transactions PostgreSQL ended meanwhile in its database (its own
+# statistics, read by `bin/server -db-commits` before and after: one reading's start-up
+# and autovacuum's work on the seeded tables count too).
+IDLE=${BENCH_IDLE_SECONDS:-30}
+ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+# The seeding's and start-up's jobs settle, and PostgreSQL's idle backends report their
+# counts (up to 10 s late): what the window counts is then the idle server's own.
+sleep 12
+c0=$(DATABASE_NAME=$DB bin/server -db-commits 2>>"$LOG")
+t0=$(ticks)
+sleep "$IDLE"
+t1=$(ticks)
+c1=$(DATABASE_NAME=$DB bin/server -db-commits 2>>"$LOG")
+hz=$(getconf CLK_TCK)
+awk -v t="$((t1 - t0))" -v hz="$hz" -v s="$IDLE" -v c="$((c1 - c0))" 'BEGIN {
+	printf "Idle server (no requests for %d s): %.2f %% of a core in the app, %.2f transactions a second in PostgreSQL (%d in all).\n\n", s, 100 * t / hz / s, c / s, c
+}'
 (cd tools && BASE_URL="http://localhost:$PORT" DEMO_PASSWORD=$DEMO_PASSWORD go run ./bench)

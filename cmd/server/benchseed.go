@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 )
 
@@ -31,4 +32,23 @@ func seedBench(n int, logger *slog.Logger) error {
 		return fmt.Errorf("the demo corporation's supplier: %w", err)
 	}
 	return st.SeedPayments(ctx, u.BuyerID, supplierID, accountID, n)
+}
+
+// printCommits is `server -db-commits`, development only: the number of transactions the
+// development database has ended (committed and rolled back, from PostgreSQL's own
+// statistics), so that `task bench` can say how many an idle server makes per second.
+// The statistics lag each backend by up to a second; the bench reads them 30 s apart.
+func printCommits(w io.Writer, logger *slog.Logger) error {
+	ctx := context.Background()
+	st, err := devStore(ctx, "-db-commits", logger)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var n int64
+	if err := st.DB.GetContext(ctx, &n, `SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()`); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, n)
+	return err
 }

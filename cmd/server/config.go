@@ -35,6 +35,9 @@ type Config struct {
 	// the database: the name created on the located server, and whether to start empty.
 	DatabaseName  string
 	ResetDatabase bool
+	// PprofAddr (PPROF_ADDR, development only, e.g. 127.0.0.1:6060) serves Go's profiler
+	// (net/http/pprof) on its own listener, for profiling a bench: never on the app's port.
+	PprofAddr string
 	// APIAccessTokenTTL (API_ACCESS_TOKEN_TTL, development only) shortens API access
 	// tokens so that the browser tests can see one expire.
 	APIAccessTokenTTL time.Duration
@@ -233,6 +236,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			*dst = v
 		}
 	}
+	c.PprofAddr = strings.TrimSpace(getenv("PPROF_ADDR"))
 	if v := getenv("API_ACCESS_TOKEN_TTL"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
@@ -293,6 +297,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		if c.FilesDir == "" && c.FilesS3.Endpoint == "" {
 			errs = append(errs, errors.New("production needs FILES_DIR or FILES_S3_ENDPOINT (where invoice files are kept)"))
+		}
+		if c.PprofAddr != "" {
+			errs = append(errs, errors.New("PPROF_ADDR is for development only"))
 		}
 		if c.APIAccessTokenTTL != 0 {
 			errs = append(errs, errors.New("API_ACCESS_TOKEN_TTL is for development only"))

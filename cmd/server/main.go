@@ -39,6 +39,7 @@ func main() {
 	pages := flag.Bool("pages", false, "print the app's pages as JSON and exit (for the browser tests)")
 	back := flag.String("send-back", "", "development only: send payment ID back to its buyer with REASON (ID:REASON) and exit")
 	seed := flag.Int("seed-payments", 0, "development only: give the demo corporation N more payments (for task bench) and exit")
+	commits := flag.Bool("db-commits", false, "development only: print how many transactions the database has committed and rolled back, and exit (for task bench)")
 	flag.Parse()
 	if flag.Arg(0) == "create-operator" {
 		if err := createOperator(flag.Args()[1:], slog.New(slog.NewTextHandler(os.Stderr, nil))); err != nil {
@@ -62,6 +63,13 @@ func main() {
 	if *seed != 0 {
 		if err := seedBench(*seed, logger); err != nil {
 			logger.Error("seed-payments", "error", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *commits {
+		if err := printCommits(os.Stdout, logger); err != nil {
+			logger.Error("db-commits", "error", err)
 			os.Exit(1)
 		}
 		return
@@ -217,6 +225,11 @@ func run(logger *slog.Logger) error {
 	defer runner.Stop()
 	logger.Info("background jobs", "workers", cfg.JobWorkers)
 	app := handlers.New(deps)
+	if cfg.PprofAddr != "" {
+		if err := servePprof(cfg.PprofAddr, logger); err != nil {
+			return fmt.Errorf("PPROF_ADDR: %w", err)
+		}
+	}
 
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
 	if err != nil {

@@ -204,6 +204,9 @@ func (s *Server) createAuthorization(ctx context.Context, req authorizeRequest) 
 			return err
 		}
 		created, out = true, a
+		if a.LapsesAt.Valid {
+			s.wrote.Store(tx, true) // a new lapse time: Run's rest may end sooner
+		}
 		if event != "" {
 			return s.addEvent(ctx, tx, event, s.txJSON(a))
 		}

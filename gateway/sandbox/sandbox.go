@@ -61,11 +61,16 @@ type Config struct {
 	// SlowAnswer is how long the timeout test card keeps its caller waiting after the
 	// authorisation is committed (default 60 s, longer than any client waits).
 	SlowAnswer time.Duration
-	// PollInterval is how often Run sweeps lapses and delivers due webhooks (default 1 s;
-	// a new event wakes it at once).
+	// PollInterval is how often Run sweeps lapses and delivers due webhooks on a test's
+	// Clock (default 1 s; a new event wakes it at once). On the real clock Run rests
+	// instead until the next lapse or webhook retry falls due, at most IdleInterval
+	// (default 30 s), so an idle sandbox costs the database next to nothing.
 	PollInterval time.Duration
+	IdleInterval time.Duration
 	// WebhookClient posts the webhooks (default: a client with a 10 s timeout).
 	WebhookClient *http.Client
+
+	testClock bool // Clock was given: Run polls (rest)
 }
 
 // Server is the sandbox PSP, an http.Handler.
@@ -77,8 +82,9 @@ type Server struct {
 	public  *url.URL
 	mux     *http.ServeMux
 	wake    chan struct{}
-	// wrote holds the transactions (*sqlx.Tx) that wrote an event, so that inTx wakes
-	// Run after their commit and after no other: a wake-up means "an event was written".
+	// wrote holds the transactions (*sqlx.Tx) that wrote an event or a new lapse time, so
+	// that inTx wakes Run after their commit and after no other: a wake-up means "there is
+	// something new to deliver or sweep".
 	wrote sync.Map
 	// passes counts Run's passes (a sweep and a delivery each), for the idle figure.
 	passes atomic.Int64
@@ -130,6 +136,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.AuthorizationTTL <= 0 {
 		cfg.AuthorizationTTL = 7 * 24 * time.Hour
 	}
+	cfg.testClock = cfg.Clock != nil
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
@@ -141,6 +148,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = time.Second
+	}
+	if cfg.IdleInterval <= 0 {
+		cfg.IdleInterval = 30 * time.Second
 	}
 	if cfg.WebhookClient == nil {
 		cfg.WebhookClient = &http.Client{Timeout: 10 * time.Second}
@@ -312,10 +322,10 @@ func (s *Server) wakeUp() {
 // Passes is how many passes Run has made (each a sweep and a delivery).
 func (s *Server) Passes() int64 { return s.passes.Load() }
 
-// Run sweeps lapsed authorisations and delivers due webhooks until ctx ends: every
-// PollInterval, and at once when an event is written.
+// Run sweeps lapsed authorisations and delivers due webhooks until ctx ends: at once
+// when an event is written, and otherwise when the next one falls due (rest).
 func (s *Server) Run(ctx context.Context) {
-	t := time.NewTicker(s.cfg.PollInterval)
+	t := time.NewTimer(time.Hour)
 	defer t.Stop()
 	for {
 		s.passes.Add(1)
@@ -325,6 +335,7 @@ func (s *Server) Run(ctx context.Context) {
 		if _, err := s.DeliverDue(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("webhook delivery", "error", err)
 		}
+		t.Reset(s.rest(ctx))
 		select {
 		case <-ctx.Done():
 			return
@@ -332,4 +343,24 @@ func (s *Server) Run(ctx context.Context) {
 		case <-s.wake:
 		}
 	}
+}
+
+// rest is how long Run waits after a pass: PollInterval on a test's clock (the test moves
+// time, the database cannot tell), else until the next authorisation lapses or the next
+// webhook is to be tried again, at most IdleInterval.
+func (s *Server) rest(ctx context.Context) time.Duration {
+	if s.cfg.testClock {
+		return s.cfg.PollInterval
+	}
+	var next *time.Time
+	err := s.db.GetContext(ctx, &next, `SELECT LEAST(
+		(SELECT min(lapses_at) FROM sandbox_authorizations WHERE status = 'authorized'),
+		(SELECT min(next_attempt_at) FROM sandbox_events WHERE status = 'pending'))`)
+	switch {
+	case err != nil:
+		return s.cfg.PollInterval // the database is in trouble: look again soon
+	case next == nil:
+		return s.cfg.IdleInterval
+	}
+	return min(max(next.Sub(s.now())+time.Millisecond, s.cfg.PollInterval/10), s.cfg.IdleInterval)
 }
