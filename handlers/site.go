@@ -5,6 +5,7 @@
 package handlers
 
 import (
+	"compress/gzip"
 	"net"
 	"net/http"
 
@@ -44,7 +45,10 @@ func NewSite(d web.Deps) *Site {
 		NoGroupAutoRegister404Routes: true,
 		IPExtractor:                  ipExtractor(d.TrustedProxies),
 	})
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 512}))
+	// The fastest level: on the largest page it sends about 12 % more bytes than the
+	// default (4.2 KB → 4.7 KB, far inside the 14 KB budget) for about half the CPU, and
+	// gzip was a quarter of a signed-in list's CPU (issue 26).
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{Level: gzip.BestSpeed, MinLength: 512}))
 	// Error pages render inside the gzip writer, and panics become errors before that.
 	e.Use(a.RenderErrors)
 	e.Use(middleware.Recover())

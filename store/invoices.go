@@ -144,7 +144,7 @@ func (s *Store) listCounts(ctx context.Context, buyerID int64) (pay.PaymentCount
 	}
 	var c pay.PaymentCounts
 	var cc pay.CollectionCounts
-	if err := s.DB.SelectContext(ctx, &rows, `SELECT examination_status, invoice_type, action_required, count(*) AS n
+	if err := s.selectPrepared(ctx, &rows, `SELECT examination_status, invoice_type, action_required, count(*) AS n
 		FROM invoices WHERE buyer_id = $1 AND submitted_at IS NOT NULL GROUP BY 1, 2, 3
 		UNION ALL SELECT CASE kind WHEN 'payment' THEN 0 ELSE -1 END, 0, false, count(*) FROM drafts WHERE buyer_id = $1 GROUP BY kind`, buyerID); err != nil {
 		return c, cc, fmt.Errorf("store: list counts of buyer %d: %w", buyerID, err)

@@ -222,7 +222,7 @@ func (s *Store) Payments(ctx context.Context, f PaymentFilter) ([]Payment, int, 
 	q := `SELECT ` + paymentColumns + ` FROM (SELECT * FROM invoices i` + where + order +
 		fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)) +
 		`) i JOIN suppliers s ON s.id = i.supplier_id AND s.buyer_id = i.buyer_id` + order
-	if err := s.DB.SelectContext(ctx, &list, q, args...); err != nil {
+	if err := s.selectPrepared(ctx, &list, q, args...); err != nil {
 		return nil, 0, fmt.Errorf("store: payments of buyer %d: %w", f.BuyerID, err)
 	}
 	return list, total, nil

@@ -320,10 +320,18 @@ func (s *Store) PruneSecurity(ctx context.Context, now, signupsBefore, sessionsB
 // SessionUser is the user of a signed-in browser session, scoped by buyer, while that
 // session's row is live; an ended (or unknown) session is ErrNotFound.
 func (s *Store) SessionUser(ctx context.Context, buyerID, userID, sessionID int64) (User, error) {
-	return getOne[User](ctx, s.DB, fmt.Sprintf("user %d of session %d", userID, sessionID), `SELECT `+userColumns+`
+	var u User
+	err := s.getPrepared(ctx, &u, `SELECT `+userColumns+`
 		FROM users u JOIN buyers b ON b.id = u.buyer_id
 		JOIN user_sessions s ON s.user_id = u.id AND s.id = $3 AND s.ended_at IS NULL
 		WHERE u.buyer_id = $1 AND u.id = $2`, buyerID, userID, sessionID)
+	if notFound(err) {
+		return u, fmt.Errorf("store: user %d of session %d: %w", userID, sessionID, ErrNotFound)
+	}
+	if err != nil {
+		return u, fmt.Errorf("store: user %d of session %d: %w", userID, sessionID, err)
+	}
+	return u, nil
 }
 
 // SessionFactorAt is when the user's live session id last gave its second factor (nil:

@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,6 +32,10 @@ type Store struct {
 	// events is told of the events buyers hear of (SetEvents): atomic, since a test
 	// package's environments install theirs on one shared store.
 	events atomic.Pointer[Events]
+	// stmts are the prepared statements of the reads every signed-in page makes
+	// (prepared): with lib/pq an unprepared query with arguments takes two round trips
+	// (parse, then bind and execute), a prepared one takes one.
+	stmts sync.Map // query text → *sqlx.Stmt
 }
 
 // Open connects to dsn and checks the connection.
@@ -39,8 +44,10 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
+	// As many kept idle as may be open: under load a pool that keeps fewer closes
+	// connections between bursts and opens new PostgreSQL backends (a process each) again.
 	db.SetMaxOpenConns(20)
-	db.SetMaxIdleConns(10)
+	db.SetMaxIdleConns(20)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -75,6 +82,43 @@ func notFound(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 // getOne reads one row into a T. No row is ErrNotFound; either way the error says what
 // was read ("card 12"), the way every store error does.
+// prepared is the statement of query, prepared once for the pool (database/sql prepares
+// it again on each connection that runs it, and after a reconnection). Only for the hot
+// reads of every page: a statement's text is its key, so each query must be one of a
+// bounded set.
+func (s *Store) prepared(ctx context.Context, query string) (*sqlx.Stmt, error) {
+	if st, ok := s.stmts.Load(query); ok {
+		return st.(*sqlx.Stmt), nil
+	}
+	st, err := s.DB.PreparexContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		_ = st.Close()
+		return prev.(*sqlx.Stmt), nil
+	}
+	return st, nil
+}
+
+// getPrepared is sqlx's GetContext on the prepared statement of query.
+func (s *Store) getPrepared(ctx context.Context, dest any, query string, args ...any) error {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return err
+	}
+	return st.GetContext(ctx, dest, args...)
+}
+
+// selectPrepared is sqlx's SelectContext on the prepared statement of query.
+func (s *Store) selectPrepared(ctx context.Context, dest any, query string, args ...any) error {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return err
+	}
+	return st.SelectContext(ctx, dest, args...)
+}
+
 func getOne[T any](ctx context.Context, q sqlx.QueryerContext, what, query string, args ...any) (T, error) {
 	var v T
 	err := sqlx.GetContext(ctx, q, &v, query, args...)

@@ -120,6 +120,24 @@ func (s *Store) Suppliers(ctx context.Context, f SupplierFilter) ([]Supplier, in
 	return list, total, nil
 }
 
+// SupplierOption is a supplier as a choice in a list's filter: its id and name.
+type SupplierOption struct {
+	ID   int64  `db:"id"`
+	Name string `db:"name"`
+}
+
+// SupplierOptions are the buyer's suppliers of group as filter choices, newest first, at
+// most limit: one statement of two columns, for pages that show them on every load.
+func (s *Store) SupplierOptions(ctx context.Context, buyerID int64, g pay.SupplierGroup, limit int) ([]SupplierOption, error) {
+	var list []SupplierOption
+	if err := s.selectPrepared(ctx, &list, `SELECT id, name FROM suppliers
+		WHERE buyer_id = $1 AND deleted_at IS NULL AND status = ANY($2) ORDER BY id DESC LIMIT $3`,
+		buyerID, supplierStatusCodes(g), limit); err != nil {
+		return nil, fmt.Errorf("store: supplier options of buyer %d: %w", buyerID, err)
+	}
+	return list, nil
+}
+
 func supplierStatusCodes(g pay.SupplierGroup) pq.Int64Array {
 	var codes pq.Int64Array
 	for _, st := range pay.SupplierStatusesIn(g) {

@@ -120,7 +120,7 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		sups, _, err := h.Store.Suppliers(ctx, store.SupplierFilter{BuyerID: u.BuyerID, Group: pay.SupplierEnable, Size: maxSuppliersToShow})
+		sups, err := h.Store.SupplierOptions(ctx, u.BuyerID, pay.SupplierEnable, maxSuppliersToShow)
 		if err != nil {
 			return err
 		}
