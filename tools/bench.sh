@@ -74,4 +74,19 @@ hz=$(getconf CLK_TCK)
 awk -v t="$((t1 - t0))" -v hz="$hz" -v s="$IDLE" -v c="$((c1 - c0))" 'BEGIN {
 	printf "Idle server (no requests for %d s): %.2f %% of a core in the app, %.2f transactions a second in PostgreSQL (%d in all).\n\n", s, 100 * t / hz / s, c / s, c
 }'
-(cd tools && BASE_URL="http://localhost:$PORT" DEMO_PASSWORD=$DEMO_PASSWORD go run ./bench)
+# A second instance on the same database (its own ports, no reset), for the scale-out run.
+PORT2=$(free_port)
+PSP_PORT2=$(free_port)
+LOG2=$(mktemp -t cardpay-bench2.XXXXXX)
+PORT=$PORT2 SANDBOX_PSP_PORT=$PSP_PORT2 DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME=$DB APP_ENV=development PPROF_ADDR= \
+	bin/server >"$LOG2" 2>&1 &
+PID2=$!
+trap 'stop_server; kill -TERM "$PID2" 2>/dev/null || true; wait "$PID2" 2>/dev/null || true' EXIT
+for _ in $(seq 1 300); do
+	grep -q "^listening on http://localhost:$PORT2" "$LOG2" && break
+	kill -0 "$PID2" 2>/dev/null || { echo "bench: the second instance exited:" >&2; sed 's/^/  | /' "$LOG2" >&2; exit 1; }
+	sleep 0.2
+done
+
+(cd tools && BASE_URL="http://localhost:$PORT" BASE_URL2="http://localhost:$PORT2" SERVER_PIDS="$PID" \
+	DEMO_PASSWORD=$DEMO_PASSWORD go run ./bench)

@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/alexedwards/scs/postgresstore"
 	"github.com/alexedwards/scs/v2"
 
 	"cardpay/account"
@@ -110,7 +109,7 @@ func run(logger *slog.Logger) error {
 	}
 
 	sessions := scs.New()
-	sessions.Store = postgresstore.New(st.DB.DB)
+	sessions.Store = st.Sessions(5 * time.Minute) // postgresstore's default clean-up
 	sessions.Lifetime = 12 * time.Hour
 	sessions.Cookie.Name = "cardpay_session"
 	sessions.Cookie.HttpOnly = true

@@ -23,7 +23,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alexedwards/scs/postgresstore"
 	"github.com/alexedwards/scs/v2"
 	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
@@ -142,7 +141,7 @@ func (e *Env) Logs() string { return e.logs.String() }
 func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	t.Helper()
 	sessions := scs.New()
-	sessions.Store = postgresstore.NewWithCleanupInterval(db.Store.DB.DB, 0)
+	sessions.Store = db.Store.Sessions(0)
 	sessions.Cookie.Name = "cardpay_session"
 	sessions.Cookie.SameSite = http.SameSiteLaxMode
 	logs := &storetest.Logs{}

@@ -58,7 +58,12 @@ func run() error {
 	fmt.Printf("The load generator and the server share this machine's %d CPUs, so the figures are a floor.\n\n", runtime.NumCPU())
 
 	attack(targeter, 200, 3*time.Second) // warm-up: connections, caches, the planner
+	// The CPU of the app and of PostgreSQL during the fixed-rate run, per request answered
+	// (new backends started meanwhile are not counted: the pool keeps its connections).
+	app, pg := serverPIDs(), postgresPIDs()
+	app0, pg0 := ticks(app), ticks(pg)
 	fixed := attack(targeter, fixedRate, fixedFor)
+	app1, pg1 := ticks(app), ticks(pg)
 
 	fmt.Println("| rate asked (req/s) | throughput (req/s) | success | p50 | p95 | p99 | max | bytes/answer |")
 	fmt.Println("|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -82,6 +87,49 @@ func run() error {
 		100*fixed.Success, ms(fixed.Latencies.P50), ms(fixed.Latencies.P99), ms(aimP99), verdict(fixed.Success == 1 && fixed.Latencies.P99 <= aimP99))
 	fmt.Printf("requests per second at saturation (highest throughput with every answer 200): %.0f (aim ≥ %d: %s)\n",
 		best, aimRate, verdict(best >= aimRate))
+	if fixed.Requests > 0 && len(app) > 0 {
+		per := func(t int64) float64 { return float64(t) * 1000 / userHZ / float64(fixed.Requests) }
+		fmt.Printf("CPU per request at %d req/s: app %.2f ms, PostgreSQL %.2f ms, together %.2f ms\n",
+			fixedRate, per(app1-app0), per(pg1-pg0), per(app1-app0+pg1-pg0))
+	}
+	if base2 := strings.TrimRight(os.Getenv("BASE_URL2"), "/"); base2 != "" {
+		return scaleOut(base, base2, password, row)
+	}
+	return nil
+}
+
+// scaleOut runs the same steps with the load split between two instances on one
+// database (each request to one of them, in turn), and prints the combined figure.
+func scaleOut(base, base2, password string, row func(int, *vegeta.Metrics)) error {
+	cookie2, err := signIn(base2, password)
+	if err != nil {
+		return err
+	}
+	cookie1, err := signIn(base, password)
+	if err != nil {
+		return err
+	}
+	var targets []vegeta.Target
+	for _, p := range []string{"", "", "", "", "", "", "", "?page=2", "?page=10", "?page=40"} {
+		targets = append(targets,
+			vegeta.Target{Method: http.MethodGet, URL: base + historyPath + p, Header: http.Header{"Cookie": {cookie1}}},
+			vegeta.Target{Method: http.MethodGet, URL: base2 + historyPath + p, Header: http.Header{"Cookie": {cookie2}}})
+	}
+	targeter := vegeta.NewStaticTargeter(targets...)
+	fmt.Printf("\nTwo instances on one database, the load split between them:\n\n")
+	fmt.Println("| rate asked (req/s) | throughput (req/s) | success | p50 | p95 | p99 | max | bytes/answer |")
+	fmt.Println("|---:|---:|---:|---:|---:|---:|---:|---:|")
+	attack(targeter, 200, 3*time.Second)
+	best := 0.0
+	for _, rate := range steps {
+		m := attack(targeter, rate, stepFor)
+		row(rate, m)
+		if m.Success < 1 || m.Throughput < 0.9*float64(rate) || m.Latencies.P99 > time.Second {
+			break
+		}
+		best = max(best, m.Throughput)
+	}
+	fmt.Printf("\ntwo instances, requests per second at saturation: %.0f (all processes share this machine's %d CPUs)\n", best, runtime.NumCPU())
 	return nil
 }
 
