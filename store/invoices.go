@@ -133,29 +133,46 @@ func (s *Store) CollectionCounts(ctx context.Context, buyerID int64) (pay.Collec
 	return c, err
 }
 
-// listCounts sizes both the payment and the request lists in one round trip: the buckets
-// from the counts index, and the drafts of payments and of requests as statuses 0 and -1.
+// listCountsQuery sizes both the payment and the request lists in one statement: the
+// buckets from the counts index (what = 'invoices'), and the drafts of payments and of
+// requests.
+const listCountsQuery = `SELECT 'invoices' AS what, examination_status, invoice_type, action_required, count(*) AS n
+	FROM invoices WHERE buyer_id = $1 AND submitted_at IS NOT NULL GROUP BY 2, 3, 4
+	UNION ALL SELECT kind || '_drafts', 0, 0, false, count(*) FROM drafts WHERE buyer_id = $1 GROUP BY kind`
+
+// countRow is one row of the counts' statements.
+type countRow struct {
+	What           string                `db:"what"`
+	Status         pay.ExaminationStatus `db:"examination_status"`
+	Type           pay.InvoiceType       `db:"invoice_type"`
+	ActionRequired bool                  `db:"action_required"`
+	N              int                   `db:"n"`
+}
+
+// listCounts sizes both the payment and the request lists in one round trip.
 func (s *Store) listCounts(ctx context.Context, buyerID int64) (pay.PaymentCounts, pay.CollectionCounts, error) {
-	var rows []struct {
-		Status         pay.ExaminationStatus `db:"examination_status"`
-		Type           pay.InvoiceType       `db:"invoice_type"`
-		ActionRequired bool                  `db:"action_required"`
-		N              int                   `db:"n"`
+	var rows []countRow
+	if err := s.selectPrepared(ctx, &rows, listCountsQuery, buyerID); err != nil {
+		return pay.PaymentCounts{}, pay.CollectionCounts{}, fmt.Errorf("store: list counts of buyer %d: %w", buyerID, err)
 	}
+	c, cc := sumListCounts(rows)
+	return c, cc, nil
+}
+
+// sumListCounts adds the rows of listCountsQuery into the lists' sizes (other rows are
+// the caller's).
+func sumListCounts(rows []countRow) (pay.PaymentCounts, pay.CollectionCounts) {
 	var c pay.PaymentCounts
 	var cc pay.CollectionCounts
-	if err := s.selectPrepared(ctx, &rows, `SELECT examination_status, invoice_type, action_required, count(*) AS n
-		FROM invoices WHERE buyer_id = $1 AND submitted_at IS NOT NULL GROUP BY 1, 2, 3
-		UNION ALL SELECT CASE kind WHEN 'payment' THEN 0 ELSE -1 END, 0, false, count(*) FROM drafts WHERE buyer_id = $1 GROUP BY kind`, buyerID); err != nil {
-		return c, cc, fmt.Errorf("store: list counts of buyer %d: %w", buyerID, err)
-	}
 	for _, r := range rows {
 		switch {
-		case r.Status == 0:
+		case r.What == "payment_drafts":
 			c.Draft = r.N
 			continue
-		case r.Status == -1:
+		case r.What == "request_drafts":
 			cc.Draft = r.N
+			continue
+		case r.What != "invoices":
 			continue
 		case r.Type == pay.InvoiceRequestSeller:
 			switch b, _ := pay.CollectionBucketOf(pay.CollectionStatusOf(r.Status)); b {
@@ -185,5 +202,5 @@ func (s *Store) listCounts(ctx context.Context, buyerID int64) (pay.PaymentCount
 			c.History += r.N
 		}
 	}
-	return c, cc, nil
+	return c, cc
 }

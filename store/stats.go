@@ -8,24 +8,30 @@ import (
 )
 
 // Stats gathers the counts behind the header and the landing rules (SPEC.md §3 user
-// stats). Every signed-in page reads them, so the notification and supplier counts come
-// from one statement and the payment and collection lists from a second.
+// stats). Every signed-in page reads them, so they are one prepared statement: the lists'
+// counts (listCountsQuery) with the unread notifications and the suppliers beside them.
 func (s *Store) Stats(ctx context.Context, buyerID int64) (pay.Stats, error) {
 	var st pay.Stats
-	st0, err := s.prepared(ctx, `SELECT
-		(SELECT count(*) FROM notifications WHERE buyer_id = $1 AND read_at IS NULL),
-		count(*) FILTER (WHERE status = ANY($2)), count(*) FILTER (WHERE status = ANY($3))
-		FROM suppliers WHERE buyer_id = $1 AND deleted_at IS NULL`)
-	if err != nil {
+	var rows []countRow
+	if err := s.selectPrepared(ctx, &rows, listCountsQuery+`
+		UNION ALL SELECT 'unread', 0, 0, false, count(*) FROM notifications WHERE buyer_id = $1 AND read_at IS NULL
+		UNION ALL SELECT 'suppliers_enable', 0, 0, false, count(*) FROM suppliers
+			WHERE buyer_id = $1 AND deleted_at IS NULL AND status = ANY($2)
+		UNION ALL SELECT 'suppliers_disable', 0, 0, false, count(*) FROM suppliers
+			WHERE buyer_id = $1 AND deleted_at IS NULL AND status = ANY($3)`,
+		buyerID, supplierStatusCodes(pay.SupplierEnable), supplierStatusCodes(pay.SupplierDisable)); err != nil {
 		return st, fmt.Errorf("store: stats of buyer %d: %w", buyerID, err)
 	}
-	err = st0.QueryRowContext(ctx, buyerID, supplierStatusCodes(pay.SupplierEnable), supplierStatusCodes(pay.SupplierDisable)).
-		Scan(&st.NotificationUnreadCount, &st.SuppliersEnableCount, &st.SuppliersDisableCount)
-	if err != nil {
-		return st, fmt.Errorf("store: stats of buyer %d: %w", buyerID, err)
-	}
-	if st.Payments, st.Collections, err = s.listCounts(ctx, buyerID); err != nil {
-		return st, err
+	st.Payments, st.Collections = sumListCounts(rows)
+	for _, r := range rows {
+		switch r.What {
+		case "unread":
+			st.NotificationUnreadCount = r.N
+		case "suppliers_enable":
+			st.SuppliersEnableCount = r.N
+		case "suppliers_disable":
+			st.SuppliersDisableCount = r.N
+		}
 	}
 	return st, nil
 }
