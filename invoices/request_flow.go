@@ -42,16 +42,16 @@ func (f RequestFlow) Submission(userID int64) RequestSubmission {
 	return sub
 }
 
-// SaveRequestDraft keeps f as one of the buyer's request drafts (id 0 makes a new one)
+// SaveDraft keeps f as one of the buyer's request drafts (id 0 makes a new one)
 // that resumes at step (saveDraft); the confirm page's key is not kept.
-func (s *Requests) SaveRequestDraft(ctx context.Context, buyerID, id int64, f RequestFlow, step string) (int64, error) {
+func (s *Requests) SaveDraft(ctx context.Context, buyerID, id int64, f RequestFlow, step string) (int64, error) {
 	f.SubmitKey, f.DraftID = "", 0
 	sum := store.DraftSummary{Counterparty: f.Request.CustomerName, Step: step}
 	return saveDraft(ctx, &s.base, buyerID, store.RequestDraft, id, f, sum, f.Request.Amount, f.Request.Deadline)
 }
 
-// RequestDraft loads one of the buyer's request drafts as a flow (loadDraft).
-func (s *Requests) RequestDraft(ctx context.Context, buyerID, id int64) (RequestFlow, store.Draft, error) {
+// Draft loads one of the buyer's request drafts as a flow (loadDraft).
+func (s *Requests) Draft(ctx context.Context, buyerID, id int64) (RequestFlow, store.Draft, error) {
 	f, d, err := loadDraft[RequestFlow](ctx, &s.base, buyerID, store.RequestDraft, id)
 	if err != nil {
 		return RequestFlow{}, d, err

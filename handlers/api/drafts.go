@@ -26,15 +26,20 @@ type draftKind[F any, B draftBody[F]] struct {
 	field string
 	// guard refuses the callers the kind is not for; nil lets every signed-in caller in.
 	guard func(*server, *echo.Context) error
-	// save and load are the kind's money service's (invoices.Payments, invoices.Requests).
-	save func(s *server, ctx context.Context, buyerID, id int64, f F, step string) (int64, error)
-	load func(s *server, ctx context.Context, buyerID, id int64) (F, store.Draft, error)
+	// drafts is the kind's money service (invoices.Payments, invoices.Requests).
+	drafts func(*server) drafts[F]
 	// answer is a draft as GET {id} and PUT answer it: the flow beside the draft's fields.
 	answer func(F, draftFields) any
 	// summary is a draft in GET's list.
 	summary func(store.Draft) any
 	// idsBody is an empty DELETE body to decode into.
 	idsBody func() draftIDs
+}
+
+// drafts is what a money service does with its journey's drafts.
+type drafts[F any] interface {
+	SaveDraft(ctx context.Context, buyerID, id int64, f F, step string) (int64, error)
+	Draft(ctx context.Context, buyerID, id int64) (F, store.Draft, error)
 }
 
 // draftBody is a draft as a client sends it: the journey's answers and the page to resume
@@ -108,7 +113,7 @@ func (k draftKind[F, B]) create(s *server, c *echo.Context) error {
 		return err
 	}
 	f, step := b.journey()
-	id, err := k.save(s, c.Request().Context(), caller(c).User.BuyerID, 0, f, step)
+	id, err := k.drafts(s).SaveDraft(c.Request().Context(), caller(c).User.BuyerID, 0, f, step)
 	if err != nil {
 		return err
 	}
@@ -130,11 +135,11 @@ func (k draftKind[F, B]) update(s *server, c *echo.Context) error {
 	}
 	u := caller(c).User
 	ctx := c.Request().Context()
-	if _, _, err := k.load(s, ctx, u.BuyerID, id); err != nil {
+	if _, _, err := k.drafts(s).Draft(ctx, u.BuyerID, id); err != nil {
 		return err
 	}
 	f, step := b.journey()
-	if _, err := k.save(s, ctx, u.BuyerID, id, f, step); err != nil {
+	if _, err := k.drafts(s).SaveDraft(ctx, u.BuyerID, id, f, step); err != nil {
 		return err
 	}
 	return k.answerDraft(s, c, id)
@@ -153,7 +158,7 @@ func (k draftKind[F, B]) get(s *server, c *echo.Context) error {
 }
 
 func (k draftKind[F, B]) answerDraft(s *server, c *echo.Context, id int64) error {
-	f, d, err := k.load(s, c.Request().Context(), caller(c).User.BuyerID, id)
+	f, d, err := k.drafts(s).Draft(c.Request().Context(), caller(c).User.BuyerID, id)
 	if err != nil {
 		return err
 	}

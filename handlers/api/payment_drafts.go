@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -15,12 +14,7 @@ import (
 // as it was typed (drafts.go); a draft saved here resumes on /payments/draft/{id}.
 var paymentDrafts = draftKind[invoices.Flow, draftRequest]{
 	kind: store.PaymentDraft, field: "drafts",
-	save: func(s *server, ctx context.Context, buyerID, id int64, f invoices.Flow, step string) (int64, error) {
-		return s.Payments.SaveDraft(ctx, buyerID, id, f, step)
-	},
-	load: func(s *server, ctx context.Context, buyerID, id int64) (invoices.Flow, store.Draft, error) {
-		return s.Payments.Draft(ctx, buyerID, id)
-	},
+	drafts: func(s *server) drafts[invoices.Flow] { return s.Payments },
 	answer: func(f invoices.Flow, d draftFields) any {
 		f.DraftID = 0
 		return draftAnswer{Flow: f, draftFields: d}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -16,12 +15,7 @@ import (
 // only; a draft saved here resumes on /collections/draft/{id}.
 var requestDrafts = draftKind[invoices.RequestFlow, requestDraftRequest]{
 	kind: store.RequestDraft, field: "invoice_request_drafts", guard: (*server).requester,
-	save: func(s *server, ctx context.Context, buyerID, id int64, f invoices.RequestFlow, step string) (int64, error) {
-		return s.Requests.SaveRequestDraft(ctx, buyerID, id, f, step)
-	},
-	load: func(s *server, ctx context.Context, buyerID, id int64) (invoices.RequestFlow, store.Draft, error) {
-		return s.Requests.RequestDraft(ctx, buyerID, id)
-	},
+	drafts: func(s *server) drafts[invoices.RequestFlow] { return s.Requests },
 	answer: func(f invoices.RequestFlow, d draftFields) any {
 		f.DraftID = 0
 		return requestDraftAnswer{RequestFlow: f, draftFields: d}

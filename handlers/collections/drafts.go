@@ -72,7 +72,7 @@ func (h *Handler) ResumeDraft(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f, d, err := h.Requests.RequestDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
+	f, d, err := h.Requests.Draft(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func wantsDraft(c *echo.Context) bool { return c.FormValue("action") == "draft" 
 // saveDraft keeps the journey as one of the requester's drafts at step and goes to the
 // drafts list; nothing is validated.
 func (h *Handler) saveDraft(c *echo.Context, j journey, step string) error {
-	if _, err := h.Requests.SaveRequestDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, j.DraftID, j.RequestFlow, step); err != nil {
+	if _, err := h.Requests.SaveDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, j.DraftID, j.RequestFlow, step); err != nil {
 		return err
 	}
 	Journey.Clear(h.Sessions, c)
