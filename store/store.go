@@ -80,8 +80,6 @@ func (s *Store) Migrate(ctx context.Context) error {
 
 func notFound(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// getOne reads one row into a T. No row is ErrNotFound; either way the error says what
-// was read ("card 12"), the way every store error does.
 // prepared is the statement of query, prepared once for the pool (database/sql prepares
 // it again on each connection that runs it, and after a reconnection). Only for the hot
 // reads of every page: a statement's text is its key, so each query must be one of a
@@ -119,6 +117,8 @@ func (s *Store) selectPrepared(ctx context.Context, dest any, query string, args
 	return st.SelectContext(ctx, dest, args...)
 }
 
+// getOne reads one row into a T. No row is ErrNotFound; either way the error says what
+// was read ("card 12"), the way every store error does.
 func getOne[T any](ctx context.Context, q sqlx.QueryerContext, what, query string, args ...any) (T, error) {
 	var v T
 	err := sqlx.GetContext(ctx, q, &v, query, args...)
