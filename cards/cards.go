@@ -26,7 +26,8 @@ import (
 // Paths of the add-card flow the PSP sends the buyer back to (routed in
 // handlers/routes.go, served by handlers/myaccount).
 const (
-	// HostedReturnPath receives ?token=… from the PSP's hosted card page.
+	// HostedReturnPath receives ?setup=… (or Stripe.js's ?setup_intent=…) from the PSP's
+	// hosted card page, or after a 3-D Secure challenge during a setup.
 	HostedReturnPath = "/myaccount/creditcards/new/return"
 	// VerifyReturnPath receives ?payment_id=… after a 3-D Secure challenge.
 	VerifyReturnPath = "/myaccount/creditcards/verify/return"
@@ -257,47 +258,114 @@ type Added struct {
 	PaymentID string
 }
 
-// maxToken bounds a token: the PSPs' are far shorter.
+// maxToken bounds a token or a setup id: the PSPs' are far shorter.
 const maxToken = 255
 
-// AddCard saves a card from a one-time token (the card-entry island's, or the hosted
-// page's), after the checks that need no PSP (the limit), the PSP's answer (brand,
-// expiry, a card already saved) and a zero-amount verification. A *Refusal says why
-// nothing was saved.
+// AddCard saves a card from a one-time token (a JSON API client's, from the PSP's
+// tokenisation endpoint), after the checks that need no PSP (the limit), the PSP's
+// answer (brand, expiry, a card already saved) and a zero-amount verification. A
+// *Refusal says why nothing was saved.
 func (s *Service) AddCard(ctx context.Context, buyerID int64, token string) (Added, error) {
 	token = strings.TrimSpace(token)
 	if token == "" || len(token) > maxToken {
 		return Added{}, refuse("token", MsgTokenMissing, "")
 	}
-	n, err := s.Store.CardCount(ctx, buyerID)
-	if err != nil {
+	if err := s.admit(ctx, buyerID); err != nil {
 		return Added{}, err
 	}
+	gc, err := s.Gateway.SaveCard(ctx, token)
+	if err != nil {
+		return Added{}, saveErr(err)
+	}
+	return s.check(ctx, buyerID, gc, false)
+}
+
+// StartSetup opens a card setup at the PSP for the add page: its fields for the
+// card-entry island, or its hosted page (hosted) for a buyer without JavaScript. The
+// PSP sends the buyer back to HostedReturnPath with the setup's id. The caller keeps
+// the id with the buyer's session: only a setup this session started is finished.
+func (s *Service) StartSetup(ctx context.Context, hosted bool) (gateway.CardSetup, error) {
+	cs, err := s.Gateway.StartCardSetup(ctx, gateway.CardSetupRequest{ReturnURL: s.BaseURL + HostedReturnPath, Hosted: hosted})
+	if err != nil {
+		return gateway.CardSetup{}, fmt.Errorf("cards: start card setup: %w", err)
+	}
+	return cs, nil
+}
+
+// AddSetupCard saves the card the buyer entered into the PSP's fields or hosted page
+// for setup (StartSetup), with the same checks as AddCard. A card the PSP verified
+// during the setup (Stripe's SetupIntent, 3-D Secure included) is saved without a
+// second verification; any other is verified with a zero-amount authorisation.
+func (s *Service) AddSetupCard(ctx context.Context, buyerID int64, setupID string) (Added, error) {
+	setupID = strings.TrimSpace(setupID)
+	if setupID == "" || len(setupID) > maxToken {
+		return Added{}, refuse("token", MsgTokenMissing, "")
+	}
+	if err := s.admit(ctx, buyerID); err != nil {
+		return Added{}, err
+	}
+	res, err := s.Gateway.FinishCardSetup(ctx, setupID)
+	if err != nil {
+		return Added{}, saveErr(err)
+	}
+	switch res.Status {
+	case gateway.SetupSucceeded:
+		return s.check(ctx, buyerID, res.Card, res.Verified)
+	case gateway.SetupRequiresAction:
+		return Added{}, refuse("token", MsgChallengeUnfin, gateway.ResultActionRequired)
+	case gateway.SetupDeclined:
+		if s.Limiter != nil && countsAsDecline(res.ResultCode) {
+			if err := s.Limiter.CountCardDecline(ctx); err != nil {
+				return Added{}, err
+			}
+		}
+		return Added{}, declined("token", resultOr(res.ResultCode, gateway.ResultDeclined))
+	}
+	// Open: the buyer came back without entering a card.
+	return Added{}, refuse("token", MsgTokenMissing, "")
+}
+
+// admit runs the checks of an added card that need no PSP: the number of saved cards,
+// the day's lock, and the rate limiter.
+func (s *Service) admit(ctx context.Context, buyerID int64) error {
+	n, err := s.Store.CardCount(ctx, buyerID)
+	if err != nil {
+		return err
+	}
 	if n >= pay.MaxSavedCards {
-		return Added{}, refuse("token", MsgTooMany, "")
+		return refuse("token", MsgTooMany, "")
 	}
 	// The lock first: a locked buyer's attempts reach neither the limiter nor the PSP.
 	if locked, err := s.Locked(ctx, buyerID); err != nil {
-		return Added{}, err
+		return err
 	} else if locked {
-		return Added{}, &Refusal{Field: "token", Message: MsgLocked, Locked: true}
+		return &Refusal{Field: "token", Message: MsgLocked, Locked: true}
 	}
 	if s.Limiter != nil {
 		// Every attempt that reaches the PSP counts, whatever its outcome: a token
 		// the PSP turns into a card already tells whether the number exists.
 		if err := s.Limiter.LimitCardCheck(ctx, buyerID); err != nil {
-			return Added{}, err
+			return err
 		}
 	}
-	gc, err := s.Gateway.SaveCard(ctx, token)
+	return nil
+}
+
+// saveErr is the buyer's answer when the PSP would not give the card.
+func saveErr(err error) error {
 	switch {
 	case errors.Is(err, gateway.ErrBadToken), errors.Is(err, gateway.ErrNotFound):
-		return Added{}, refuse("token", MsgTokenUnusable, "")
+		return refuse("token", MsgTokenUnusable, "")
 	case errors.Is(err, gateway.ErrUnavailable):
-		return Added{}, declined("token", gateway.ResultProcessorError)
-	case err != nil:
-		return Added{}, fmt.Errorf("cards: save card: %w", err)
+		return declined("token", gateway.ResultProcessorError)
 	}
+	return fmt.Errorf("cards: save card: %w", err)
+}
+
+// check refuses a card the service does not take (brand, expiry, already saved), then
+// records the card check and verifies the card with the issuer, unless the PSP already
+// did (verified).
+func (s *Service) check(ctx context.Context, buyerID int64, gc gateway.Card, verified bool) (Added, error) {
 	if msg := gc.Brand.RefusalMessage(); msg != "" {
 		return Added{}, refuse("token", msg, gateway.ResultBrandNotAccepted)
 	}
@@ -315,6 +383,11 @@ func (s *Service) AddCard(ctx context.Context, buyerID int64, token string) (Add
 	})
 	if err != nil {
 		return Added{}, err
+	}
+	if verified {
+		// The check's row still records the card and its outcome, as for a card the
+		// service verified itself.
+		return s.finishCheck(ctx, buyerID, check.PaymentID, store.CardCheckOutcome{Authorized: true, ResultCode: string(gateway.ResultApproved)})
 	}
 	tx, err := s.Gateway.Authorize(ctx, gateway.AuthorizeRequest{
 		PaymentID: check.PaymentID, CardRef: gc.Ref, VerifyOnly: true,
@@ -442,29 +515,4 @@ func (s *Service) FinishCheck(ctx context.Context, buyerID int64, paymentID stri
 		return Added{}, refuse("token", MsgChallengeUnfin, gateway.ResultActionRequired)
 	}
 	return s.checkAnswered(ctx, buyerID, paymentID, tx)
-}
-
-// HostedCardPage is a gateway that hosts a card form of its own, for buyers without
-// JavaScript: the app asks it for a session server-to-server, sends the buyer's browser
-// to the page, and the PSP sends the buyer back to returnURL with ?token=… (a one-time
-// token, as the card-entry island would have posted).
-type HostedCardPage interface {
-	HostedCardURL(ctx context.Context, returnURL string) (pageURL string, err error)
-}
-
-// ErrNoHostedPage: the configured gateway has no hosted card page.
-var ErrNoHostedPage = errors.New("cards: the gateway has no hosted card page")
-
-// HostedPage starts a session on the PSP's hosted card page and answers the URL to send
-// the buyer to; the PSP sends them back to HostedReturnPath.
-func (s *Service) HostedPage(ctx context.Context) (string, error) {
-	h, ok := s.Gateway.(HostedCardPage)
-	if !ok {
-		return "", ErrNoHostedPage
-	}
-	u, err := h.HostedCardURL(ctx, s.BaseURL+HostedReturnPath)
-	if err != nil {
-		return "", fmt.Errorf("cards: hosted session: %w", err)
-	}
-	return u, nil
 }

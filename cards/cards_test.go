@@ -36,9 +36,13 @@ type fakeGateway struct {
 	authorize func(gateway.AuthorizeRequest) (gateway.Transaction, error)
 	lookup    func(string) (gateway.Transaction, error)
 	verify    func(http.Header, []byte) (gateway.Event, error)
-	hosted    string
-	auths     []gateway.AuthorizeRequest
-	lookups   []string
+	// setup is what FinishCardSetup answers; setups records the calls of both setup
+	// methods.
+	setup    gateway.CardSetupResult
+	setupErr error
+	setups   []string
+	auths    []gateway.AuthorizeRequest
+	lookups  []string
 }
 
 func (f *fakeGateway) Name() string { return "fake" }
@@ -78,8 +82,20 @@ func (f *fakeGateway) Lookup(_ context.Context, id string) (gateway.Transaction,
 func (f *fakeGateway) VerifyWebhook(h http.Header, body []byte, _ time.Time) (gateway.Event, error) {
 	return f.verify(h, body)
 }
-func (f *fakeGateway) HostedCardURL(_ context.Context, returnURL string) (string, error) {
-	return f.hosted + "?return=" + returnURL, nil
+func (f *fakeGateway) StartCardSetup(_ context.Context, r gateway.CardSetupRequest) (gateway.CardSetup, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.setups = append(f.setups, fmt.Sprintf("start hosted=%v return=%s", r.Hosted, r.ReturnURL))
+	if r.Hosted {
+		return gateway.CardSetup{ID: "setup_1", RedirectURL: "https://psp.example/hosted/setup_1"}, nil
+	}
+	return gateway.CardSetup{ID: "setup_1", FieldsURL: "https://psp.example/fields/setup_1"}, nil
+}
+func (f *fakeGateway) FinishCardSetup(_ context.Context, id string) (gateway.CardSetupResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.setups = append(f.setups, "finish "+id)
+	return f.setup, f.setupErr
 }
 
 var cardSeq atomic.Int64
@@ -172,6 +188,87 @@ func TestAddCardRefusals(t *testing.T) {
 			assert.Equal(t, tc.msg, r.Message)
 			assert.Equal(t, tc.code, r.Code)
 			assert.Equal(t, "token", r.Field)
+			assert.Empty(t, gw.auths, "nothing is verified")
+			assert.Zero(t, count(t, buyer), "nothing is saved")
+		})
+	}
+}
+
+// A card entered into the PSP's fields or hosted page: the setup's id opens it, the same
+// checks as a token's apply, and only a card the PSP did not verify is verified again.
+func TestAddSetupCard(t *testing.T) {
+	ctx := context.Background()
+	gw := &fakeGateway{}
+	s := newService(gw)
+	cs, err := s.StartSetup(ctx, false)
+	require.NoError(t, err)
+	assert.Equal(t, "https://psp.example/fields/setup_1", cs.FieldsURL)
+	_, err = s.StartSetup(ctx, true)
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"start hosted=false return=https://pay.example.jp/myaccount/creditcards/new/return",
+		"start hosted=true return=https://pay.example.jp/myaccount/creditcards/new/return",
+	}, gw.setups)
+
+	t.Run("not verified by the PSP: verified here", func(t *testing.T) {
+		buyer := newBuyer(t)
+		gw := &fakeGateway{setup: gateway.CardSetupResult{Status: gateway.SetupSucceeded, Card: visa()}}
+		added, err := newService(gw).AddSetupCard(ctx, buyer, "setup_1")
+		require.NoError(t, err)
+		require.NotNil(t, added.Card)
+		require.Len(t, gw.auths, 1)
+		assert.True(t, gw.auths[0].VerifyOnly)
+		assert.Equal(t, gw.setup.Card.Ref, gw.auths[0].CardRef)
+		assert.Equal(t, 1, count(t, buyer))
+	})
+	t.Run("verified by the PSP: saved without a second check", func(t *testing.T) {
+		buyer := newBuyer(t)
+		gw := &fakeGateway{setup: gateway.CardSetupResult{Status: gateway.SetupSucceeded, Card: visa(), Verified: true}}
+		added, err := newService(gw).AddSetupCard(ctx, buyer, "seti_1")
+		require.NoError(t, err)
+		require.NotNil(t, added.Card)
+		assert.Empty(t, gw.auths, "no zero-amount authorisation")
+		check, err := db.Store.CardCheck(ctx, buyer, added.PaymentID)
+		require.NoError(t, err, "the card check is recorded")
+		assert.Equal(t, store.CardCheckAuthorized, check.Status)
+		assert.Equal(t, 1, count(t, buyer))
+
+		// The same card through another setup: a duplicate.
+		gw.setup.Card.Ref = "card_other"
+		_, err = newService(gw).AddSetupCard(ctx, buyer, "seti_2")
+		assert.Equal(t, cards.MsgDuplicate, refusal(t, err).Message)
+		assert.Equal(t, 1, count(t, buyer))
+	})
+	amex := gateway.Card{Ref: "c", Brand: pay.BrandAMEX, Last4: "0005", ExpMonth: 1, ExpYear: 2030, Fingerprint: "amex"}
+	for _, tc := range []struct {
+		name  string
+		setup gateway.CardSetupResult
+		err   error
+		id    string
+		msg   string
+		code  gateway.ResultCode
+	}{
+		{"open: no card entered", gateway.CardSetupResult{Status: gateway.SetupOpen}, nil, "setup_1", cards.MsgTokenMissing, ""},
+		{"challenge not passed", gateway.CardSetupResult{Status: gateway.SetupRequiresAction}, nil, "seti_1", cards.MsgChallengeUnfin, gateway.ResultActionRequired},
+		{"declined in the setup", gateway.CardSetupResult{Status: gateway.SetupDeclined, ResultCode: gateway.ResultInsufficientFunds}, nil, "seti_1",
+			gateway.ResultMessage(gateway.ResultInsufficientFunds), gateway.ResultInsufficientFunds},
+		{"declined without a code", gateway.CardSetupResult{Status: gateway.SetupDeclined}, nil, "seti_1",
+			gateway.ResultMessage(gateway.ResultDeclined), gateway.ResultDeclined},
+		{"AMEX", gateway.CardSetupResult{Status: gateway.SetupSucceeded, Card: amex, Verified: true}, nil, "seti_1",
+			"American Express はご利用いただけません。JCB、VISA、Mastercard のカードをご利用ください。", gateway.ResultBrandNotAccepted},
+		{"unknown setup", gateway.CardSetupResult{}, fmt.Errorf("fake: %w", gateway.ErrNotFound), "setup_x", cards.MsgTokenUnusable, ""},
+		{"expired setup", gateway.CardSetupResult{}, fmt.Errorf("fake: %w", gateway.ErrBadToken), "setup_x", cards.MsgTokenUnusable, ""},
+		{"PSP unavailable", gateway.CardSetupResult{}, fmt.Errorf("fake: %w", gateway.ErrUnavailable), "setup_x",
+			gateway.ResultMessage(gateway.ResultProcessorError), gateway.ResultProcessorError},
+		{"no setup id", gateway.CardSetupResult{Status: gateway.SetupSucceeded, Card: visa()}, nil, " ", cards.MsgTokenMissing, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			buyer := newBuyer(t)
+			gw := &fakeGateway{setup: tc.setup, setupErr: tc.err}
+			_, err := newService(gw).AddSetupCard(ctx, buyer, tc.id)
+			r := refusal(t, err)
+			assert.Equal(t, tc.msg, r.Message)
+			assert.Equal(t, tc.code, r.Code)
 			assert.Empty(t, gw.auths, "nothing is verified")
 			assert.Zero(t, count(t, buyer), "nothing is saved")
 		})

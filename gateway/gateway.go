@@ -46,6 +46,72 @@ type Gateway interface {
 	// VerifyWebhook checks a webhook's signature (HMAC-SHA256 over the timestamp and the
 	// body) and its age against the replay window, and decodes it.
 	VerifyWebhook(header http.Header, body []byte, now time.Time) (Event, error)
+
+	// StartCardSetup opens a card setup: the PSP's own fields (embedded in our page, on the
+	// PSP's origin) or its hosted card page (r.Hosted, for buyers without JavaScript) take
+	// the card, so that no card number or security code passes through our page's script
+	// or our server. Our server keeps the setup's ID with the buyer's session and later
+	// reads the outcome with FinishCardSetup.
+	StartCardSetup(ctx context.Context, r CardSetupRequest) (CardSetup, error)
+	// FinishCardSetup reads a setup's outcome and, once the buyer has entered a card,
+	// answers it saved as a reusable card (SetupSucceeded). Calling it again answers the
+	// same card. An unknown setup is ErrNotFound; one that expired or was cancelled
+	// ErrBadToken.
+	FinishCardSetup(ctx context.Context, setupID string) (CardSetupResult, error)
+}
+
+// CardSetupRequest opens a card setup.
+type CardSetupRequest struct {
+	// ReturnURL is where the PSP sends the buyer back from its hosted page (or from a
+	// 3-D Secure challenge during the setup). The PSP adds the setup's id: ?setup=<id>
+	// (the sandbox, Stripe Checkout through {CHECKOUT_SESSION_ID}) or
+	// ?setup_intent=<id> (Stripe.js after a redirect).
+	ReturnURL string
+	// Hosted asks for the PSP's hosted page (RedirectURL) instead of embeddable fields.
+	Hosted bool
+}
+
+// CardSetup is an open card setup.
+type CardSetup struct {
+	// ID is the PSP's id of the setup (the sandbox's setup_…, Stripe's seti_… or, hosted,
+	// the Checkout Session's cs_…).
+	ID string
+	// FieldsURL is the PSP's card-fields page, for an iframe on our page (the sandbox).
+	FieldsURL string
+	// ClientSecret is what the PSP's script needs to confirm the setup in the browser
+	// (Stripe.js). It is the buyer's, not ours: it goes into the page, never into a log.
+	ClientSecret string
+	// RedirectURL is the PSP's hosted card page (CardSetupRequest.Hosted).
+	RedirectURL string
+}
+
+// SetupStatus is where a card setup stands.
+type SetupStatus string
+
+const (
+	// SetupOpen: no card has been entered yet (or the buyer went back from the page).
+	SetupOpen SetupStatus = "open"
+	// SetupRequiresAction: the issuer asked for a 3-D Secure challenge that the buyer
+	// has not passed (yet).
+	SetupRequiresAction SetupStatus = "requires_action"
+	// SetupDeclined: the card was refused during the setup (ResultCode).
+	SetupDeclined SetupStatus = "declined"
+	// SetupSucceeded: the card is saved (CardSetupResult.Card).
+	SetupSucceeded SetupStatus = "succeeded"
+)
+
+// CardSetupResult is a setup's outcome.
+type CardSetupResult struct {
+	Status SetupStatus
+	// Card is the saved card (SetupSucceeded).
+	Card Card
+	// Verified: the PSP checked the card with the issuer as part of the setup (with
+	// 3-D Secure when the issuer asked: Stripe's SetupIntent), so no zero-amount
+	// authorisation is needed. The sandbox's setups only tokenise: the service verifies
+	// the card with Authorize(VerifyOnly) as it does for a token.
+	Verified bool
+	// ResultCode says why the card was declined (SetupDeclined).
+	ResultCode ResultCode
 }
 
 // AuthorizeRequest asks for an authorisation.

@@ -109,6 +109,12 @@ func (p *psp) Lookup(_ context.Context, id string) (gateway.Transaction, error) 
 func (p *psp) VerifyWebhook(http.Header, []byte, time.Time) (gateway.Event, error) {
 	return gateway.Event{}, errors.New("not used")
 }
+func (p *psp) StartCardSetup(context.Context, gateway.CardSetupRequest) (gateway.CardSetup, error) {
+	return gateway.CardSetup{}, errors.New("not used")
+}
+func (p *psp) FinishCardSetup(context.Context, string) (gateway.CardSetupResult, error) {
+	return gateway.CardSetupResult{}, errors.New("not used")
+}
 func (p *psp) count() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

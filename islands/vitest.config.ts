@@ -8,7 +8,7 @@ export default defineConfig({
   esbuild: { jsx: "automatic" },
   test: {
     environment: "jsdom",
-    include: ["islands/**/*.test.{ts,tsx}"],
+    include: ["islands/**/*.test.{ts,tsx}", "gateway/sandbox/assets/**/*.test.{js,ts}"],
     setupFiles: ["islands/lib/test-setup.ts"],
     restoreMocks: true,
     unstubGlobals: true,

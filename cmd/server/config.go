@@ -76,6 +76,10 @@ type Config struct {
 	// Stripe configures the Stripe adapter when PSP=stripe: STRIPE_SECRET_KEY,
 	// STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE (stripe-mock; empty for Stripe itself).
 	Stripe stripe.Config
+	// StripePublishableKey (STRIPE_PUBLISHABLE_KEY, pk_live_… / pk_test_…) is what
+	// Stripe.js needs in the buyer's browser for the card fields; without it the add page
+	// offers Stripe Checkout only. Production needs it.
+	StripePublishableKey string
 	// The sandbox PSP (PSP=sandbox) listens on SandboxPort (SANDBOX_PSP_PORT, default
 	// 8081, 0 for a free one) and the browser reaches it at SandboxURL (SANDBOX_PSP_URL,
 	// default http://localhost:<port>). SandboxAuthorizationTTL
@@ -337,8 +341,12 @@ func (c *Config) loadStripe(getenv func(string) string) []error {
 		WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")),
 		APIBase:       strings.TrimRight(strings.TrimSpace(getenv("STRIPE_API_BASE")), "/"),
 	}
+	c.StripePublishableKey = strings.TrimSpace(getenv("STRIPE_PUBLISHABLE_KEY"))
 	if c.Stripe.SecretKey == "" {
 		errs = append(errs, errors.New("PSP=stripe needs STRIPE_SECRET_KEY"))
+	}
+	if k := c.StripePublishableKey; k != "" && !strings.HasPrefix(k, "pk_") {
+		errs = append(errs, errors.New("STRIPE_PUBLISHABLE_KEY must be a publishable key (pk_…), never the secret key"))
 	}
 	if b := c.Stripe.APIBase; b != "" {
 		if u, err := url.Parse(b); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -348,6 +356,9 @@ func (c *Config) loadStripe(getenv func(string) string) []error {
 	if c.Production() {
 		if c.Stripe.WebhookSecret == "" {
 			errs = append(errs, errors.New("production needs STRIPE_WEBHOOK_SECRET with PSP=stripe"))
+		}
+		if c.StripePublishableKey == "" {
+			errs = append(errs, errors.New("production needs STRIPE_PUBLISHABLE_KEY with PSP=stripe: buyers enter cards in Stripe.js's fields"))
 		}
 		if c.Stripe.APIBase != "" {
 			errs = append(errs, errors.New("STRIPE_API_BASE is for tests against stripe-mock, not production"))

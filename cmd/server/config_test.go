@@ -51,7 +51,7 @@ func productionEnv() map[string]string {
 		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
 		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp/",
 		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files",
-		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
+		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay", "STRIPE_PUBLISHABLE_KEY": "pk_live_cardpay",
 	}
 	for k, v := range prodTransfers {
 		prod[k] = v
@@ -108,6 +108,8 @@ func TestLoadConfig(t *testing.T) {
 		{"production without a PSP", with("PSP", ""), "PSP=stripe"},
 		{"production without the Stripe secret key", with("STRIPE_SECRET_KEY", ""), "STRIPE_SECRET_KEY"},
 		{"production without the Stripe webhook secret", with("STRIPE_WEBHOOK_SECRET", ""), "STRIPE_WEBHOOK_SECRET"},
+		{"production without the Stripe publishable key", with("STRIPE_PUBLISHABLE_KEY", ""), "STRIPE_PUBLISHABLE_KEY"},
+		{"the secret key as the publishable key", with("STRIPE_PUBLISHABLE_KEY", "sk_live_cardpay"), "STRIPE_PUBLISHABLE_KEY"},
 		{"production against stripe-mock", with("STRIPE_API_BASE", "http://localhost:12111"), "STRIPE_API_BASE"},
 		{"unknown PSP", map[string]string{"PSP": "paypal"}, "PSP"},
 		{"stripe without a secret key", map[string]string{"PSP": "stripe"}, "STRIPE_SECRET_KEY"},
@@ -203,13 +205,14 @@ func TestLoadConfigStripe(t *testing.T) {
 		"APP_ENV": "production", "SECRET_KEY": "0123456789abcdef0123456789abcdef",
 		"DATABASE_URL": "postgres://app@db/cardpay", "BASE_URL": "https://pay.example.jp",
 		"SMTP_URL": "smtp://mail.example.jp:587", "FILES_DIR": "/srv/cardpay/files",
-		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay",
+		"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_live_cardpay", "STRIPE_WEBHOOK_SECRET": "whsec_cardpay", "STRIPE_PUBLISHABLE_KEY": "pk_live_cardpay",
 		"TRANSFER_REMITTER_CODE": "0000012345", "TRANSFER_REMITTER_NAME": "ｶ)ｾｲｷﾕｳｼﾖ", "TRANSFER_REMITTER_BANK_CODE": "0005",
 		"TRANSFER_REMITTER_BRANCH_CODE": "001", "TRANSFER_REMITTER_ACCOUNT_TYPE": "1", "TRANSFER_REMITTER_ACCOUNT_NUMBER": "7654321",
 		"ISSUER_NAME": "株式会社請求書", "ISSUER_REGISTRATION_NUMBER": "T1180301018771",
 	}))
 	require.NoError(t, err)
 	assert.Equal(t, "whsec_cardpay", c.Stripe.WebhookSecret)
+	assert.Equal(t, "pk_live_cardpay", c.StripePublishableKey)
 	assert.Empty(t, c.Stripe.APIBase, "production talks to Stripe itself")
 }
 

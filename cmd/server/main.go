@@ -188,6 +188,7 @@ func run(logger *slog.Logger) error {
 		return err
 	}
 	deps.PSPOrigin = pspOrigin
+	deps.StripePublishableKey = cfg.StripePublishableKey
 	deps.Cards = &cards.Service{Store: st, Gateway: gw, BaseURL: cfg.BaseURL, Logger: logger, QueueEvents: true, Limiter: deps.Account}
 	var crash func(point string)
 	if cfg.CrashAt != "" {

@@ -17,6 +17,7 @@ import (
 	"encoding/base32"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -96,10 +97,17 @@ const (
 	// Webhooks: VerifyWebhook accepts Env.Sign's signature and refuses tampered,
 	// wrongly keyed, stale and replayed ones.
 	Webhooks Scenario = "webhooks"
+	// Setup: StartCardSetup answers a setup the browser can take a card with (fields
+	// to embed or a client secret, and a hosted page when asked), and FinishCardSetup
+	// reads it: open before a card is entered.
+	Setup Scenario = "setup"
+	// SetupOutcome: Env.EnterCard completes a setup as the buyer would, and
+	// FinishCardSetup then answers the saved card, the same card when asked again.
+	SetupOutcome Scenario = "setup_outcome"
 )
 
 // AllScenarios is every scenario, for a PSP that plays them all (the sandbox).
-var AllScenarios = []Scenario{Authorize, Lifecycle, Challenge, ChallengeOutcome, DeclineCodes, States, Idempotency, Timeout, Webhooks}
+var AllScenarios = []Scenario{Authorize, Lifecycle, Challenge, ChallengeOutcome, DeclineCodes, States, Idempotency, Timeout, Webhooks, Setup, SetupOutcome}
 
 // AllCards is every test card.
 var AllCards = []Card{
@@ -133,6 +141,10 @@ type Env struct {
 	// ReturnURL is the 3-D Secure return URL sent with every Authorize; default
 	// "https://app.example/return".
 	ReturnURL string
+	// EnterCard enters card c into setup as the buyer would (the PSP's fields or its
+	// hosted page; Stripe.js confirming the SetupIntent), and answers the details
+	// FinishCardSetup must then give (as Token's). Needed for SetupOutcome.
+	EnterCard func(t *testing.T, setup gateway.CardSetup, c Card) gateway.Card
 }
 
 // Amount is what the table authorises, in yen.
@@ -201,6 +213,9 @@ func (c *contract) applies(r row) bool {
 		return false
 	}
 	if slices.Contains(r.needs, Webhooks) && (c.env.Sign == nil || c.env.WebhookBody == nil) {
+		return false
+	}
+	if slices.Contains(r.needs, SetupOutcome) && c.env.EnterCard == nil {
 		return false
 	}
 	return c.env.Token != nil || len(r.cards) == 0
@@ -546,6 +561,57 @@ func rows() []row {
 				})
 			}
 		}},
+		row{name: "card setup for fields", needs: []Scenario{Setup}, run: func(t *testing.T, c *contract) {
+			s, err := c.gw.StartCardSetup(t.Context(), gateway.CardSetupRequest{ReturnURL: c.env.ReturnURL})
+			require.NoError(t, err)
+			assert.NotEmpty(t, s.ID)
+			assert.True(t, s.FieldsURL != "" || s.ClientSecret != "", "fields to embed or a client secret for the PSP's script")
+			if s.FieldsURL != "" {
+				assertAbsolute(t, s.FieldsURL)
+			}
+			assert.Empty(t, s.RedirectURL, "no hosted page unless asked")
+			got, err := c.gw.FinishCardSetup(t.Context(), s.ID)
+			require.NoError(t, err)
+			assert.Equal(t, gateway.SetupOpen, got.Status, "open until a card is entered")
+			assert.Empty(t, got.Card.Ref)
+		}},
+		row{name: "card setup on the hosted page", needs: []Scenario{Setup}, run: func(t *testing.T, c *contract) {
+			s, err := c.gw.StartCardSetup(t.Context(), gateway.CardSetupRequest{ReturnURL: c.env.ReturnURL, Hosted: true})
+			require.NoError(t, err)
+			assert.NotEmpty(t, s.ID)
+			assertAbsolute(t, s.RedirectURL)
+			got, err := c.gw.FinishCardSetup(t.Context(), s.ID)
+			require.NoError(t, err)
+			assert.Equal(t, gateway.SetupOpen, got.Status, "open until a card is entered")
+		}},
+		row{name: "card setup unknown", needs: []Scenario{Setup, States}, run: func(t *testing.T, c *contract) {
+			_, err := c.gw.FinishCardSetup(t.Context(), "setup_unknown"+c.run)
+			require.ErrorIs(t, err, gateway.ErrNotFound)
+		}},
+		row{name: "card setup saves the card entered", needs: []Scenario{Setup, SetupOutcome}, cards: []Card{CardVISA}, run: func(t *testing.T, c *contract) {
+			for _, hosted := range []bool{false, true} {
+				s, err := c.gw.StartCardSetup(t.Context(), gateway.CardSetupRequest{ReturnURL: c.env.ReturnURL, Hosted: hosted})
+				require.NoError(t, err)
+				want := c.env.EnterCard(t, s, CardVISA)
+				got, err := c.gw.FinishCardSetup(t.Context(), s.ID)
+				require.NoError(t, err)
+				require.Equal(t, gateway.SetupSucceeded, got.Status, "hosted %v", hosted)
+				assert.NotEmpty(t, got.Card.Ref)
+				assert.Equal(t, want.Brand, got.Card.Brand)
+				assert.Equal(t, want.Last4, got.Card.Last4)
+				assert.Equal(t, want.ExpMonth, got.Card.ExpMonth)
+				assert.Equal(t, want.ExpYear, got.Card.ExpYear)
+				assert.NotEmpty(t, got.Card.Fingerprint)
+				again, err := c.gw.FinishCardSetup(t.Context(), s.ID)
+				require.NoError(t, err, "finishing twice answers the same card")
+				assert.Equal(t, got.Card.Ref, again.Card.Ref)
+				// The card is usable like a saved token's.
+				id := c.paymentID(t)
+				tx, err := c.gw.Authorize(t.Context(), gateway.AuthorizeRequest{PaymentID: id, CardRef: got.Card.Ref, VerifyOnly: true, ReturnURL: c.env.ReturnURL})
+				require.NoError(t, err)
+				assert.Equal(t, gateway.StatusAuthorized, tx.Status)
+			}
+		}},
 		row{name: "name", run: func(t *testing.T, c *contract) {
 			assert.NotEmpty(t, c.gw.Name())
 		}},
@@ -555,6 +621,14 @@ func rows() []row {
 
 // randomID is a short random run id in lower-case base32: letters and the digits 2–7,
 // so no id ever holds a long run of digits that a card-number scan would flag.
+func assertAbsolute(t *testing.T, raw string) {
+	t.Helper()
+	u, err := url.Parse(raw)
+	require.NoError(t, err)
+	assert.Contains(t, []string{"http", "https"}, u.Scheme, "%q is an absolute http(s) URL", raw)
+	assert.NotEmpty(t, u.Host, "%q", raw)
+}
+
 func randomID() string {
 	b := make([]byte, 5)
 	_, _ = rand.Read(b)

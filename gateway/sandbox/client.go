@@ -83,17 +83,6 @@ func (c *Client) VerifyWebhook(header http.Header, body []byte, now time.Time) (
 	return Verify(c.webhookSecret, header, body, now)
 }
 
-// HostedCardURL creates a hosted card page session for a buyer without JavaScript and
-// answers the page's URL; the PSP sends the buyer back to returnURL with ?token=… (or
-// ?hosted_cancel=1).
-func (c *Client) HostedCardURL(ctx context.Context, returnURL string) (string, error) {
-	var hs HostedSession
-	if err := c.call(ctx, http.MethodPost, "/v1/hosted_sessions", "", map[string]string{"return_url": returnURL}, &hs); err != nil {
-		return "", fmt.Errorf("sandbox: hosted session: %w", err)
-	}
-	return hs.URL, nil
-}
-
 func (c *Client) paymentPath(paymentID string) string {
 	return "/v1/authorizations/" + url.PathEscape(paymentID)
 }

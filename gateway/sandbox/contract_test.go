@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
@@ -58,6 +59,25 @@ func sandboxEnv(h *harness) gatewaytest.Env {
 			require.Equal(t, http.StatusSeeOther, resp.StatusCode)
 			assert.Equal(t, returnURL+"?payment_id="+url.QueryEscape(tx.PaymentID), resp.Header.Get("Location"))
 		},
+		// The buyer enters the card on the fields page (its script's POST, from the
+		// sandbox's own origin) or on the hosted page (a form post, then back to the app
+		// with the setup's id).
+		EnterCard: func(t *testing.T, setup gateway.CardSetup, c gatewaytest.Card) gateway.Card {
+			number := contractCards[c]
+			require.NotEmpty(t, number, "no sandbox number for %s", c)
+			req := h.card(number)
+			d := sandboxDigits(number)
+			if setup.RedirectURL == "" {
+				status, out := h.postFields(t, setup.ID, h.ts.URL, req)
+				require.Equal(t, http.StatusCreated, status, "%v", out)
+			} else {
+				exp := fmt.Sprintf("%02d/%d", req.ExpMonth, req.ExpYear)
+				resp, _ := h.post(t, setup.RedirectURL, url.Values{"number": {number}, "exp": {exp}, "cvc": {req.CVC}, "name": {req.Name}})
+				require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+				assert.Equal(t, returnURL+"?setup="+setup.ID, resp.Header.Get("Location"))
+			}
+			return gateway.Card{Brand: pay.BrandFromNumber(d), Last4: d[len(d)-4:], ExpMonth: 12, ExpYear: req.ExpYear.(int), Holder: "TARO YAMADA"}
+		},
 		WebhookSecret: hookSecret,
 		Sign: func(body []byte, secret string, at time.Time) http.Header {
 			return http.Header{sandbox.SignatureHeader: {sandbox.Sign(secret, body, at)}}
@@ -100,6 +120,8 @@ func TestContractRowsAllRun(t *testing.T) {
 	assert.Contains(t, names, "timeout after authorisation")
 	assert.Contains(t, names, "challenge passed")
 	assert.Contains(t, names, "decline G012 insufficient_funds")
+	assert.Contains(t, names, "card setup saves the card entered")
+	assert.Contains(t, names, "card setup unknown")
 	for _, d := range gatewaytest.Declines {
 		assert.Contains(t, names, "decline "+string(d.Code)+" "+string(d.Card))
 	}

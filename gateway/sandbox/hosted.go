@@ -1,73 +1,34 @@
 package sandbox
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
-	"time"
 )
 
-type hostedSession struct {
-	ID        string     `db:"id"`
-	ReturnURL string     `db:"return_url"`
-	CreatedAt time.Time  `db:"created_at"`
-	ExpiresAt time.Time  `db:"expires_at"`
-	UsedAt    *time.Time `db:"used_at"`
-}
-
-// HostedSession is the answer to POST /v1/hosted_sessions.
-type HostedSession struct {
-	ID  string `json:"id"`
-	URL string `json:"url"`
-}
-
-// createHostedSession is POST /v1/hosted_sessions {"return_url"}, from the app's server:
-// the buyer's browser is then sent to the session's URL.
-func (s *Server) createHostedSession(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		ReturnURL string `json:"return_url"`
-	}
-	if err := decodeJSON(r, &req); err != nil {
-		apiError(w, http.StatusBadRequest, codeInvalidRequest, `{"return_url"} is expected`)
-		return
-	}
-	if _, ok := s.appURL(req.ReturnURL); !ok {
-		apiError(w, http.StatusBadRequest, codeInvalidRequest, "return_url must be an absolute URL on one of the merchant's origins")
-		return
-	}
-	now := s.now()
-	hs := hostedSession{ID: newID("hs"), ReturnURL: req.ReturnURL, CreatedAt: now, ExpiresAt: now.Add(hostedTTL)}
-	if _, err := s.db.NamedExecContext(r.Context(), `
-		INSERT INTO sandbox_hosted_sessions (id, return_url, created_at, expires_at)
-		VALUES (:id, :return_url, :created_at, :expires_at)`, hs); err != nil {
-		s.serverError(w, "hosted session", err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, HostedSession{ID: hs.ID, URL: s.public.String() + "/hosted/" + hs.ID})
-}
-
-// hostedSessionFor reads a session that can still take a card, or writes the page that
-// says why not.
-func (s *Server) hostedSessionFor(w http.ResponseWriter, r *http.Request) (hostedSession, *url.URL, bool) {
-	var hs hostedSession
-	if err := s.db.GetContext(r.Context(), &hs, `SELECT * FROM sandbox_hosted_sessions WHERE id = $1`, r.PathValue("id")); err != nil {
+// hostedSetupFor reads a setup that can still take a card, or writes the page that says
+// why not.
+func (s *Server) hostedSetupFor(w http.ResponseWriter, r *http.Request) (setupRow, *url.URL, bool) {
+	st, err := s.setupByID(r.Context(), r.PathValue("id"))
+	if err != nil {
 		if !isNoRows(err) {
-			s.log.Error("hosted session", "error", err)
+			s.log.Error("setup", "error", err)
 		}
 		s.notFoundPage(w)
-		return hs, nil, false
+		return st, nil, false
 	}
-	ret, ok := s.appURL(hs.ReturnURL)
+	ret, ok := s.appURL(st.ReturnURL)
 	if !ok {
 		s.notFoundPage(w)
-		return hs, nil, false
+		return st, nil, false
 	}
-	if hs.UsedAt != nil || !hs.ExpiresAt.After(s.now()) {
+	if !st.open(s.now()) {
 		s.message(w, http.StatusGone, "このページの有効期限が切れました",
 			"カード情報の入力画面は、開いてから30分間、1回だけ使えます。加盟店のページに戻って、もう一度お試しください。",
 			withQuery(ret, "hosted_cancel", "1"), "加盟店のページに戻る")
-		return hs, nil, false
+		return st, nil, false
 	}
-	return hs, ret, true
+	return st, ret, true
 }
 
 // hostedFields are the hosted page's fields, with the values to show again and the
@@ -90,7 +51,7 @@ func hostedFields(exp, name string, errs []fieldError) []fieldView {
 
 // hostedPage is GET /hosted/{id}: the card form for buyers without JavaScript.
 func (s *Server) hostedPage(w http.ResponseWriter, r *http.Request) {
-	hs, ret, ok := s.hostedSessionFor(w, r)
+	hs, ret, ok := s.hostedSetupFor(w, r)
 	if !ok {
 		return
 	}
@@ -100,15 +61,15 @@ func (s *Server) hostedPage(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// hostedSubmit is POST /hosted/{id}: a valid card becomes a one-time token and the
-// buyer goes back to the app with it; an invalid one shows the form again (422) with
+// hostedSubmit is POST /hosted/{id}: a valid card becomes a one-time token recorded on
+// the setup, and the buyer goes back to the app with the setup's id; an invalid one shows the form again (422) with
 // each message next to its field.
 func (s *Server) hostedSubmit(w http.ResponseWriter, r *http.Request) {
 	if !s.sameOrigin(r) {
 		s.crossSitePage(w)
 		return
 	}
-	hs, ret, ok := s.hostedSessionFor(w, r)
+	hs, ret, ok := s.hostedSetupFor(w, r)
 	if !ok {
 		return
 	}
@@ -126,22 +87,17 @@ func (s *Server) hostedSubmit(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	// The session is used once: a second post (a double click) finds it used.
-	res, err := s.db.ExecContext(r.Context(), `UPDATE sandbox_hosted_sessions SET used_at = $2 WHERE id = $1 AND used_at IS NULL`, hs.ID, s.now())
-	if err != nil {
-		s.log.Error("hosted session", "error", err)
+	// The setup takes one card: a second post (a double click) finds it used. The token
+	// stays with the setup; the merchant's server finishes the setup by its id, so the
+	// return URL carries nothing but that id.
+	if _, err := s.enterCard(r.Context(), hs.ID, card); err != nil {
+		if errors.Is(err, errSetupClosed) {
+			s.hostedSetupFor(w, r)
+			return
+		}
+		s.log.Error("hosted card", "error", err)
 		s.message(w, http.StatusInternalServerError, "エラーが発生しました", "時間をおいて、もう一度お試しください。", "", "")
 		return
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		s.hostedSessionFor(w, r)
-		return
-	}
-	tok, err := s.insertToken(r.Context(), card)
-	if err != nil {
-		s.log.Error("hosted token", "error", err)
-		s.message(w, http.StatusInternalServerError, "エラーが発生しました", "時間をおいて、もう一度お試しください。", "", "")
-		return
-	}
-	http.Redirect(w, r, withQuery(ret, "token", tok.Token), http.StatusSeeOther)
+	http.Redirect(w, r, withQuery(ret, "setup", hs.ID), http.StatusSeeOther)
 }

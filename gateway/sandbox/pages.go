@@ -24,6 +24,10 @@ var pages = func() map[string]*template.Template {
 	return m
 }()
 
+// fieldsPageTemplate is the card-fields page: a lean layout of its own (no header or
+// footer, its own style sheet), sized for an iframe 360 px wide.
+var fieldsPageTemplate = template.Must(template.ParseFS(templateFS, "templates/fields.html"))
+
 // fieldView is one form field: its label, hint and error are tied to the input by
 // for and aria-describedby.
 type fieldView struct {

@@ -51,9 +51,11 @@ func input(t *testing.T, page, id string) string {
 
 func TestHostedPage(t *testing.T) {
 	h := newHarness(t)
-	pageURL, err := h.client.HostedCardURL(t.Context(), hostedReturn+"?from=cards")
+	setup, err := h.client.StartCardSetup(t.Context(), gateway.CardSetupRequest{ReturnURL: hostedReturn + "?from=cards", Hosted: true})
 	require.NoError(t, err)
-	require.True(t, strings.HasPrefix(pageURL, h.ts.URL+"/hosted/hs_"), pageURL)
+	pageURL := setup.RedirectURL
+	require.Equal(t, h.ts.URL+"/hosted/"+setup.ID, pageURL)
+	require.Regexp(t, `^setup_[a-z2-7]{20}$`, setup.ID)
 
 	resp, page := h.get(t, pageURL)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -116,20 +118,25 @@ func TestHostedPage(t *testing.T) {
 	cross.Body.Close()
 	assert.Equal(t, http.StatusForbidden, cross.StatusCode)
 
-	// Right input: back to the app with a one-time token.
+	// Right input: back to the app with the setup's id (no token in the URL), and the
+	// setup then saves the card.
 	resp, _ = h.post(t, pageURL, url.Values{"number": {"3530-1113-3330-0000"}, "exp": {"04 / 2031"}, "cvc": {"321"}, "name": {"hanako sato"}})
 	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
 	loc, err := url.Parse(resp.Header.Get("Location"))
 	require.NoError(t, err)
 	assert.Equal(t, hostedReturn, loc.Scheme+"://"+loc.Host+loc.Path)
 	assert.Equal(t, "cards", loc.Query().Get("from"), "the app's own query stays")
-	tok := loc.Query().Get("token")
-	require.Regexp(t, `^tok_`, tok)
-	c, err := h.client.SaveCard(t.Context(), tok)
+	assert.Equal(t, setup.ID, loc.Query().Get("setup"))
+	assert.Empty(t, loc.Query().Get("token"), "the token stays with the setup")
+	assert.NotContains(t, resp.Header.Get("Location"), "tok_")
+	res, err := h.client.FinishCardSetup(t.Context(), setup.ID)
 	require.NoError(t, err)
+	require.Equal(t, gateway.SetupSucceeded, res.Status)
+	assert.False(t, res.Verified, "the sandbox's setups only tokenise")
+	c := res.Card
 	assert.Equal(t, gateway.Card{Ref: c.Ref, Brand: pay.BrandJCB, Last4: "0000", ExpMonth: 4, ExpYear: 2031, Holder: "HANAKO SATO", Fingerprint: c.Fingerprint}, c)
 
-	// The session is used once.
+	// The setup takes one card.
 	resp, page = h.get(t, pageURL)
 	assert.Equal(t, http.StatusGone, resp.StatusCode)
 	assert.Contains(t, page, "有効期限が切れました")
@@ -138,33 +145,31 @@ func TestHostedPage(t *testing.T) {
 	assert.Equal(t, http.StatusGone, resp.StatusCode)
 
 	// And for 30 minutes.
-	stale, err := h.client.HostedCardURL(t.Context(), hostedReturn)
-	require.NoError(t, err)
+	stale := h.hostedURL(t, hostedReturn)
 	h.clock.Add(31 * time.Minute)
 	resp, _ = h.get(t, stale)
 	assert.Equal(t, http.StatusGone, resp.StatusCode)
 
-	resp, page = h.get(t, h.ts.URL+"/hosted/hs_unknown")
+	resp, page = h.get(t, h.ts.URL+"/hosted/setup_unknown")
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 	assert.Contains(t, page, "ページが見つかりません")
 }
 
-// The hosted page sends buyers back to the app's origins only.
-func TestHostedSessionReturnURL(t *testing.T) {
+// A setup (its hosted page and its fields) sends buyers back to, and talks to, the app's
+// origins only.
+func TestSetupReturnURL(t *testing.T) {
 	h := newHarness(t)
-	for _, bad := range []string{"http://evil.test/return", "/relative", "javascript:alert(1)", ""} {
-		_, err := h.client.HostedCardURL(t.Context(), bad)
+	for _, bad := range []string{"http://evil.test/return", "/relative", "javascript:alert(1)", "", "https://app.test/return"} {
+		_, err := h.client.StartCardSetup(t.Context(), gateway.CardSetupRequest{ReturnURL: bad, Hosted: true})
 		assert.Error(t, err, bad)
+		assert.NotErrorIs(t, err, gateway.ErrUnavailable, bad)
 	}
-	_, err := h.client.HostedCardURL(t.Context(), hostedReturn)
-	require.NoError(t, err)
+	_ = h.hostedURL(t, hostedReturn)
 }
 
 func TestHostedCancel(t *testing.T) {
 	h := newHarness(t)
-	pageURL, err := h.client.HostedCardURL(t.Context(), hostedReturn)
-	require.NoError(t, err)
-	_, page := h.get(t, pageURL)
+	_, page := h.get(t, h.hostedURL(t, hostedReturn))
 	m := regexp.MustCompile(`<a href="([^"]+)">キャンセル</a>`).FindStringSubmatch(page)
 	require.NotNil(t, m)
 	cancel, err := url.Parse(strings.ReplaceAll(m[1], "&amp;", "&"))
@@ -172,6 +177,7 @@ func TestHostedCancel(t *testing.T) {
 	assert.Equal(t, appOrigin, cancel.Scheme+"://"+cancel.Host)
 	assert.Equal(t, "1", cancel.Query().Get("hosted_cancel"))
 	assert.Empty(t, cancel.Query().Get("token"))
+	assert.Empty(t, cancel.Query().Get("setup"), "a cancel says nothing was entered")
 }
 
 func TestChallengePassed(t *testing.T) {

@@ -1,11 +1,13 @@
 // Package sandbox is the sandbox PSP: a payment service provider of our own making that
 // runs on its own origin (a second listener in development, an httptest server in
 // tests), so that the browser crosses origins exactly as it will with a real PSP. It
-// offers what a Japanese card PSP does: tokenisation from the browser (CORS for the
-// app's origins only), a hosted card page for buyers without JavaScript, an EMV 3-D
-// Secure challenge page, a server-to-server API with a secret key and idempotent
-// authorisation, signed webhooks delivered with retries, and lapse of authorisations
-// that are not captured in time. Its test cards (TestCards) play every outcome.
+// offers what a Japanese card PSP does: card setups, whose card is typed into the PSP's
+// own pages (card fields for an iframe on the merchant's page, talking to it by
+// postMessage, or a hosted card page for buyers without JavaScript) and which the
+// merchant's server finishes into a saved card; tokenisation from the browser (CORS for
+// the app's origins only); an EMV 3-D Secure challenge page; a server-to-server API
+// with a secret key and idempotent authorisation; signed webhooks delivered with
+// retries; and lapse of authorisations that are not captured in time. Its test cards (TestCards) play every outcome.
 //
 // It keeps its own tables (prefix sandbox_) in the app's database under its own goose
 // version table, and it never stores a card number or a security code: a card is its
@@ -91,8 +93,9 @@ type Server struct {
 }
 
 const (
-	tokenTTL     = 30 * time.Minute
-	hostedTTL    = 30 * time.Minute
+	tokenTTL = 30 * time.Minute
+	// setupTTL: a setup takes a card within this time of its creation.
+	setupTTL     = 30 * time.Minute
 	challengeTTL = 15 * time.Minute
 	// maxChallengeAttempts wrong passcodes fail the challenge.
 	maxChallengeAttempts = 3
@@ -178,10 +181,14 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /v1/tokens", s.createToken)
 	m.HandleFunc("GET /hosted/{id}", s.hostedPage)
 	m.HandleFunc("POST /hosted/{id}", s.hostedSubmit)
+	m.HandleFunc("GET /fields/{id}", s.fieldsPage)
+	m.HandleFunc("POST /fields/{id}", s.fieldsSubmit)
+	m.HandleFunc("GET /assets/{version}/{name}", s.asset)
 	m.HandleFunc("GET /3ds/{id}", s.challengePage)
 	m.HandleFunc("POST /3ds/{id}", s.challengeSubmit)
 	// The merchant's server.
-	m.HandleFunc("POST /v1/hosted_sessions", s.apiOnly(s.createHostedSession))
+	m.HandleFunc("POST /v1/setups", s.apiOnly(s.createSetup))
+	m.HandleFunc("POST /v1/setups/{id}/finish", s.apiOnly(s.finishSetup))
 	m.HandleFunc("POST /v1/cards", s.apiOnly(s.createCard))
 	m.HandleFunc("POST /v1/authorizations", s.apiOnly(s.authorize))
 	m.HandleFunc("GET /v1/authorizations/{payment_id}", s.apiOnly(s.lookup))
@@ -199,6 +206,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// other origins. Not "no-referrer": under it browsers send "Origin: null" with the
 	// pages' own form posts, which sameOrigin must refuse.
 	h.Set("Referrer-Policy", "same-origin")
+	// No page may be framed, but the card fields (fieldsPage), which replace this with
+	// a frame-ancestors of their setup's merchant origin.
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'")

@@ -58,7 +58,7 @@ func TestCardNumberScanFindsNumbers(t *testing.T) {
 	assert.Empty(t, cardNumbers("4111 1111 1111 1112, 2026-05-01 12:00:00, 5000, 1700000000"))
 }
 
-// Every test card goes through every way in (tokens, the hosted page, saving,
+// Every test card goes through every way in (tokens, the hosted page, the fields, saving,
 // authorising, a challenge, a webhook), then no sandbox table holds a card number. The
 // TestMain scan repeats this over everything the package's tests wrote.
 func TestNoCardNumberInTables(t *testing.T) {
@@ -80,16 +80,26 @@ func TestNoCardNumberInTables(t *testing.T) {
 			h.post(t, tx.ActionURL, url.Values{"action": {"verify"}, "passcode": {passcodeOn(t, page)}})
 		}
 	}
-	hostedURL, err := h.client.HostedCardURL(t.Context(), appOrigin+"/myaccount/creditcards/new/return")
-	require.NoError(t, err)
+	hostedURL := h.hostedURL(t, hostedReturn)
 	resp, _ := h.post(t, hostedURL, url.Values{"number": {jcb}, "exp": {"12/39"}, "cvc": {"999"}, "name": {"HANAKO SATO"}})
 	require.Equal(t, 303, resp.StatusCode)
 	// A refused post shows the form again without the number.
-	hostedURL, err = h.client.HostedCardURL(t.Context(), appOrigin+"/myaccount/creditcards/new/return")
-	require.NoError(t, err)
-	resp, page := h.post(t, hostedURL, url.Values{"number": {visa}, "exp": {"13/39"}, "cvc": {"1"}, "name": {""}})
+	resp, page := h.post(t, h.hostedURL(t, hostedReturn), url.Values{"number": {visa}, "exp": {"13/39"}, "cvc": {"1"}, "name": {""}})
 	require.Equal(t, 422, resp.StatusCode)
 	assert.Empty(t, cardNumbers(page), "the refused form does not show the number again")
+	// The fields page: a card in, a setup finished; a refused card's errors hold no number.
+	for _, tc := range sandbox.TestCards {
+		setup := h.fieldsSetup(t)
+		status, out := h.postFields(t, setup.ID, h.ts.URL, h.card(tc.Number))
+		assert.Empty(t, cardNumbers(fmt.Sprint(out)), "the answer holds no card number")
+		if tc.Scenario == sandbox.ScenarioRefused {
+			require.Equal(t, 400, status)
+			continue
+		}
+		require.Equal(t, 201, status, tc.Number[:4])
+		_, err := h.client.FinishCardSetup(t.Context(), setup.ID)
+		require.NoError(t, err)
+	}
 
 	found, err := cardNumbersInTables(t.Context(), h.db)
 	require.NoError(t, err)

@@ -3,9 +3,12 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"cardpay/gateway"
 )
@@ -99,7 +102,7 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, tokenErrors{Error: errs[0], Errors: errs})
 		return
 	}
-	tok, err := s.insertToken(r.Context(), card)
+	tok, err := s.insertToken(r.Context(), s.db, card)
 	if err != nil {
 		s.log.Error("token", "error", err)
 		apiError(w, http.StatusInternalServerError, "server_error", "try again")
@@ -109,14 +112,15 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // insertToken writes a one-time token for a checked card: the number becomes last4 and a
-// fingerprint here, and goes no further.
-func (s *Server) insertToken(ctx context.Context, c checkedCard) (tokenResponse, error) {
+// fingerprint here, and goes no further. db is the server's pool or the transaction that
+// also records the token on a setup.
+func (s *Server) insertToken(ctx context.Context, db sqlx.ExecerContext, c checkedCard) (tokenResponse, error) {
 	now := s.now()
 	t := tokenResponse{
 		Token: newID("tok"), Brand: string(c.brand), Last4: c.digits[len(c.digits)-4:],
 		ExpMonth: c.expMonth, ExpYear: c.expYear, Name: c.holder,
 	}
-	_, err := s.db.ExecContext(ctx, `
+	_, err := db.ExecContext(ctx, `
 		INSERT INTO sandbox_tokens (id, brand, last4, exp_month, exp_year, holder, fingerprint, scenario, decline_code, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		t.Token, t.Brand, t.Last4, t.ExpMonth, t.ExpYear, t.Name, fingerprint(s.cfg.SecretKey, c.digits),
@@ -172,40 +176,50 @@ func (s *Server) createCard(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, codeTokenInvalid, "a token from /v1/tokens or the hosted page is expected")
 		return
 	}
-	now := s.now()
-	tx, err := s.db.BeginTxx(r.Context(), nil)
-	if err != nil {
+	var c cardRow
+	err := s.inTx(r.Context(), func(tx *sqlx.Tx) error {
+		var err error
+		c, err = s.saveToken(r.Context(), tx, req.Token)
+		return err
+	})
+	switch {
+	case errors.Is(err, errTokenInvalid):
+		apiError(w, http.StatusBadRequest, codeTokenInvalid, "the token is unknown, used or expired")
+		return
+	case err != nil:
 		s.serverError(w, "card", err)
 		return
 	}
-	defer tx.Rollback()
-	// Using the token and saving the card are one step: a token saves one card, once.
+	writeJSON(w, http.StatusCreated, c.json())
+}
+
+// errTokenInvalid: the token is unknown, used or expired.
+var errTokenInvalid = errors.New("token unknown, used or expired")
+
+// saveToken turns a one-time token into a saved card inside tx: using the token and
+// writing the card are one step (a conditional update of the token), so a token saves
+// one card, once, whether it comes through POST /v1/cards or a setup being finished.
+func (s *Server) saveToken(ctx context.Context, tx *sqlx.Tx, token string) (cardRow, error) {
+	now := s.now()
 	c := cardRow{ID: newID("card"), CreatedAt: now}
-	err = tx.GetContext(r.Context(), &c, `
+	err := tx.GetContext(ctx, &c, `
 		UPDATE sandbox_tokens SET used_at = $2
 		WHERE id = $1 AND used_at IS NULL AND expires_at > $2
 		RETURNING $3::text AS id, brand, last4, exp_month, exp_year, holder, fingerprint, scenario, decline_code, $2::timestamptz AS created_at`,
-		req.Token, now, c.ID)
-	if err != nil {
-		if isNoRows(err) {
-			apiError(w, http.StatusBadRequest, codeTokenInvalid, "the token is unknown, used or expired")
-			return
-		}
-		s.serverError(w, "card", err)
-		return
+		token, now, c.ID)
+	if isNoRows(err) {
+		return cardRow{}, errTokenInvalid
 	}
-	if _, err := tx.NamedExecContext(r.Context(), `
+	if err != nil {
+		return cardRow{}, err
+	}
+	if _, err := tx.NamedExecContext(ctx, `
 		INSERT INTO sandbox_cards (id, brand, last4, exp_month, exp_year, holder, fingerprint, scenario, decline_code, created_at)
 		VALUES (:id, :brand, :last4, :exp_month, :exp_year, :holder, :fingerprint, :scenario, :decline_code, :created_at)`, c); err != nil {
-		s.serverError(w, "card", err)
-		return
-	}
-	if err := tx.Commit(); err != nil {
-		s.serverError(w, "card", err)
-		return
+		return cardRow{}, err
 	}
 	s.log.Info("card saved", "card", gateway.Card{Ref: c.ID, Brand: brandOf(c.Brand), Last4: c.Last4, ExpMonth: c.ExpMonth, ExpYear: c.ExpYear})
-	writeJSON(w, http.StatusCreated, c.json())
+	return c, nil
 }
 
 func (s *Server) serverError(w http.ResponseWriter, what string, err error) {

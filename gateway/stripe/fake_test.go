@@ -29,6 +29,11 @@ import (
 // Stripe's own errors (402 card_error with the PaymentIntent, resource_missing,
 // payment_intent_unexpected_state, amount_too_large, token_already_used, idempotent
 // replay). The test cards behave as Stripe's test cards of the same last 4 digits do.
+//
+// Card setup (setup_fake_test.go) is modelled the same way: SetupIntents that Stripe.js
+// confirms with a PaymentMethod and the client secret, and Checkout Sessions in setup
+// mode whose page (/checkout/<id> on this server) takes a test card and sends the buyer
+// to the success URL.
 type statefulMock struct {
 	t       *testing.T
 	mockURL string
@@ -44,6 +49,12 @@ type statefulMock struct {
 	idem     map[string]idemEntry
 	attempts map[string]int
 	refused  []string // requests stripe-mock refused
+
+	customers map[string]bool
+	sis       map[string]*fakeSI
+	sessions  map[string]*fakeCS
+	// forms keeps the last form posted to each path, for tests of what the adapter sends.
+	forms map[string]url.Values
 }
 
 type fakeCard struct {
@@ -109,6 +120,7 @@ func newStatefulMock(t *testing.T, mockURL string) *statefulMock {
 		t: t, mockURL: mockURL, client: &http.Client{Timeout: 30 * time.Second},
 		tokens: map[string]fakeCard{}, used: map[string]bool{}, pms: map[string]*fakePM{},
 		pis: map[string]*fakePI{}, idem: map[string]idemEntry{}, attempts: map[string]int{},
+		customers: map[string]bool{}, sis: map[string]*fakeSI{}, sessions: map[string]*fakeCS{}, forms: map[string]url.Values{},
 	}
 	f.srv = httptest.NewServer(f)
 	t.Cleanup(f.srv.Close)
@@ -119,15 +131,20 @@ func newStatefulMock(t *testing.T, mockURL string) *statefulMock {
 func (f *statefulMock) token(c gatewaytest.Card) (string, fakeCard) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.n++
-	sc := stripeCards[c]
-	fc := fakeCard{
-		card: c, brand: sc.brand, last4: sc.last4, expMonth: 12, expYear: time.Now().Year() + 3,
-		fingerprint: "fp" + strings.ReplaceAll(string(c), "_", ""), holder: fakeHolder,
-	}
+	fc := f.newCard(c)
 	tok := fmt.Sprintf("tok_%s_%s", strings.ReplaceAll(string(c), "_", ""), strconv.FormatInt(int64(f.n), 36))
 	f.tokens[tok] = fc
 	return tok, fc
+}
+
+// newCard is test card c as Stripe would store it. Called with f.mu held.
+func (f *statefulMock) newCard(c gatewaytest.Card) fakeCard {
+	f.n++
+	sc := stripeCards[c]
+	return fakeCard{
+		card: c, brand: sc.brand, last4: sc.last4, expMonth: 12, expYear: time.Now().Year() + 3,
+		fingerprint: "fp" + strings.ReplaceAll(string(c), "_", ""), holder: fakeHolder,
+	}
 }
 
 // authorizations counts the PaymentIntents that hold our payment id.
@@ -156,6 +173,10 @@ const timeoutAttempts = 1 + int(maxNetworkRetries)
 func (f *statefulMock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/3ds/") {
 		f.challenge(w, r)
+		return
+	}
+	if strings.HasPrefix(r.URL.Path, "/checkout/") {
+		f.checkoutPage(w, r)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
@@ -224,6 +245,9 @@ func (f *statefulMock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		form, _ = url.ParseQuery(string(body))
 	}
 	f.mu.Lock()
+	if r.Method == http.MethodPost {
+		f.forms[r.URL.Path] = form
+	}
 	status, out := f.route(r.Method, r.URL.Path, form, obj)
 	hang := false
 	if r.Method == http.MethodPost && key != "" {
@@ -270,6 +294,9 @@ var (
 // route applies a call to the model and dresses stripe-mock's fixture obj with the
 // model's state. Called with f.mu held.
 func (f *statefulMock) route(method, path string, form url.Values, obj map[string]any) (int, []byte) {
+	if status, out, ok := f.routeSetup(method, path, form, obj); ok {
+		return status, out
+	}
 	switch {
 	case method == http.MethodPost && path == "/v1/payment_methods":
 		tok := form.Get("card[token]")
@@ -295,6 +322,11 @@ func (f *statefulMock) route(method, path string, form url.Values, obj map[strin
 		return ok200(f.dressPM(obj, pm))
 
 	case method == http.MethodPost && path == "/v1/customers":
+		f.customers[obj["id"].(string)] = true
+		if form.Get("payment_method") == "" {
+			// A Customer for a card setup: the SetupIntent attaches the card later.
+			return ok200(obj)
+		}
 		pm, ok := f.pms[form.Get("payment_method")]
 		if !ok {
 			return missing("payment_method", form.Get("payment_method"))

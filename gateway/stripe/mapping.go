@@ -115,6 +115,8 @@ var declineCodes = map[string]gateway.ResultCode{
 	"payment_intent_authentication_failure": gateway.ResultChallengeFailed,
 	"incorrect_number":                      gateway.ResultCardNumberInvalid,
 	"invalid_number":                        gateway.ResultCardNumberInvalid,
+	// A failed 3-D Secure while setting up a card (a SetupIntent) is a failed challenge too.
+	"setup_intent_authentication_failure": gateway.ResultChallengeFailed,
 }
 
 // resultOf maps a card error's code and decline_code. The decline_code is the issuer's

@@ -310,7 +310,7 @@ func TestEveryStatusHasItsPage(t *testing.T) {
 	require.NoError(t, err)
 	cc := r.env.Client(t)
 	cc.SignIn(customer.EmailAddress)
-	res := cc.Post("/myaccount/creditcards/new", url.Values{"token": {r.env.PSP.CardToken(t, "4111111111111111")}})
+	res := r.env.PSP.AddCard(t, cc, "4111111111111111")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	cards, err := webtest.Store().Cards(ctx, customer.BuyerID)
 	require.NoError(t, err)

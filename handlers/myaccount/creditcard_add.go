@@ -1,10 +1,9 @@
 package myaccount
 
 import (
-	"strconv"
-
 	"net/http"
-	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -18,13 +17,17 @@ import (
 	pages "cardpay/views/myaccount"
 )
 
-// AddCreditCardPage is カードの追加: the card-entry island over the hosted-page fallback.
+// AddCreditCardPage is カードの追加: the card-entry island, which frames the PSP's card
+// fields, over the form that sends a buyer without JavaScript to the PSP's hosted page.
 var AddCreditCardPage = web.Page{Path: links.AddCreditCard, Title: "カードの追加", Access: web.SignedIn, Island: "card-entry"}
 
-// sessionHostedCard marks that this session sent the buyer to the PSP's hosted card
-// page: only then is a token arriving on the return URL (a GET anyone could link to)
-// taken, so that no other site can make a buyer save a card of its choosing.
-const sessionHostedCard = "creditcard_hosted_pending"
+// sessionCardSetups are the PSP card setups this session started (space-separated, the
+// newest last): only those are finished, so that no other site can make a buyer save a
+// card of its choosing by linking to the return URL or posting a setup of its own.
+const sessionCardSetups = "creditcard_setups"
+
+// maxOpenSetups bounds the setups a session keeps: one per add page opened, a few tabs.
+const maxOpenSetups = 5
 
 // sessionCardReturn is where to go once the card is saved, when the add page was opened
 // from a payment's confirm page (?return=…): the buyer goes back to the payment, which
@@ -54,14 +57,17 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 }
 
 // renderAddCreditCard shows the add page, with refusal (a decline's message, a
-// duplicate, the limit) under the card as a validation failure (422).
+// duplicate, the limit) under the card as a validation failure (422). The page opens a
+// card setup at the PSP for the island; when the PSP does not answer, the page still
+// offers its hosted page, which says so in turn.
 func (h *Handler) renderAddCreditCard(c *echo.Context, refusal string) error {
+	ctx := c.Request().Context()
 	u := web.CurrentUser(c)
-	n, err := h.Store.CardCount(c.Request().Context(), u.BuyerID)
+	n, err := h.Store.CardCount(ctx, u.BuyerID)
 	if err != nil {
 		return err
 	}
-	locked, err := h.Cards.Locked(c.Request().Context(), u.BuyerID)
+	locked, err := h.Cards.Locked(ctx, u.BuyerID)
 	if err != nil {
 		return err
 	}
@@ -70,10 +76,6 @@ func (h *Handler) renderAddCreditCard(c *echo.Context, refusal string) error {
 		errs.Add("card", refusal)
 	}
 	v := pages.AddCreditCardView{
-		Props: pages.CardEntryProps{
-			TokenizeURL: strings.TrimRight(h.PSPOrigin, "/") + "/v1/tokens", Action: AddCreditCardPage.Path,
-			IconHref: static.URL("dist/icons.svg"),
-		},
 		HostedAction: HostedCardEntryPath,
 		CanAdd:       n < pay.MaxSavedCards, MaxCards: pay.MaxSavedCards,
 		Locked: locked,
@@ -83,57 +85,120 @@ func (h *Handler) renderAddCreditCard(c *echo.Context, refusal string) error {
 	}
 	var labels []string
 	for _, b := range pay.AcceptedBrands {
-		v.Props.AcceptedBrands = append(v.Props.AcceptedBrands, string(b))
 		labels = append(labels, b.Label())
 	}
 	v.AcceptedLabels = strings.Join(labels, "、")
+	if v.CanAdd && !locked {
+		v.Props, v.Island = h.cardEntryProps(c)
+	}
+	h.AllowCardEntry(c)
 	return web.Show(h.App, c, AddCreditCardPage.Title, errs, v, pages.AddCreditCardPage)
 }
 
-// AddCreditCard takes the one-time token the card-entry island got from the PSP.
+// cardEntryProps opens a card setup for the island and answers its props; false when the
+// island cannot run (the PSP did not answer, or Stripe without a publishable key).
+func (h *Handler) cardEntryProps(c *echo.Context) (pages.CardEntryProps, bool) {
+	ctx := c.Request().Context()
+	p := pages.CardEntryProps{PSP: h.PSPName(), Action: AddCreditCardPage.Path, IconHref: static.URL("dist/icons.svg")}
+	for _, b := range pay.AcceptedBrands {
+		p.AcceptedBrands = append(p.AcceptedBrands, string(b))
+	}
+	if p.PSP == "stripe" && h.StripePublishableKey == "" {
+		return p, false
+	}
+	setup, err := h.Cards.StartSetup(ctx, false)
+	if err != nil {
+		h.Logger.WarnContext(ctx, "card setup for the add page", "error", err)
+		return p, false
+	}
+	p.Setup = setup.ID
+	switch p.PSP {
+	case "stripe":
+		p.PublishableKey, p.ClientSecret = h.StripePublishableKey, setup.ClientSecret
+		p.ReturnURL = h.BaseURL + cards.HostedReturnPath
+	default:
+		p.PSPOrigin, p.FieldsURL = strings.TrimRight(h.PSPOrigin, "/"), setup.FieldsURL
+		if !h.PSPPage(p.FieldsURL) {
+			h.Logger.WarnContext(ctx, "card setup: the fields are not on the PSP's origin", "fields", p.FieldsURL)
+			return p, false
+		}
+	}
+	h.rememberSetup(c, setup.ID)
+	return p, true
+}
+
+// rememberSetup keeps a setup this session started.
+func (h *Handler) rememberSetup(c *echo.Context, id string) {
+	ctx := c.Request().Context()
+	ids := append(strings.Fields(h.Sessions.GetString(ctx, sessionCardSetups)), id)
+	if len(ids) > maxOpenSetups {
+		ids = ids[len(ids)-maxOpenSetups:]
+	}
+	h.Sessions.Put(ctx, sessionCardSetups, strings.Join(ids, " "))
+}
+
+// takeSetup answers whether this session started setup id, and forgets it: a setup is
+// finished once.
+func (h *Handler) takeSetup(c *echo.Context, id string) bool {
+	ctx := c.Request().Context()
+	ids := strings.Fields(h.Sessions.GetString(ctx, sessionCardSetups))
+	i := slices.Index(ids, id)
+	if id == "" || i < 0 {
+		return false
+	}
+	h.Sessions.Put(ctx, sessionCardSetups, strings.Join(slices.Delete(ids, i, i+1), " "))
+	return true
+}
+
+// AddCreditCard is the island's post: the buyer entered a card into the PSP's fields
+// (setup), and the PSP holds it for this session's setup.
 func (h *Handler) AddCreditCard(c *echo.Context) error {
-	return h.addCard(c, c.FormValue("token"))
+	setup := c.FormValue("setup")
+	if !h.takeSetup(c, setup) {
+		return h.renderAddCreditCard(c, cards.MsgTokenUnusable)
+	}
+	return h.addCard(c, setup)
 }
 
 // HostedCardEntryPath starts the PSP's hosted card entry.
 const HostedCardEntryPath = links.AddCreditCard + "/hosted"
 
-// StartHostedCardEntry creates a session on the PSP's hosted card page and sends the
-// buyer there (DESIGN.md: the no-JavaScript path of the add page).
+// StartHostedCardEntry opens a card setup on the PSP's hosted page and sends the buyer
+// there (DESIGN.md: the no-JavaScript path of the add page).
 func (h *Handler) StartHostedCardEntry(c *echo.Context) error {
-	page, err := h.Cards.HostedPage(c.Request().Context())
-	if isNoHostedPage(err) {
-		return errNoHostedPage
-	}
+	setup, err := h.Cards.StartSetup(c.Request().Context(), true)
 	if err != nil {
-		return err
+		h.Logger.WarnContext(c.Request().Context(), "card setup for the hosted page", "error", err)
+		return errNoHostedPage
 	}
 	// Only ever redirect to the PSP the CSP names.
-	if !sameOrigin(page, h.PSPOrigin) {
+	if !h.PSPPage(setup.RedirectURL) {
 		return errNoHostedPage
 	}
-	h.Sessions.Put(c.Request().Context(), sessionHostedCard, true)
-	return c.Redirect(http.StatusSeeOther, page)
+	h.rememberSetup(c, setup.ID)
+	return c.Redirect(http.StatusSeeOther, setup.RedirectURL)
 }
 
-// ReturnFromHostedCardEntry is where the hosted card page sends the buyer back:
-// ?token=… (or ?hosted_cancel=1). The token is taken only from the session that went
-// there.
+// ReturnFromHostedCardEntry is where the PSP sends the buyer back: ?setup=… from the
+// hosted page (the sandbox's, Stripe Checkout's), ?setup_intent=… from Stripe.js after
+// a 3-D Secure redirect, or ?hosted_cancel=1. Only a setup this session started is
+// finished.
 func (h *Handler) ReturnFromHostedCardEntry(c *echo.Context) error {
-	ctx := c.Request().Context()
-	pending := h.Sessions.PopBool(ctx, sessionHostedCard)
-	token := c.QueryParam("token")
-	if !pending || token == "" || c.QueryParam("hosted_cancel") != "" {
+	setup := c.QueryParam("setup")
+	if setup == "" {
+		setup = c.QueryParam("setup_intent")
+	}
+	if c.QueryParam("hosted_cancel") != "" || !h.takeSetup(c, setup) {
 		return c.Redirect(http.StatusSeeOther, AddCreditCardPage.Path)
 	}
-	return h.addCard(c, token)
+	return h.addCard(c, setup)
 }
 
-// addCard saves the card of token, or sends the buyer to the 3-D Secure challenge, or
-// shows why the card was refused.
-func (h *Handler) addCard(c *echo.Context, token string) error {
+// addCard saves the card the buyer entered for setup, or sends the buyer to the 3-D
+// Secure challenge, or shows why the card was refused.
+func (h *Handler) addCard(c *echo.Context, setup string) error {
 	u := web.CurrentUser(c)
-	added, err := h.Cards.AddCard(c.Request().Context(), u.BuyerID, token)
+	added, err := h.Cards.AddSetupCard(c.Request().Context(), u.BuyerID, setup)
 	return h.answerAdded(c, added, err)
 }
 
@@ -162,7 +227,7 @@ func (h *Handler) answerAdded(c *echo.Context, added cards.Added, err error) err
 		return err
 	}
 	if added.ActionURL != "" {
-		if !sameOrigin(added.ActionURL, h.PSPOrigin) {
+		if !h.PSPPage(added.ActionURL) {
 			return errNoHostedPage
 		}
 		return c.Redirect(http.StatusSeeOther, added.ActionURL)
@@ -182,11 +247,4 @@ func (h *Handler) answerAdded(c *echo.Context, added cards.Added, err error) err
 		return c.Redirect(http.StatusSeeOther, back)
 	}
 	return c.Redirect(http.StatusSeeOther, CreditCardsPage.Path)
-}
-
-// sameOrigin reports whether raw is an absolute URL on origin.
-func sameOrigin(raw, origin string) bool {
-	u, err := url.Parse(raw)
-	o, oerr := url.Parse(strings.TrimRight(origin, "/"))
-	return err == nil && oerr == nil && u.Scheme != "" && u.Scheme == o.Scheme && u.Host == o.Host
 }

@@ -1,7 +1,6 @@
 package myaccount
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -111,9 +110,7 @@ func (h *Handler) DeleteCreditCard(c *echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, CreditCardsPage.Path)
 }
 
-// errNoHostedPage is shown when the configured PSP has no hosted card page (only the
-// card-entry island works then).
+// errNoHostedPage is shown when the PSP's hosted card page cannot be opened (the PSP
+// did not answer, or answered a page outside the origins the CSP names).
 var errNoHostedPage = &web.PageError{Status: http.StatusServiceUnavailable, Heading: "カード情報の入力画面を開けません",
-	Message: "現在、この方法ではカードを登録できません。JavaScriptを有効にしたブラウザでお試しいただくか、時間をおいてもう一度お試しください。"}
-
-func isNoHostedPage(err error) bool { return errors.Is(err, cards.ErrNoHostedPage) }
+	Message: "決済代行会社のカード情報入力画面を開けませんでした。時間をおいて、もう一度お試しください。"}

@@ -61,11 +61,11 @@ func cardsOf(t *testing.T, buyerID int64) []store.Card {
 	return list
 }
 
-// addByToken tokenises number at the PSP and posts the token as the card-entry island
-// does.
-func addByToken(t *testing.T, env *webtest.Env, c *webtest.Client, number string) webtest.Response {
+// addCard enters number into the PSP's fields of a setup the add page opened, and posts
+// the setup as the card-entry island does.
+func addCard(t *testing.T, env *webtest.Env, c *webtest.Client, number string) webtest.Response {
 	t.Helper()
-	return c.Post("/myaccount/creditcards/new", url.Values{"token": {env.PSP.CardToken(t, number)}})
+	return env.PSP.AddCard(t, c, number)
 }
 
 // assertSaved checks the 303 to the list and the list's notice.
@@ -131,18 +131,27 @@ func TestCreditCardPages(t *testing.T) {
 	assert.Contains(t, add.Body, `data-island="card-entry"`)
 	props := regexp.MustCompile(`data-props="([^"]*)"`).FindStringSubmatch(add.Body)
 	require.NotNil(t, props)
-	assert.Contains(t, html.UnescapeString(props[1]), `"tokenizeUrl":"`+env.PSP.URL+`/v1/tokens"`)
+	entry := webtest.CardEntryOf(t, add.Body)
+	assert.Equal(t, "sandbox", entry.PSP)
+	assert.Equal(t, env.PSP.URL, entry.PSPOrigin, "the island takes messages from the PSP only")
+	assert.Equal(t, env.PSP.URL+"/fields/"+entry.Setup, entry.FieldsURL, "the PSP's own fields, in a frame")
 	assert.Contains(t, html.UnescapeString(props[1]), `"action":"/myaccount/creditcards/new"`)
 	assert.Contains(t, html.UnescapeString(props[1]), `"acceptedBrands":["JCB","VISA","MASTER"]`)
 	assert.Contains(t, add.Body, `<form method="post" action="/myaccount/creditcards/new/hosted"`)
 	assert.Contains(t, add.Body, "カード情報を入力する")
 	assert.NotContains(t, add.Body, `name="card_number"`, "our page has no field a card number could be typed into")
 
-	// The CSP lets the island reach the PSP and the forms end there, and nowhere else.
+	// The CSP lets the page frame the PSP's fields and the forms end there, and nowhere
+	// else; pages without card entry frame and reach nothing of the PSP.
 	csp := add.Header.Get("Content-Security-Policy")
+	assert.Contains(t, csp, "frame-src 'self' "+env.PSP.URL+";")
 	assert.Contains(t, csp, "connect-src 'self' "+env.PSP.URL+";")
 	assert.Contains(t, csp, "form-action 'self' "+env.PSP.URL+";")
+	assert.Regexp(t, `script-src 'self' 'nonce-[^']+';`, csp, "no script from anywhere else")
 	assert.NotContains(t, csp, "unsafe-inline")
+	listCSP := list.Header.Get("Content-Security-Policy")
+	assert.Contains(t, listCSP, "frame-src 'self';")
+	assert.Contains(t, listCSP, "connect-src 'self';")
 
 	anon := env.Client(t)
 	for _, p := range []string{"/myaccount/creditcards", "/myaccount/creditcards/new"} {
@@ -154,7 +163,7 @@ func TestAddCardThroughTheIsland(t *testing.T) {
 	env := webtest.New(t)
 	u, c := signedIn(t, env)
 
-	list := assertSaved(t, c, addByToken(t, env, c, visaCard))
+	list := assertSaved(t, c, addCard(t, env, c, visaCard))
 	saved := cardsOf(t, u.BuyerID)
 	require.Len(t, saved, 1)
 	assert.True(t, saved[0].IsDefault)
@@ -168,13 +177,24 @@ func TestAddCardThroughTheIsland(t *testing.T) {
 	}
 	assertNoCardNumbers(t, list.Body)
 
-	// A token is single use: posting it again saves nothing and says so.
-	tok := env.PSP.CardToken(t, masterCard)
-	assertSaved(t, c, c.Post("/myaccount/creditcards/new", url.Values{"token": {tok}}))
-	again := c.Post("/myaccount/creditcards/new", url.Values{"token": {tok}})
+	// A setup is finished once: posting it again saves nothing and says so.
+	entry := webtest.CardEntryOf(t, c.Get("/myaccount/creditcards/new").Body)
+	env.PSP.EnterCard(t, entry.FieldsURL, masterCard)
+	assertSaved(t, c, c.Post("/myaccount/creditcards/new", url.Values{"setup": {entry.Setup}}))
+	again := c.Post("/myaccount/creditcards/new", url.Values{"setup": {entry.Setup}})
 	webtest.AssertFieldError(t, again, "card", cards.MsgTokenUnusable)
 	assert.Len(t, cardsOf(t, u.BuyerID), 2)
-	webtest.AssertFieldError(t, c.Post("/myaccount/creditcards/new", url.Values{"token": {""}}), "card", cards.MsgTokenMissing)
+	webtest.AssertFieldError(t, c.Post("/myaccount/creditcards/new", url.Values{"setup": {""}}), "card", cards.MsgTokenUnusable)
+
+	// A setup this session did not open (another buyer's, a made-up one) is refused
+	// before the PSP is asked, and one whose fields got no card says so.
+	_, stranger := signedIn(t, env)
+	other := webtest.CardEntryOf(t, stranger.Get("/myaccount/creditcards/new").Body)
+	env.PSP.EnterCard(t, other.FieldsURL, jcbCard)
+	webtest.AssertFieldError(t, c.Post("/myaccount/creditcards/new", url.Values{"setup": {other.Setup}}), "card", cards.MsgTokenUnusable)
+	empty := webtest.CardEntryOf(t, c.Get("/myaccount/creditcards/new").Body)
+	webtest.AssertFieldError(t, c.Post("/myaccount/creditcards/new", url.Values{"setup": {empty.Setup}}), "card", cards.MsgTokenMissing)
+	assert.Len(t, cardsOf(t, u.BuyerID), 2)
 	assertNoCardNumbers(t, env.Logs())
 	assert.Equal(t, []string{"4111111111111111"}, cardNumbersIn("x 4111111111111111 1234567890123"), "the check finds one")
 }
@@ -190,7 +210,8 @@ func TestAddCardThroughTheHostedPage(t *testing.T) {
 
 	back := env.PSP.HostedCard(t, page, jcbCard)
 	require.True(t, strings.HasPrefix(back, "/myaccount/creditcards/new/return?"), back)
-	assert.Contains(t, back, "token=tok_")
+	assert.Contains(t, back, "setup=setup_")
+	assert.NotContains(t, back, "tok_", "no token in a URL")
 
 	// Another browser (or a link on another site) cannot bring that token in.
 	_, other := signedIn(t, env)
@@ -218,7 +239,7 @@ func TestAddCardWithAChallenge(t *testing.T) {
 	u, c := signedIn(t, env)
 
 	// Passed: the card is saved when the buyer comes back.
-	res := addByToken(t, env, c, challengeCard)
+	res := addCard(t, env, c, challengeCard)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	challenge := res.Header.Get("Location")
 	require.True(t, strings.HasPrefix(challenge, env.PSP.URL+"/3ds/"), challenge)
@@ -240,7 +261,7 @@ func TestAddCardWithAChallenge(t *testing.T) {
 		number string
 		pass   bool
 	}{{challengeFails, true}, {"3566 0020 2036 0505", false}} {
-		res := addByToken(t, env, c, tc.number)
+		res := addCard(t, env, c, tc.number)
 		require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 		back := env.PSP.Challenge(t, res.Header.Get("Location"), tc.pass)
 		page := c.Get(back)
@@ -256,7 +277,7 @@ func TestEveryDeclineMessageIsShown(t *testing.T) {
 	env := webtest.New(t)
 	u, c := signedIn(t, env)
 	for _, d := range declineCards {
-		res := addByToken(t, env, c, d.number)
+		res := addCard(t, env, c, d.number)
 		webtest.AssertFieldError(t, res, "card", resultMessage(t, d.code))
 	}
 	assert.Empty(t, cardsOf(t, u.BuyerID))
@@ -267,7 +288,7 @@ func TestEveryDeclineMessageIsShown(t *testing.T) {
 func TestTimeoutCardIsLookedUpNotVerifiedTwice(t *testing.T) {
 	env := webtest.New(t)
 	u, c := signedIn(t, env)
-	assertSaved(t, c, addByToken(t, env, c, timeoutCard))
+	assertSaved(t, c, addCard(t, env, c, timeoutCard))
 	require.Len(t, cardsOf(t, u.BuyerID), 1)
 	var checks []string
 	require.NoError(t, webtest.Store().DB.Select(&checks, `SELECT payment_id FROM card_checks WHERE buyer_id = $1`, u.BuyerID))
@@ -303,13 +324,13 @@ func TestAMEXAndDinersAreRefusedByThePSP(t *testing.T) {
 func TestDuplicateAndSixthCardAreRefused(t *testing.T) {
 	env := webtest.New(t)
 	u, c := signedIn(t, env)
-	assertSaved(t, c, addByToken(t, env, c, visaCard))
-	webtest.AssertFieldError(t, addByToken(t, env, c, visaCard), "card", cards.MsgDuplicate)
+	assertSaved(t, c, addCard(t, env, c, visaCard))
+	webtest.AssertFieldError(t, addCard(t, env, c, visaCard), "card", cards.MsgDuplicate)
 	require.Len(t, cardsOf(t, u.BuyerID), 1)
 
 	// Any other Luhn-valid number of an accepted brand is approved by the sandbox.
 	for _, n := range []string{masterCard, jcbCard, "4242 4242 4242 4242", "5200 8282 8282 8210"} {
-		assertSaved(t, c, addByToken(t, env, c, n))
+		assertSaved(t, c, addCard(t, env, c, n))
 	}
 	require.Len(t, cardsOf(t, u.BuyerID), pay.MaxSavedCards)
 	list := c.Get("/myaccount/creditcards")
@@ -318,7 +339,10 @@ func TestDuplicateAndSixthCardAreRefused(t *testing.T) {
 	add := c.Get("/myaccount/creditcards/new")
 	assert.NotContains(t, add.Body, `data-island="card-entry"`)
 	assert.Contains(t, add.Body, "登録できるカードは5枚までです")
-	webtest.AssertFieldError(t, addByToken(t, env, c, "4012 8888 8888 1881"), "card", cards.MsgTooMany)
+	// A setup posted anyway (an old tab's) saves nothing.
+	over := c.Post("/myaccount/creditcards/new", url.Values{"setup": {"setup_old_tab"}})
+	webtest.AssertFieldError(t, over, "card", cards.MsgTokenUnusable)
+	assert.Contains(t, over.Body, "登録できるカードは5枚までです")
 	assert.Len(t, cardsOf(t, u.BuyerID), pay.MaxSavedCards)
 }
 
@@ -326,7 +350,7 @@ func TestDeleteAndDefault(t *testing.T) {
 	env := webtest.New(t)
 	u, c := signedIn(t, env)
 	for _, n := range []string{visaCard, jcbCard, masterCard} {
-		assertSaved(t, c, addByToken(t, env, c, n))
+		assertSaved(t, c, addCard(t, env, c, n))
 	}
 	saved := cardsOf(t, u.BuyerID)
 	require.Len(t, saved, 3)
@@ -374,7 +398,7 @@ func cardByID(t *testing.T, buyerID, id int64) store.Card {
 func TestExpiredCardIsMarkedAndCannotBeChosen(t *testing.T) {
 	env := webtest.New(t)
 	u, c := signedIn(t, env)
-	assertSaved(t, c, addByToken(t, env, c, visaCard))
+	assertSaved(t, c, addCard(t, env, c, visaCard))
 	old, err := webtest.Store().CreateCard(context.Background(), u.BuyerID, store.NewCard{
 		Gateway: "sandbox", Ref: "card_old", Brand: pay.BrandJCB, Last4: "0000", ExpMonth: 1, ExpYear: 2020,
 		HolderName: "TARO YAMADA", Fingerprint: "fp_old",
@@ -397,8 +421,8 @@ func TestExpiredCardIsMarkedAndCannotBeChosen(t *testing.T) {
 func TestAnotherBuyersCardIsNotFound(t *testing.T) {
 	env := webtest.New(t)
 	a, ca := signedIn(t, env)
-	assertSaved(t, ca, addByToken(t, env, ca, visaCard))
-	assertSaved(t, ca, addByToken(t, env, ca, jcbCard))
+	assertSaved(t, ca, addCard(t, env, ca, visaCard))
+	assertSaved(t, ca, addCard(t, env, ca, jcbCard))
 	saved := cardsOf(t, a.BuyerID)
 	_, cb := signedIn(t, env)
 	for _, cd := range saved {
@@ -419,7 +443,7 @@ func TestAnotherBuyersCardIsNotFound(t *testing.T) {
 func TestCardCycleSettings(t *testing.T) {
 	env := webtest.New(t)
 	u, c := signedIn(t, env)
-	require.Equal(t, http.StatusSeeOther, addByToken(t, env, c, "4111111111111111").StatusCode)
+	require.Equal(t, http.StatusSeeOther, addCard(t, env, c, "4111111111111111").StatusCode)
 	card := cardsOf(t, u.BuyerID)[0]
 	path := "/myaccount/creditcards/" + strconv.FormatInt(card.ID, 10) + "/cycle"
 	page := c.Get(path)

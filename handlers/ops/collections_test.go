@@ -59,7 +59,7 @@ func TestACollectionPaymentIsScreenedAndTransferredToTheRequester(t *testing.T) 
 	customer := webtest.NewBuyer(t, pay.Corporation, "2010401099991")
 	cc := env.Client(t)
 	cc.SignIn(customer.EmailAddress)
-	res := cc.Post("/myaccount/creditcards/new", url.Values{"token": {env.PSP.CardToken(t, "4111111111111111")}})
+	res := env.PSP.AddCard(t, cc, "4111111111111111")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	p := paid{u: customer, c: cc}
 	b, err := webtest.Store().Buyer(ctx, p.u.BuyerID)

@@ -172,7 +172,7 @@ func newPaid(t *testing.T, env *webtest.Env) paid {
 	require.NoError(t, err)
 	accts, err := webtest.Store().SupplierAccounts(ctx, u.BuyerID, sup.ID)
 	require.NoError(t, err)
-	res := c.Post("/myaccount/creditcards/new", url.Values{"token": {env.PSP.CardToken(t, "4111111111111111")}})
+	res := env.PSP.AddCard(t, c, "4111111111111111")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	cards, err := webtest.Store().Cards(ctx, u.BuyerID)
 	require.NoError(t, err)

@@ -54,7 +54,7 @@ func newPayer(t *testing.T, cardNumber string) payer {
 // addCard saves a card as the card-entry island does, passing a challenge when asked.
 func (p payer) addCard(t *testing.T, number string) {
 	t.Helper()
-	res := p.c.Post("/myaccount/creditcards/new", url.Values{"token": {p.env.PSP.CardToken(t, number)}})
+	res := p.env.PSP.AddCard(t, p.c, number)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	if loc := res.Header.Get("Location"); strings.HasPrefix(loc, p.env.PSP.URL) {
 		back := p.env.PSP.Challenge(t, loc, true)
@@ -359,7 +359,7 @@ func TestAddACardFromTheConfirmPage(t *testing.T) {
 	assert.Contains(t, confirm.Body, "/myaccount/creditcards/new?return=/payments/add/confirm")
 	page := p.c.Get("/myaccount/creditcards/new?return=/payments/add/confirm")
 	require.Equal(t, http.StatusOK, page.StatusCode)
-	res := p.c.Post("/myaccount/creditcards/new", url.Values{"token": {p.env.PSP.CardToken(t, "5555555555554444")}})
+	res := p.env.PSP.AddCard(t, p.c, "5555555555554444")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	loc := res.Header.Get("Location")
 	require.True(t, strings.HasPrefix(loc, "/payments/add/confirm?card="), loc)
@@ -369,7 +369,7 @@ func TestAddACardFromTheConfirmPage(t *testing.T) {
 	assert.Contains(t, back.Body, "¥30,000")
 	// A return to another site is not taken.
 	p.c.Get("/myaccount/creditcards/new?return=https://evil.example/")
-	res = p.c.Post("/myaccount/creditcards/new", url.Values{"token": {p.env.PSP.CardToken(t, "3530111333300000")}})
+	res = p.env.PSP.AddCard(t, p.c, "3530111333300000")
 	assert.Equal(t, "/myaccount/creditcards", res.Header.Get("Location"))
 }
 

@@ -140,10 +140,18 @@ func cardBuyer(t *testing.T, env *webtest.Env) (store.User, *visitor) {
 	return u, v
 }
 
-// addCard tokenises number at the PSP and posts the token as the card-entry island does.
+// addCard enters number as a buyer with JavaScript does: the add page opens a card
+// setup, the card goes into the PSP's fields, and the island posts the setup. A locked
+// buyer's page opens no setup: the attacker posts a made-up one, which changes nothing.
 func addCard(t *testing.T, env *webtest.Env, v *visitor, number string) webtest.Response {
 	t.Helper()
-	return v.form("/myaccount/creditcards/new", url.Values{"token": {env.PSP.CardToken(t, number)}})
+	page := v.get("/myaccount/creditcards/new")
+	if !strings.Contains(page.Body, `data-island="card-entry"`) {
+		return v.form("/myaccount/creditcards/new", url.Values{"setup": {"setup_made_up"}})
+	}
+	entry := webtest.CardEntryOf(t, page.Body)
+	env.PSP.EnterCard(t, entry.FieldsURL, number)
+	return v.form(entry.Action, url.Values{"setup": {entry.Setup}})
 }
 
 func checksOf(t *testing.T, buyerID int64) int {

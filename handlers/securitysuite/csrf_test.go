@@ -261,7 +261,7 @@ func newVictim(t *testing.T, env *webtest.Env) *victim {
 	require.NoError(t, err)
 	put("account", accts[0].ID)
 
-	res := c.Post("/myaccount/creditcards/new", url.Values{"token": {env.PSP.CardToken(t, "4111111111111111")}})
+	res := env.PSP.AddCard(t, c, "4111111111111111")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	cards, err := st.Cards(ctx, u.BuyerID)
 	require.NoError(t, err)

@@ -104,7 +104,7 @@ func TestPayoutsRequestersAccountWaitsForApproval(t *testing.T) {
 	supplierPage := cc.Get(fmt.Sprintf("/suppliers/%d", sup.ID))
 	require.Equal(t, http.StatusOK, supplierPage.StatusCode)
 	require.Contains(t, supplierPage.Body, "当社の確認が済むまで、この口座へのお振り込みはしません")
-	res := cc.Post("/myaccount/creditcards/new", url.Values{"token": {env.PSP.CardToken(t, "4111111111111111")}})
+	res := env.PSP.AddCard(t, cc, "4111111111111111")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	cards, err := webtest.Store().Cards(ctx, customer.BuyerID)
 	require.NoError(t, err)

@@ -24,23 +24,12 @@ func nonceFrom(ctx context.Context) string {
 // own files with this request's nonce: no 'unsafe-inline' for scripts or styles.
 func (a *App) SecurityHeaders(next http.Handler) http.Handler {
 	hsts := strings.HasPrefix(a.BaseURL, "https://")
-	// The card-entry island posts the card to the PSP's tokenisation endpoint, and the
-	// add-card forms end at the PSP's hosted card page or its 3-D Secure challenge
-	// (browsers check form-action on the redirect too): both name the PSP's origin.
-	psp := ""
-	if o := cspOrigin(a.PSPOrigin); o != "" {
-		psp = " " + o
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b := make([]byte, 18)
 		_, _ = rand.Read(b)
 		nonce := base64.RawURLEncoding.EncodeToString(b)
 		h := w.Header()
-		// img-src blob: lets the invoice-upload island preview a chosen image through an
-		// object URL (the file never leaves the browser for that).
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src 'self'; "+
-			"img-src 'self' data: blob:; font-src 'self'; connect-src 'self'"+psp+"; object-src 'none'; base-uri 'none'; "+
-			"form-action 'self'"+psp+"; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", a.policy(nonce, false))
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")

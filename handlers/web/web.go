@@ -55,10 +55,14 @@ type Deps struct {
 	TrustedProxies []*net.IPNet
 	// Clock is the time; tests move it to check the session timeouts. nil is time.Now.
 	Clock func() time.Time
-	// PSPOrigin is the PSP's origin as the browser sees it (the sandbox's second
-	// listener): the card-entry island sends card numbers there, never to us, so the
-	// CSP lets the page connect to it and submit forms towards it.
+	// PSPOrigin is the sandbox PSP's origin as the browser sees it (its second
+	// listener): the card-entry island frames its card fields, and the add-card and
+	// payment forms end at its hosted page or its 3-D Secure challenge, so the CSP names
+	// it (psp.go). Empty with Stripe, whose origins are fixed.
 	PSPOrigin string
+	// StripePublishableKey (STRIPE_PUBLISHABLE_KEY, pk_…) lets the card-entry island load
+	// Stripe.js with PSP=stripe; without it the add page offers Stripe Checkout only.
+	StripePublishableKey string
 	// Cards is the saved-card service the pages and the API share: with the money
 	// services, the only way to the card gateway (the PSP).
 	Cards *cards.Service

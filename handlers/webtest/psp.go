@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
@@ -117,6 +118,71 @@ func (p *PSP) CardToken(t *testing.T, number string, exp ...string) string {
 	require.NoError(t, json.Unmarshal(raw, &tok))
 	require.NotEmpty(t, tok.Token)
 	return tok.Token
+}
+
+// cardEntryProps finds the card-entry island's props on a page.
+var cardEntryProps = regexp.MustCompile(`data-island="card-entry"[^>]*data-props="([^"]*)"|data-props="([^"]*)"[^>]*data-island="card-entry"`)
+
+// CardEntry is the card-entry island's props on an add-card page.
+type CardEntry struct {
+	PSP       string `json:"psp"`
+	Action    string `json:"action"`
+	Setup     string `json:"setup"`
+	PSPOrigin string `json:"pspOrigin"`
+	FieldsURL string `json:"fieldsUrl"`
+}
+
+// CardEntryOf reads the card-entry island's props from page (the add-card page's body).
+func CardEntryOf(t *testing.T, page string) CardEntry {
+	t.Helper()
+	m := cardEntryProps.FindStringSubmatch(page)
+	require.NotNil(t, m, "the page has the card-entry island")
+	raw := m[1] + m[2]
+	var p CardEntry
+	require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(raw)), &p))
+	require.NotEmpty(t, p.Setup, "the page opened a card setup")
+	return p
+}
+
+// EnterCard types a test card into the PSP's card fields of a setup (fieldsURL) as the
+// fields' own script does, on the PSP's origin, and answers the token the frame would
+// hand to our page. The expiry is three years ahead unless exp ("MM/YY") is given.
+func (p *PSP) EnterCard(t *testing.T, fieldsURL, number string, exp ...string) string {
+	t.Helper()
+	require.True(t, strings.HasPrefix(fieldsURL, p.URL+"/fields/"), "the fields are on the PSP's origin: %s", fieldsURL)
+	month, year := "12", strconv.Itoa(time.Now().Year()+3)
+	if len(exp) > 0 {
+		month, year, _ = strings.Cut(exp[0], "/")
+	}
+	body, err := json.Marshal(map[string]string{"number": number, "exp_month": month, "exp_year": year, "cvc": "123", "name": "TARO YAMADA"})
+	require.NoError(t, err)
+	req, err := http.NewRequest(http.MethodPost, fieldsURL, bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", p.URL)
+	res, err := pspBrowser.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "the fields took %s: %s", number, raw)
+	var tok struct {
+		Token string `json:"token"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &tok))
+	require.NotEmpty(t, tok.Token)
+	return tok.Token
+}
+
+// AddCard adds a test card as a buyer with JavaScript does: opens the add page (which
+// opens a card setup), enters the card into the PSP's fields, and posts the setup as
+// the island does. It answers our server's answer to that post.
+func (p *PSP) AddCard(t *testing.T, c *Client, number string, exp ...string) Response {
+	t.Helper()
+	page := c.Get("/myaccount/creditcards/new")
+	require.Equal(t, http.StatusOK, page.StatusCode, "the add page")
+	entry := CardEntryOf(t, page.Body)
+	p.EnterCard(t, entry.FieldsURL, number, exp...)
+	return c.Post(entry.Action, url.Values{"setup": {entry.Setup}})
 }
 
 // browser is a client of the PSP's own pages that follows no redirects.

@@ -1,38 +1,46 @@
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { boot, MOUNTED_ATTR } from "../lib/mount";
-import CardEntryForm, { BRAND_PREFIX, SUMMARY_ID, type CardEntryProps } from "./CardEntryForm";
+import CardEntryForm, {
+  DIRECT_NOTE,
+  FIELDS_SOURCE,
+  FRAME_TITLE,
+  INITIAL_FRAME_HEIGHT,
+  MAX_FRAME_HEIGHT,
+  MESSAGES,
+  STATUS,
+  STRIPE_JS,
+  type CardEntryProps,
+  type StripeConstructor,
+} from "./CardEntryForm";
 import exampleProps from "./example-props.json";
 import fallbackHTML from "./example-fallback.html?raw";
-import { MESSAGES } from "./rules";
+import islandSource from "./CardEntryForm.tsx?raw";
+import entrySource from "./index.ts?raw";
 
-// example-props.json: the props the cards page gives the island (its Go test keeps them equal
-// to views' CardEntryProps). example-fallback.html: the server's no-JS form, which sends the
-// buyer to the PSP's hosted card page.
+// example-props.json: the props the add page gives the island (a Go test keeps them equal to
+// views' CardEntryProps), here the sandbox PSP. example-fallback.html: the server's no-JS
+// form, which sends the buyer to the PSP's hosted card page.
 const props = exampleProps as CardEntryProps;
-const TOKENIZE_URL = "http://localhost:8081/v1/tokens";
-const HINT = "JCB、VISA、Mastercard のカードをご利用ください。";
-const NEXT_YEAR = (new Date().getFullYear() + 1) % 100;
-const EXP = `12/${NEXT_YEAR}`;
+const PSP = "http://localhost:8081";
+const stripeProps: CardEntryProps = {
+  psp: "stripe",
+  action: "/myaccount/creditcards/new",
+  setup: "seti_123",
+  pspOrigin: "https://js.stripe.com",
+  publishableKey: "pk_test_abc",
+  clientSecret: "seti_123_secret_xyz",
+  returnUrl: "http://localhost:3000/myaccount/creditcards/new/return",
+  acceptedBrands: ["JCB", "VISA", "MASTER"],
+  iconHref: "/static/icons.svg",
+};
 
-const byId = (id: string) => document.getElementById(id) as HTMLInputElement;
-const errorOf = (id: string) => document.getElementById(`${id}-error`)?.textContent?.replace("エラー：", "") ?? "";
-const brandText = () => document.getElementById("card_number-brand")!.textContent;
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-}
-
-type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
-let fetchMock: ReturnType<typeof vi.fn<FetchFn>>;
 /** Every form the page submitted natively (form.submit()), with what it carried. */
 let submitted: { action: string; method: string; fields: [string, string][] }[];
 
 beforeEach(() => {
-  fetchMock = vi.fn<FetchFn>(async () =>
-    json(201, { token: "tok_abc123", brand: "VISA", last4: "1111", exp_month: 12, exp_year: 2000 + NEXT_YEAR, name: "TARO YAMADA" }),
-  );
-  vi.stubGlobal("fetch", fetchMock);
+  // The layout's overlay and <main>, which setLoading() switches.
+  document.body.innerHTML = '<main id="main"></main><div id="loading-overlay" class="loading-overlay" hidden></div>';
   submitted = [];
   vi.spyOn(HTMLFormElement.prototype, "submit").mockImplementation(function (this: HTMLFormElement) {
     submitted.push({
@@ -43,364 +51,316 @@ beforeEach(() => {
   });
 });
 
-/** Renders the island; a native submission of its card form would be a bug, so it is recorded. */
-function renderForm(p: CardEntryProps = props) {
-  const { container } = render(<CardEntryForm {...p} />);
-  const form = container.querySelector<HTMLFormElement>("form.card-entry__form")!;
-  const nativeSubmits = vi.fn();
-  // On the document, so that React's handler (on the root) has had its turn.
-  const onSubmit = (e: Event) => {
-    if (e.target === form && !e.defaultPrevented) nativeSubmits();
-  };
-  document.addEventListener("submit", onSubmit);
-  onTestFinished(() => document.removeEventListener("submit", onSubmit));
-  return { container, form, nativeSubmits };
+afterEach(() => {
+  for (const s of document.head.querySelectorAll("script")) s.remove();
+  delete (window as { Stripe?: unknown }).Stripe;
+});
+
+const overlayShown = () => !document.getElementById("loading-overlay")!.hidden;
+const mainBusy = () => document.getElementById("main")!.getAttribute("aria-busy") === "true";
+
+function renderIsland(p: CardEntryProps = props) {
+  const container = document.getElementById("main")!.appendChild(document.createElement("div"));
+  render(<CardEntryForm {...p} />, { container });
+  return container;
 }
 
-/** Types a value and commits it, as a person does before leaving the field. */
-function fill(id: string, value: string) {
-  const el = byId(id);
-  fireEvent.input(el, { target: { value } });
-  fireEvent.change(el, { target: { value: el.value } });
+// ---- sandbox: the PSP's fields in an iframe ----
+
+const frame = () => screen.getByTitle(FRAME_TITLE) as HTMLIFrameElement;
+
+/** A message as the browser delivers it to our window. */
+function post(data: unknown, { origin = PSP, source = frame().contentWindow as Window | null } = {}) {
+  act(() => {
+    window.dispatchEvent(new MessageEvent("message", { data, origin, source }));
+  });
 }
+const fields = (type: string, extra: Record<string, unknown> = {}) => ({ source: FIELDS_SOURCE, type, ...extra });
 
-function fillCard(number = "4111 1111 1111 1111") {
-  fill("card_number", number);
-  fill("card_exp", EXP);
-  fill("card_cvc", "123");
-  fill("card_name", "taro yamada");
-}
+describe("CardEntryForm with the sandbox PSP", () => {
+  it("shows the PSP's fields in a titled frame on the PSP's origin, and no card field of ours", () => {
+    const container = renderIsland();
+    const f = frame();
+    expect(f.getAttribute("src")).toBe(`${PSP}/fields/${props.setup}`);
+    expect(f.title).toBe("カード情報の入力（決済代行会社のページ）");
+    expect(f.style.width).toBe("100%");
+    expect(f.style.height).toBe(`${INITIAL_FRAME_HEIGHT}px`);
+    expect(f.style.borderWidth || f.style.border).toMatch(/^0/);
+    // The frame may not navigate our page or open windows.
+    expect(f.getAttribute("sandbox")!.split(" ").sort()).toEqual(["allow-forms", "allow-same-origin", "allow-scripts"]);
+    expect(container.textContent).toContain(DIRECT_NOTE);
+    expect(DIRECT_NOTE).toBe("カード情報は当社のサーバーを経由せず、決済代行会社へ直接送信されます。");
 
-const submitButton = () => screen.getByRole("button", { name: "カードを登録する" });
-
-describe("CardEntryForm", () => {
-  it("renders labelled card fields with autocomplete, numeric keyboards and no names", () => {
-    const { container } = renderForm();
-    const fields = [
-      ["card_number", "カード番号", "cc-number", "numeric"],
-      ["card_exp", "有効期限（月/年）", "cc-exp", "numeric"],
-      ["card_cvc", "セキュリティコード", "cc-csc", "numeric"],
-      ["card_name", "カード名義", "cc-name", null],
-    ] as const;
-    for (const [id, label, autocomplete, inputmode] of fields) {
-      const el = screen.getByLabelText(new RegExp(`^${label.replace(/[()（）/]/g, ".")}`)) as HTMLInputElement;
-      expect(el.id).toBe(id);
-      expect(el.getAttribute("autocomplete")).toBe(autocomplete);
-      expect(el.getAttribute("inputmode")).toBe(inputmode);
-      expect(el.getAttribute("type")).toBe("text");
-      expect(el.getAttribute("aria-required")).toBe("true");
-      expect(el.getAttribute("aria-describedby")).toBe(`${id}-hint`);
-      expect(el.hasAttribute("aria-invalid")).toBe(false);
-      expect(document.getElementById(`${id}-hint`)!.textContent).not.toBe("");
-      // No name: no form submission can ever carry card data to our server.
-      expect(el.hasAttribute("name")).toBe(false);
-    }
-    expect(document.getElementById("card_number-hint")!.textContent).toBe("ご利用いただけるカード：JCB、VISA、Mastercard");
-    const brand = document.getElementById("card_number-brand")!;
-    expect(brand.getAttribute("aria-live")).toBe("polite");
-    expect(brand.getAttribute("role")).toBe("status");
-
-    // The only thing that ever goes to our server: a POST of the token.
-    const tokenForm = container.querySelector<HTMLFormElement>(`form[action='${props.action}']`)!;
-    expect(tokenForm.method).toBe("post");
-    expect(Array.from(tokenForm.elements).map((e) => [(e as HTMLInputElement).type, (e as HTMLInputElement).name])).toEqual([["hidden", "token"]]);
-    expect(container.querySelectorAll("input[name]")).toHaveLength(1);
-    expect(submitButton().getAttribute("type")).toBe("submit");
-    expect(container.querySelector("form.card-entry__form")!.hasAttribute("novalidate")).toBe(true);
-  });
-
-  it("groups the number as it is typed and announces the brand from the first digits", () => {
-    renderForm();
-    const number = byId("card_number");
-    fireEvent.input(number, { target: { value: "4" } });
-    expect(brandText()).toBe(BRAND_PREFIX + "VISA");
-    fireEvent.input(number, { target: { value: "41111" } });
-    expect(number.value).toBe("4111 1");
-    fireEvent.input(number, { target: { value: "4111111111111111" } });
-    expect(number.value).toBe("4111 1111 1111 1111");
-    fireEvent.input(number, { target: { value: "３５３０１１１３３３３０００００" } });
-    expect(number.value).toBe("3530 1113 3330 0000");
-    expect(brandText()).toBe(BRAND_PREFIX + "JCB");
-    fireEvent.input(number, { target: { value: "378282246310005" } });
-    expect(number.value).toBe("3782 822463 10005");
-    expect(brandText()).toBe(BRAND_PREFIX + "American Express");
-    fireEvent.input(number, { target: { value: "36227206271667" } });
-    expect(number.value).toBe("3622 720627 1667");
-    expect(brandText()).toBe(BRAND_PREFIX + "Diners Club");
-    fireEvent.input(number, { target: { value: "5" } });
-    expect(brandText()).toBe(BRAND_PREFIX + "Mastercard");
-    fireEvent.input(number, { target: { value: "" } });
-    expect(brandText()).toBe("");
-    // Typing is not validation.
-    expect(errorOf("card_number")).toBe("");
-  });
-
-  it("keeps the caret after the same digits, and Backspace next to a space removes a digit", () => {
-    renderForm();
-    const number = byId("card_number");
-    act(() => number.focus());
-    fireEvent.input(number, { target: { value: "41111111" } });
-    expect(number.value).toBe("4111 1111");
-
-    // A digit typed after the fifth digit: "4111 1|111" → "4111 12|111".
-    number.value = "4111 12111";
-    number.setSelectionRange(7, 7);
-    fireEvent(number, new InputEvent("input", { bubbles: true, inputType: "insertText", data: "2" }));
-    expect(number.value).toBe("4111 1211 1");
-    expect(number.selectionStart).toBe(7);
-
-    // Backspace just after the space: the browser removes the space, the island the "1" before it.
-    fireEvent.input(number, { target: { value: "41111111" } });
-    expect(number.value).toBe("4111 1111");
-    number.value = "41111111";
-    number.setSelectionRange(4, 4);
-    fireEvent(number, new InputEvent("input", { bubbles: true, inputType: "deleteContentBackward" }));
-    expect(number.value).toBe("4111 111");
-    expect(number.selectionStart).toBe(3);
-  });
-
-  it("leaves an IME composition alone and groups what it composed", () => {
-    renderForm();
-    const number = byId("card_number");
-    act(() => number.focus());
-    number.value = "４１１１１";
-    fireEvent(number, new InputEvent("input", { bubbles: true, inputType: "insertCompositionText", isComposing: true }));
-    expect(number.value).toBe("４１１１１");
-    fireEvent.compositionEnd(number);
-    expect(number.value).toBe("4111 1");
-    expect(number.selectionStart).toBe(6);
-    expect(brandText()).toBe(BRAND_PREFIX + "VISA");
-  });
-
-  it("checks a field on change only, never on input or blur", () => {
-    renderForm();
-    const number = byId("card_number");
-    fireEvent.input(number, { target: { value: "4111 1111 1111 1112" } });
-    fireEvent.blur(number);
-    expect(errorOf("card_number")).toBe("");
-    expect(number.hasAttribute("aria-invalid")).toBe(false);
-
-    fireEvent.change(number, { target: { value: number.value } });
-    expect(errorOf("card_number")).toBe(MESSAGES.numberInvalid);
-    expect(number.getAttribute("aria-invalid")).toBe("true");
-    expect(number.getAttribute("aria-describedby")).toBe("card_number-hint card_number-error");
-    expect(number.closest(".field")!.className).toBe("field field--error");
-
-    fill("card_number", "4111 1111 1111 1111");
-    expect(errorOf("card_number")).toBe("");
-    expect(number.hasAttribute("aria-invalid")).toBe(false);
-
-    fill("card_exp", "13/30");
-    expect(errorOf("card_exp")).toBe(MESSAGES.expFormat);
-    fill("card_exp", "01/20");
-    expect(errorOf("card_exp")).toBe(MESSAGES.expPast);
-    fill("card_cvc", "12");
-    expect(errorOf("card_cvc")).toBe(MESSAGES.cvcFormat);
-    fill("card_name", "山田太郎");
-    expect(errorOf("card_name")).toBe(MESSAGES.nameFormat);
-    // No summary until the buyer submits.
-    expect(document.getElementById(SUMMARY_ID)).toBeNull();
-    expect(fetchMock).not.toHaveBeenCalled();
-  });
-
-  it("writes the expiry as MM/YY and the name as embossed when they change", () => {
-    renderForm();
-    fill("card_exp", `9/${NEXT_YEAR}`);
-    expect(byId("card_exp").value).toBe(`09/${NEXT_YEAR}`);
-    expect(errorOf("card_exp")).toBe("");
-    fill("card_exp", `０９${NEXT_YEAR}`);
-    expect(byId("card_exp").value).toBe(`09/${NEXT_YEAR}`);
-    fill("card_name", " taro  yamada ");
-    expect(byId("card_name").value).toBe("TARO YAMADA");
-    expect(errorOf("card_name")).toBe("");
-  });
-
-  it.each([
-    ["3782 822463 10005", "American Express はご利用いただけません。JCB、VISA、Mastercard のカードをご利用ください。"],
-    ["3622 720627 1667", "Diners Club はご利用いただけません。JCB、VISA、Mastercard のカードをご利用ください。"],
-    ["6011 1111 1111 1117", `Discover はご利用いただけません。${HINT}`],
-    ["6200 0000 0000 0005", `UnionPay はご利用いただけません。${HINT}`],
-  ])("names and refuses %s before anything is sent", async (number, message) => {
-    renderForm();
-    fill("card_number", number);
-    expect(errorOf("card_number")).toBe(message);
-
-    fillCard(number);
-    fireEvent.click(submitButton());
-    expect(errorOf("card_number")).toBe(message);
-    const summary = document.getElementById(SUMMARY_ID)!;
-    expect(summary.textContent).toContain(message);
-    await act(async () => {});
-    expect(fetchMock).not.toHaveBeenCalled();
-    expect(submitted).toEqual([]);
-  });
-
-  it("on submit shows every error next to its field and in a summary with links, and moves the focus there", () => {
-    const { nativeSubmits } = renderForm();
-    document.title = "カードの追加 | 請求書カード払い";
-    fireEvent.click(submitButton());
-    expect(nativeSubmits).not.toHaveBeenCalled();
-
-    const summary = document.getElementById(SUMMARY_ID)!;
-    expect(document.activeElement).toBe(summary);
-    expect(summary.getAttribute("tabindex")).toBe("-1");
-    expect(summary.getAttribute("aria-labelledby")).toBe(`${SUMMARY_ID}-title`);
-    expect(document.getElementById(`${SUMMARY_ID}-title`)!.textContent).toBe("入力内容に誤りがあります");
-    const links = Array.from(summary.querySelectorAll("a")).map((a) => [a.getAttribute("href"), a.textContent]);
-    expect(links).toEqual([
-      ["#card_number", MESSAGES.numberRequired],
-      ["#card_exp", MESSAGES.expRequired],
-      ["#card_cvc", MESSAGES.cvcRequired],
-      ["#card_name", MESSAGES.nameRequired],
+    // Our page holds one input: the hidden setup id, in a plain POST to our server.
+    expect(Array.from(container.querySelectorAll("input, select, textarea")).map((e) => [(e as HTMLInputElement).type, (e as HTMLInputElement).name])).toEqual([
+      ["hidden", "setup"],
     ]);
-    for (const id of ["card_number", "card_exp", "card_cvc", "card_name"]) {
-      expect(byId(id).getAttribute("aria-invalid")).toBe("true");
-      expect(errorOf(id)).not.toBe("");
-    }
-    expect(document.title).toBe("エラー：カードの追加 | 請求書カード払い");
-
-    // A link takes the focus to its field.
-    fireEvent.click(summary.querySelector("a[href='#card_cvc']")!);
-    expect(document.activeElement).toBe(byId("card_cvc"));
-
-    // Fixed fields leave the summary; a second failed submit does not repeat the prefix.
-    fill("card_number", "4111 1111 1111 1111");
-    expect(Array.from(summary.querySelectorAll("a")).map((a) => a.getAttribute("href"))).toEqual(["#card_exp", "#card_cvc", "#card_name"]);
-    fireEvent.click(submitButton());
-    expect(document.title).toBe("エラー：カードの追加 | 請求書カード払い");
-    expect(document.activeElement).toBe(document.getElementById(SUMMARY_ID));
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(container.querySelector("[autocomplete]")).toBeNull();
+    const form = container.querySelector("form")!;
+    expect(form.getAttribute("method")).toBe("post");
+    expect(form.getAttribute("action")).toBe(props.action);
+    // The status region exists before anything happens, so changes are announced.
+    expect(screen.getByRole("status").getAttribute("aria-live")).toBe("polite");
   });
 
-  it("sends the card to the PSP only, then posts the token to our server and forgets the number", async () => {
-    const logs = [vi.spyOn(console, "log"), vi.spyOn(console, "info"), vi.spyOn(console, "warn"), vi.spyOn(console, "error"), vi.spyOn(console, "debug")];
-    const { nativeSubmits } = renderForm();
-    fillCard();
-    fireEvent.click(submitButton());
-    await waitFor(() => expect(submitted).toHaveLength(1));
-
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchMock.mock.calls[0];
-    expect(url).toBe(TOKENIZE_URL);
-    expect(init).toMatchObject({ method: "POST", mode: "cors", credentials: "omit" });
-    expect((init!.headers as Record<string, string>)["Content-Type"]).toBe("application/json");
-    expect(JSON.parse(String(init!.body))).toEqual({
-      number: "4111111111111111",
-      exp_month: 12,
-      exp_year: 2000 + NEXT_YEAR,
-      cvc: "123",
-      name: "TARO YAMADA",
-    });
-
-    expect(submitted).toEqual([{ action: "/myaccount/creditcards/new", method: "post", fields: [["token", "tok_abc123"]] }]);
-    expect(nativeSubmits).not.toHaveBeenCalled();
-    // The number and the security code are gone from the page.
-    expect(byId("card_number").value).toBe("");
-    expect(byId("card_cvc").value).toBe("");
-    await waitFor(() => expect(brandText()).toBe(""));
-    expect(document.body.innerHTML).not.toContain("4111");
-    // And never logged.
-    for (const spy of logs) expect(spy).not.toHaveBeenCalled();
+  it("sets the frame's height from its resize messages", () => {
+    renderIsland();
+    post(fields("resize", { height: 612.4 }));
+    expect(frame().style.height).toBe("613px");
+    post(fields("resize", { height: 540 }));
+    expect(frame().style.height).toBe("540px");
+    // Nonsense heights are ignored; a huge one is clamped.
+    post(fields("resize", { height: "9999" }));
+    post(fields("resize", { height: -1 }));
+    post(fields("resize", { height: Number.NaN }));
+    expect(frame().style.height).toBe("540px");
+    post(fields("resize", { height: 1e9 }));
+    expect(frame().style.height).toBe(`${MAX_FRAME_HEIGHT}px`);
   });
 
-  it("sends once however often the button is pressed while the PSP answers", async () => {
-    let answer!: (r: Response) => void;
-    fetchMock.mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
-    renderForm();
-    fillCard("3530 1113 3330 0000");
-    fireEvent.click(submitButton());
-    fireEvent.click(submitButton());
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-    expect(submitButton().getAttribute("aria-disabled")).toBe("true");
-    fireEvent.click(submitButton());
-    fireEvent.click(submitButton());
-    await act(async () => answer(json(201, { token: "tok_jcb", brand: "JCB", last4: "0000" })));
-    await waitFor(() => expect(submitted).toHaveLength(1));
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(submitted[0].fields).toEqual([["token", "tok_jcb"]]);
+  // Who else can post to our window: any page that opens or frames us, another frame of the
+  // PSP's origin (a hosted page of another setup), our own scripts.
+  const senders: [string, () => { origin: string; source: Window | null }][] = [
+    ["another origin", () => ({ origin: "http://evil.example", source: frame().contentWindow })],
+    ["our own origin", () => ({ origin: window.location.origin, source: frame().contentWindow })],
+    ["another window", () => ({ origin: PSP, source: window })],
+    ["another frame of the PSP's origin", () => ({ origin: PSP, source: document.body.appendChild(document.createElement("iframe")).contentWindow })],
+    ["no window", () => ({ origin: PSP, source: null })],
+  ];
+  it.each(senders)("ignores messages from %s", (_, sender) => {
+    const container = renderIsland();
+    const from = sender();
+    post(fields("resize", { height: 700 }), from);
+    post(fields("busy"), from);
+    expect(frame().style.height).toBe(`${INITIAL_FRAME_HEIGHT}px`);
+    expect(overlayShown()).toBe(false);
+    post(fields("tokenized", { setup: props.setup, token: "tok_1", brand: "VISA", last4: "1111" }), from);
+    expect(submitted).toEqual([]);
+    expect(container.querySelector<HTMLInputElement>("input[name=setup]")!.value).toBe("");
+    // The same messages from the frame itself do count.
+    post(fields("resize", { height: 700 }));
+    expect(frame().style.height).toBe("700px");
   });
 
   it.each([
-    ["number", "G030", "card_number", "カード番号が正しくありません。カードに記載の番号をご確認のうえ、もう一度入力してください。"],
-    ["exp", "G054", "card_exp", "カードの有効期限が切れています。有効期限をご確認いただくか、別のカードをご利用ください。"],
-    ["cvc", "G044", "card_cvc", "セキュリティコードが正しくありません。カード裏面に記載の3桁の数字をご確認のうえ、もう一度入力してください。"],
-  ])("shows the PSP's error for %s (%s) next to the field", async (field, code, id, message) => {
-    fetchMock.mockResolvedValue(json(400, { error: { code, field, message } }));
-    renderForm();
-    fillCard();
-    fireEvent.click(submitButton());
-    await waitFor(() => expect(errorOf(id)).toBe(message));
-    expect(byId(id).getAttribute("aria-invalid")).toBe("true");
-    const summary = document.getElementById(SUMMARY_ID)!;
-    expect(summary.querySelector(`a[href='#${id}']`)!.textContent).toBe(message);
-    expect(document.activeElement).toBe(summary);
+    ["another source", (type: string) => ({ source: "some-widget", type, setup: props.setup })],
+    ["no source", (type: string) => ({ type, setup: props.setup })],
+    ["a string", (type: string) => type],
+    ["null", () => null],
+  ])("ignores a message from the frame with %s", (_, message) => {
+    renderIsland();
+    post(message("busy"));
+    expect(overlayShown()).toBe(false);
+    post(message("tokenized"));
     expect(submitted).toEqual([]);
-    // The buyer can correct and send again.
-    expect(submitButton().hasAttribute("aria-disabled")).toBe(false);
-    expect(byId("card_number").value).toBe("4111 1111 1111 1111");
+  });
+
+  it("ignores message types the fields do not send", () => {
+    const container = renderIsland();
+    post(fields("card", { number: "4111111111111111" }));
+    post(fields("submit"));
+    expect(overlayShown()).toBe(false);
+    expect(submitted).toEqual([]);
+    expect(container.textContent).not.toContain("4111");
+  });
+
+  it("shows the overlay while the fields tokenise and hides it when they are idle again", () => {
+    const container = renderIsland();
+    const region = container.querySelector(".card-entry__fields")!;
+    post(fields("busy"));
+    expect(overlayShown()).toBe(true);
+    expect(mainBusy()).toBe(true);
+    expect(region.getAttribute("aria-busy")).toBe("true");
+    expect(screen.getByRole("status").textContent).toBe(STATUS.busy);
+
+    // Tokenising failed: the frame shows its errors, our page is usable again.
+    post(fields("idle"));
+    expect(overlayShown()).toBe(false);
+    expect(mainBusy()).toBe(false);
+    expect(region.hasAttribute("aria-busy")).toBe(false);
+    expect(screen.getByRole("status").textContent).toBe("");
+    expect(submitted).toEqual([]);
+  });
+
+  it("posts only the setup id to our server once the fields have tokenized, keeping the overlay", () => {
+    renderIsland();
+    post(fields("busy"));
+    post(fields("tokenized", { setup: props.setup, token: "tok_abc", brand: "VISA", last4: "1111", exp_month: 12, exp_year: 2031 }));
+    expect(submitted).toEqual([{ action: "/myaccount/creditcards/new", method: "post", fields: [["setup", props.setup]] }]);
+    // Neither the token nor anything of the card goes to our server.
+    expect(JSON.stringify(submitted)).not.toMatch(/tok_abc|1111|number|cvc/);
+    expect(overlayShown()).toBe(true);
+    expect(screen.getByRole("status").textContent).toBe(STATUS.tokenized);
+
+    // The page is leaving: later messages change nothing.
+    post(fields("idle"));
+    post(fields("tokenized", { setup: props.setup }));
+    expect(overlayShown()).toBe(true);
+    expect(submitted).toHaveLength(1);
+  });
+
+  it("does not post a tokenized message for another setup", () => {
+    renderIsland();
+    post(fields("tokenized", { setup: "setup_someone_else", token: "tok_x" }));
+    expect(submitted).toEqual([]);
+    expect(overlayShown()).toBe(false);
   });
 
   it.each([
-    ["the PSP is out of reach", () => Promise.reject(new TypeError("Failed to fetch"))],
-    ["the PSP fails", () => Promise.resolve(new Response("<h1>502</h1>", { status: 502 }))],
-    ["the PSP answers without a token", () => Promise.resolve(json(201, {}))],
-  ])("says the card could not be sent when %s", async (_, answer) => {
-    fetchMock.mockImplementation(answer);
-    renderForm();
-    fillCard();
-    fireEvent.click(submitButton());
-    await waitFor(() => expect(document.getElementById(SUMMARY_ID)?.textContent).toContain(MESSAGES.network));
-    expect(MESSAGES.network).toBe("カード情報を送信できませんでした。通信環境をご確認のうえ、もう一度お試しください。");
-    expect(document.getElementById(`${SUMMARY_ID}-title`)!.textContent).toBe("カード情報を送信できませんでした");
-    expect(document.activeElement).toBe(document.getElementById(SUMMARY_ID));
-    expect(submitted).toEqual([]);
-    expect(submitButton().hasAttribute("aria-disabled")).toBe(false);
-  });
-
-  it("marks every field the PSP names at once", async () => {
-    fetchMock.mockResolvedValue(
-      json(400, {
-        error: { code: "G030", field: "number", message: "カード番号が正しくありません。カードに記載の番号をご確認ください。" },
-        errors: [
-          { code: "G030", field: "number", message: "カード番号が正しくありません。カードに記載の番号をご確認ください。" },
-          { code: "G044", field: "cvc", message: "セキュリティコードはカード裏面に記載の3桁の数字で入力してください。" },
-        ],
-      }),
-    );
-    renderForm();
-    fillCard();
-    fireEvent.click(submitButton());
-    await waitFor(() => expect(errorOf("card_cvc")).toBe("セキュリティコードはカード裏面に記載の3桁の数字で入力してください。"));
-    expect(errorOf("card_number")).toBe("カード番号が正しくありません。カードに記載の番号をご確認ください。");
-    expect(Array.from(document.querySelectorAll(`#${SUMMARY_ID} a`)).map((a) => a.getAttribute("href"))).toEqual(["#card_number", "#card_cvc"]);
-    expect(submitted).toEqual([]);
-  });
-
-  it("never shows a PSP message meant for developers (no field): the buyer gets ours", async () => {
-    fetchMock.mockResolvedValue(json(403, { error: { code: "origin_not_allowed", message: "tokenisation is open to the merchant's origins only" } }));
-    renderForm();
-    fillCard();
-    fireEvent.click(submitButton());
-    await waitFor(() => expect(document.getElementById(SUMMARY_ID)?.textContent).toContain(MESSAGES.network));
-    expect(document.body.textContent).not.toContain("merchant");
-    expect(submitted).toEqual([]);
-  });
-
-  it("does not post a token for a brand we do not take, whatever the PSP says", async () => {
-    fetchMock.mockResolvedValue(json(201, { token: "tok_amex", brand: "AMEX", last4: "0005" }));
-    renderForm();
-    fillCard();
-    fireEvent.click(submitButton());
-    await waitFor(() => expect(errorOf("card_number")).toBe(`American Express はご利用いただけません。${HINT}`));
-    expect(submitted).toEqual([]);
-  });
-
-  it("refuses to start when the tokenisation URL is our own origin", () => {
+    ["the fields are on another origin", { fieldsUrl: "http://localhost:8082/fields/setup_1" }],
+    ["the fields are a path on our origin", { fieldsUrl: "/fields/setup_1" }],
+    ["the PSP is our own origin", { pspOrigin: window.location.origin, fieldsUrl: `${window.location.origin}/fields/setup_1` }],
+    ["the fields are missing", { fieldsUrl: "" }],
+    ["the setup is posted elsewhere", { action: "https://evil.example/cards" }],
+    ["the PSP is unknown", { psp: "other" as CardEntryProps["psp"] }],
+  ])("refuses to start when %s", (_, change) => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(() => render(<CardEntryForm {...props} tokenizeUrl="/v1/tokens" />)).toThrow(/PSP's origin/);
-    expect(() => render(<CardEntryForm {...props} tokenizeUrl={`${window.location.origin}/v1/tokens`} />)).toThrow(/PSP's origin/);
+    expect(() => render(<CardEntryForm {...props} {...change} />)).toThrow(/card-entry:/);
   });
 });
+
+// ---- stripe: Stripe.js and its Payment Element ----
+
+type ConfirmResult = Awaited<ReturnType<ReturnType<StripeConstructor>["confirmSetup"]>>;
+
+/** A stand-in for Stripe.js on window (the real one cannot be reached from the test machines). */
+function stubStripe(confirm: () => Promise<ConfirmResult>) {
+  const handlers: Record<string, (e?: unknown) => void> = {};
+  const element = {
+    mount: vi.fn((el: HTMLElement) => {
+      // Stripe draws its own iframe in the element.
+      el.appendChild(document.createElement("iframe")).title = "安全な決済入力フレーム";
+    }),
+    destroy: vi.fn(),
+    on: vi.fn((event: string, handler: (e?: unknown) => void) => (handlers[event] = handler)),
+    focus: vi.fn(),
+  };
+  const elements = { create: vi.fn(() => element) };
+  const stripe = { elements: vi.fn(() => elements), confirmSetup: vi.fn(confirm) };
+  const Stripe = vi.fn(() => stripe);
+  (window as { Stripe?: unknown }).Stripe = Stripe;
+  return { Stripe, stripe, elements, element, handlers };
+}
+
+async function renderStripe(p: CardEntryProps = stripeProps) {
+  const container = renderIsland(p);
+  await act(async () => {});
+  return container;
+}
+
+const registerButton = () => screen.getByRole("button", { name: "カードを登録する" });
+
+async function submitCard() {
+  await act(async () => {
+    fireEvent.click(registerButton());
+  });
+}
+
+describe("CardEntryForm with Stripe", () => {
+  it("loads Stripe.js once from js.stripe.com and mounts the Payment Element in Japanese", async () => {
+    const first = renderIsland(stripeProps);
+    renderIsland(stripeProps);
+    const scripts = document.querySelectorAll(`script[src='${STRIPE_JS}']`);
+    expect(scripts).toHaveLength(1);
+    expect(STRIPE_JS).toBe("https://js.stripe.com/v3/");
+    expect((scripts[0] as HTMLScriptElement).textContent).toBe("");
+    expect(first.querySelector("[role=status]")!.textContent).toBe(STATUS.loading);
+    expect(screen.getAllByRole("button", { name: "カードを登録する" })[0].getAttribute("aria-disabled")).toBe("true");
+
+    const { Stripe, stripe, elements, element } = stubStripe(async () => ({}));
+    await act(async () => {
+      scripts[0].dispatchEvent(new Event("load"));
+    });
+    expect(Stripe).toHaveBeenCalledWith("pk_test_abc", { locale: "ja" });
+    expect(stripe.elements).toHaveBeenCalledWith(expect.objectContaining({ clientSecret: "seti_123_secret_xyz", appearance: expect.any(Object) }));
+    expect(elements.create).toHaveBeenCalledWith("payment");
+    expect(element.mount).toHaveBeenCalledTimes(2);
+    expect(first.contains(element.mount.mock.calls[0][0])).toBe(true);
+    expect(first.querySelector("[role=status]")!.textContent).toBe("");
+    expect(first.textContent).toContain(DIRECT_NOTE);
+    expect(first.textContent).toContain("ご利用いただけるカード：JCB、VISA、Mastercard");
+    // Nothing of ours asks for a card: the only input is the hidden setup id.
+    expect(Array.from(first.querySelectorAll("input")).map((i) => i.name)).toEqual(["setup"]);
+    expect(screen.getAllByRole("button", { name: "カードを登録する" })[0].hasAttribute("aria-disabled")).toBe(false);
+  });
+
+  it("shows Stripe's error next to the element, focuses it, and lets the buyer try again", async () => {
+    const { stripe } = stubStripe(async () => ({
+      error: { type: "card_error", message: "カードの有効期限が切れています。" },
+    }));
+    const container = await renderStripe();
+    await submitCard();
+    expect(stripe.confirmSetup).toHaveBeenCalledTimes(1);
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toBe("エラー：カードの有効期限が切れています。");
+    expect(document.activeElement).toBe(alert);
+    expect(alert.previousElementSibling).toBe(container.querySelector(".card-entry__element"));
+    expect(overlayShown()).toBe(false);
+    expect(submitted).toEqual([]);
+    expect(registerButton().hasAttribute("aria-disabled")).toBe(false);
+
+    // A message that is not written for the buyer is replaced by ours.
+    stripe.confirmSetup.mockResolvedValueOnce({ error: { type: "invalid_request_error", message: "No such setupintent: 'seti_123'" } });
+    await submitCard();
+    expect(screen.getByRole("alert").textContent).toBe(`エラー：${MESSAGES.stripeFailed}`);
+    expect(container.textContent).not.toContain("No such");
+  });
+
+  it("posts the SetupIntent id to our server when Stripe has confirmed the card", async () => {
+    let confirmed!: (r: ConfirmResult) => void;
+    const { stripe } = stubStripe(() => new Promise((resolve) => (confirmed = resolve)));
+    await renderStripe();
+    await submitCard();
+    expect(overlayShown()).toBe(true);
+    expect(registerButton().getAttribute("aria-disabled")).toBe("true");
+    await submitCard();
+    expect(stripe.confirmSetup).toHaveBeenCalledTimes(1);
+    const [options] = stripe.confirmSetup.mock.calls[0] as unknown as [Record<string, unknown>];
+    expect(options).toEqual({
+      elements: stripe.elements.mock.results[0].value,
+      redirect: "if_required",
+      confirmParams: { return_url: stripeProps.returnUrl },
+    });
+
+    await act(async () => confirmed({ setupIntent: { id: "seti_123", status: "succeeded" } }));
+    expect(submitted).toEqual([{ action: "/myaccount/creditcards/new", method: "post", fields: [["setup", "seti_123"]] }]);
+    expect(overlayShown()).toBe(true);
+  });
+
+  it("leaves the page to Stripe when the card needs a redirect, posting nothing itself", async () => {
+    // With redirect "if_required", Stripe.js navigates to return_url itself and its promise
+    // never settles; the server handles returnUrl?setup_intent=…&redirect_status=….
+    const { stripe } = stubStripe(() => new Promise(() => {}));
+    await renderStripe();
+    await submitCard();
+    await submitCard();
+    expect(stripe.confirmSetup).toHaveBeenCalledTimes(1);
+    expect((stripe.confirmSetup.mock.calls[0] as unknown as [{ confirmParams: { return_url: string } }])[0].confirmParams.return_url).toBe(
+      "http://localhost:3000/myaccount/creditcards/new/return",
+    );
+    expect(overlayShown()).toBe(true);
+    expect(screen.getByRole("status").textContent).toBe(STATUS.busy);
+    expect(submitted).toEqual([]);
+  });
+
+  it("posts the setup when Stripe says it already succeeded", async () => {
+    stubStripe(async () => ({
+      error: { type: "invalid_request_error", message: "…", setup_intent: { id: "seti_123", status: "succeeded" } },
+    }));
+    await renderStripe();
+    await submitCard();
+    expect(submitted.map((s) => s.fields)).toEqual([[["setup", "seti_123"]]]);
+  });
+
+  it("refuses to start without its keys or with a return URL that is not absolute", () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(() => render(<CardEntryForm {...stripeProps} clientSecret="" />)).toThrow(/card-entry:/);
+    expect(() => render(<CardEntryForm {...stripeProps} publishableKey={undefined} />)).toThrow(/card-entry:/);
+    expect(() => render(<CardEntryForm {...stripeProps} returnUrl="/return" />)).toThrow(/card-entry:/);
+  });
+});
+
+// ---- the island over the server's fallback ----
 
 describe("card-entry island", () => {
   function island(p: unknown) {
@@ -408,7 +368,7 @@ describe("card-entry island", () => {
     el.dataset.island = "card-entry";
     el.dataset.props = JSON.stringify(p);
     el.innerHTML = fallbackHTML;
-    document.body.append(el);
+    document.getElementById("main")!.append(el);
     return el;
   }
 
@@ -421,31 +381,57 @@ describe("card-entry island", () => {
     });
   }
 
-  it("replaces the server's hosted-page form, which itself holds no card field", async () => {
-    const { iconHref: _, ...withoutIcon } = props;
-    const el = island(withoutIcon);
+  function expectFallback(el: HTMLElement) {
+    const server = document.createElement("div");
+    server.innerHTML = fallbackHTML;
+    expect(el.innerHTML).toBe(server.innerHTML);
+  }
+
+  it("replaces the server's hosted-page form with the PSP's frame, carrying the focus over", async () => {
+    const el = island(props);
     // The fallback never asks for a card on our page: it sends the buyer to the PSP's.
     expect(el.querySelector("[autocomplete^='cc-']")).toBeNull();
-    expect(el.querySelector("form")).not.toBeNull();
     el.querySelector("button")!.focus();
 
     await bootNow();
     expect(el.getAttribute(MOUNTED_ATTR)).toBe("true");
-    expect(el.querySelector("#card_number")).not.toBeNull();
     expect(el.innerHTML).not.toContain("hosted");
-    // The sprite URL comes from the fallback's icons, and the focus moves to the first field.
-    expect(el.querySelector("svg use")!.getAttribute("href")).toMatch(/^\/static\/icons\.svg#/);
-    expect(document.activeElement).toBe(el.querySelector("#card_number"));
+    expect(document.activeElement).toBe(frame());
   });
 
-  it("leaves the fallback when the props point the card at our own origin", async () => {
+  it("keeps the fallback when the fields are not on the PSP's origin", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const el = island({ ...props, tokenizeUrl: "/v1/tokens" });
+    const el = island({ ...props, fieldsUrl: "https://elsewhere.example/fields/setup_1" });
     await bootNow();
     expect(el.getAttribute(MOUNTED_ATTR)).toBe("error");
-    const server = document.createElement("div");
-    server.innerHTML = fallbackHTML;
-    expect(el.innerHTML).toBe(server.innerHTML);
-    expect(el.querySelector("#card_number")).toBeNull();
+    expectFallback(el);
+    expect(el.querySelector("iframe")).toBeNull();
+  });
+
+  it("says so and keeps the hosted-page form when Stripe.js cannot load", async () => {
+    const el = island(stripeProps);
+    await bootNow();
+    const script = document.querySelector<HTMLScriptElement>(`script[src='${STRIPE_JS}']`)!;
+    await act(async () => {
+      script.dispatchEvent(new Event("error"));
+    });
+    expect(screen.getByRole("alert").textContent).toBe(MESSAGES.stripeUnavailable);
+    const form = el.querySelector<HTMLFormElement>("form[action='/myaccount/creditcards/new/hosted']")!;
+    expect(form.getAttribute("method")).toBe("post");
+    expect(form.querySelector("button")!.textContent).toBe("カード情報を入力する");
+    expect(screen.queryByRole("button", { name: "カードを登録する" })).toBeNull();
+    // A blocked tag is removed, so a later attempt adds a fresh one.
+    expect(script.isConnected).toBe(false);
+  });
+});
+
+// ---- what our bundle holds ----
+
+describe("card-entry source", () => {
+  it("holds no card-number handling: no card inputs, Luhn or brand rules", () => {
+    for (const src of [islandSource, entrySource]) {
+      expect(src).not.toMatch(/luhn|cc-number|cc-csc|cc-exp|autocomplete=|\bregroup|brandOf|\/\^4\b|\[\s*"?card_number/i);
+      expect(src).not.toMatch(/from "\.\/rules"/);
+    }
   });
 });

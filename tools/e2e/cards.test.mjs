@@ -1,14 +1,15 @@
 // A buyer's saved cards (お支払い方法, /myaccount/creditcards) in the browser (DESIGN.md §5,
 // issue 10), with JavaScript on and off, at 360px and 1280px, everything by keyboard: add a
-// card through the card-entry island (JavaScript on: the card goes to the sandbox PSP's
-// /v1/tokens on its own origin, our server gets only the token) or through the PSP's hosted
+// card through the PSP's card fields, which the card-entry island frames (JavaScript on: the
+// card is typed into the sandbox PSP's own page on its own origin, our page's script cannot
+// reach that document, and our server gets only the setup's id) or through the PSP's hosted
 // card page (JavaScript off); a 3-D Secure challenge passed with the passcode the challenge
 // page shows, and failed (a card whose challenge always fails, three wrong codes, or
-// 認証を中止); each decline's message on our add page (422, error summary); AMEX refused by
-// the island before anything is sent, and by the hosted page; choose the default; delete
-// (いいえ keeps the card, はい removes it). axe runs on the list (empty and with cards), the
-// add page (fresh and in each error state), the delete confirm page, and the sandbox PSP's
-// hosted and challenge pages, which we ship too.
+// 認証を中止); each decline's message on our add page (422, error summary); AMEX refused
+// inside the fields before anything is sent, and by the hosted page; choose the default;
+// delete (いいえ keeps the card, はい removes it). axe runs on the list (empty and with
+// cards), the add page (fresh and in each error state, inside the frame too), the delete
+// confirm page, and the sandbox PSP's hosted and challenge pages, which we ship too.
 //
 // Each combination signs up a buyer of its own through the JSON API (the code read from
 // the development mailbox), so counts start at zero and the 5-card limit never bites.
@@ -33,7 +34,7 @@ function requirePSP() {
 const PSP_URL = requirePSP();
 
 // --- Test cards (README.md "Test cards") ----------------------------------------------------
-// Typed as printed on the card (with spaces): the island regroups them, the hosted page
+// Typed as printed on the card (with spaces): the PSP's fields regroup them, the hosted page
 // takes them with or without spaces.
 
 const EXPIRY = `12/${String((new Date().getFullYear() + 3) % 100).padStart(2, "0")}`;
@@ -100,7 +101,7 @@ const createBuyer = (tag) => createSoleProprietor(`e2e-cards-${tag}`, PASSWORD);
 const LIST = "/myaccount/creditcards";
 const ADD = "/myaccount/creditcards/new";
 const ISLAND = "[data-island='card-entry']";
-const ISLAND_SUBMIT = `${ISLAND} form.card-entry__form button[type=submit]`;
+const FRAME = `${ISLAND} iframe`;
 const HOSTED_BUTTON = "form[action='/myaccount/creditcards/new/hosted'] button[type=submit]";
 
 // --- The tests -------------------------------------------------------------------------------
@@ -114,7 +115,7 @@ for (const combo of COMBOS) {
     let context;
     let page;
     let consoleErrors = [];
-    /** Every request the page made to the PSP's tokenisation endpoint. */
+    /** Every request that carried a card to the PSP (its fields' post, or /v1/tokens). */
     let tokenRequests = [];
     /** Form posts to our add page: the names of the fields they carried. */
     let addPosts = [];
@@ -126,7 +127,9 @@ for (const combo of COMBOS) {
       consoleErrors = await watchErrors(context, page);
       page.on("request", (r) => {
         const u = new URL(r.url());
-        if (u.pathname === "/v1/tokens") tokenRequests.push(`${r.method()} ${u.origin}${u.pathname}`);
+        if (u.pathname === "/v1/tokens" || (r.method() === "POST" && u.pathname.startsWith("/fields/"))) {
+          tokenRequests.push(`${r.method()} ${u.origin}${u.pathname.replace(/\/fields\/.*/, "/fields/…")}`);
+        }
         if (r.method() === "POST" && u.origin === BASE_URL && u.pathname === ADD) {
           addPosts.push([...new URLSearchParams(r.postData() ?? "").keys()]);
         }
@@ -159,12 +162,36 @@ for (const combo of COMBOS) {
         }
       });
 
-    /** Waits for the card-entry island, with JavaScript on. */
+    /** Waits for the card-entry island and the PSP's fields in its frame, with JavaScript on. */
     async function islandReady() {
       if (js && (await page.locator(ISLAND).count()) > 0) {
         await page.waitForSelector(`${ISLAND}[data-island-mounted='true']`);
+        await page.locator(FRAME).waitFor();
+        // The frame's document is attached a moment after its element.
+        for (let i = 0; i < 100 && !page.frames().some((f) => f.url().startsWith(`${PSP_URL}/fields/`)); i++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await fields().locator("#number").waitFor();
       }
     }
+
+    /** The PSP's card fields: the frame the island hosts (another origin's document). */
+    function fields() {
+      const frame = page.frames().find((f) => f.url().startsWith(`${PSP_URL}/fields/`));
+      if (!frame) throw new Error("the PSP's fields are not framed on the page");
+      return frame;
+    }
+
+    /** Types into a field of the PSP's frame, by keyboard (as typeInto on our page). */
+    async function typeInFrame(selector, text) {
+      await fields().focus(selector);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.press("Backspace");
+      if (text) await page.keyboard.type(text);
+    }
+
+    /** The id of the element focused inside the PSP's frame ("" when none). */
+    const focusedInFrame = () => fields().evaluate(() => (document.hasFocus() ? document.activeElement?.id ?? "" : ""));
 
     /**
      * The checks every page of ours passes (status, lang, title, one h1, axe). With
@@ -176,7 +203,9 @@ for (const combo of COMBOS) {
         await page.locator(".snackbar[data-state='shown']").waitFor();
         await page.waitForFunction(() => getComputedStyle(document.querySelector(".snackbar[data-state='shown']")).opacity === "1");
       }
-      await assertNoProblems(t, page, await pageProblems(page, res, { status }), `${label} (${name})`);
+      // axe inside the PSP's frame too, where there is one.
+      const frames = js && (await page.locator(FRAME).count()) > 0;
+      await assertNoProblems(t, page, await pageProblems(page, res, { status, frames }), `${label} (${name})`);
     }
 
     /**
@@ -209,7 +238,7 @@ for (const combo of COMBOS) {
       assert.equal(await page.locator(".card-list__item").count(), 0, `${label}: not the list`);
       await check(t, res, label, 422);
       // The add form is there again, to try another card.
-      if (js) assert.equal(await page.locator(ISLAND_SUBMIT).count(), 1, `${label}: the island is there again`);
+      if (js) assert.equal(await page.locator(FRAME).count(), 1, `${label}: the PSP's fields are there again`);
       else assert.equal(await page.locator(HOSTED_BUTTON).count(), 1, `${label}: カード情報を入力する is there again`);
     }
 
@@ -234,23 +263,23 @@ for (const combo of COMBOS) {
       if (js) {
         await islandReady();
         assert.equal(await page.locator(HOSTED_BUTTON).count(), 0, "the island replaced the hosted-page fallback");
-        await typeInto(page, "#card_number", card.number);
-        await typeInto(page, "#card_exp", EXPIRY);
-        await typeInto(page, "#card_cvc", cvc);
-        await typeInto(page, "#card_name", HOLDER);
+        await typeInFrame("#number", card.number);
+        await typeInFrame("#exp", EXPIRY);
+        await typeInFrame("#cvc", cvc);
+        await typeInFrame("#name", HOLDER);
         const tokens = tokenRequests.length;
         const posts = addPosts.length;
         const res = await andWait(page, async () => {
-          await page.locator(ISLAND_SUBMIT).focus();
+          await fields().focus("#card-submit");
           await page.keyboard.press("Enter");
         });
-        assert.ok(tokenRequests.slice(tokens).includes(`POST ${PSP_URL}/v1/tokens`), "the island sent the card to the PSP's /v1/tokens");
-        assert.deepEqual(addPosts.slice(posts), [["token"]], "our server got one form post carrying only the token");
+        assert.deepEqual(tokenRequests.slice(tokens), [`POST ${PSP_URL}/fields/…`], "the PSP's own page sent the card, on its origin");
+        assert.deepEqual(addPosts.slice(posts), [["setup"]], "our server got one form post carrying only the setup's id");
         return res;
       }
       let res = await activate(page, HOSTED_BUTTON);
       assert.equal(origin(page), PSP_URL, "カード情報を入力する opens the PSP's hosted page");
-      assert.match(path(page), /^\/hosted\/hs_/);
+      assert.match(path(page), /^\/hosted\/setup_/);
       if (checks) await checkPSP(t, res, "hosted card page");
       await typeInto(page, "#number", card.number);
       await typeInto(page, "#exp", EXPIRY);
@@ -307,30 +336,49 @@ for (const combo of COMBOS) {
       assert.equal((await page.locator("h1").innerText()).trim(), "カードの追加");
 
       if (js) {
-        // The island replaced the fallback: four labelled fields, none with a name (no form
-        // post can carry the card).
+        // The island replaced the fallback with the PSP's fields, in a titled frame on the
+        // PSP's origin. Our page has no card field, and its script cannot reach the frame's
+        // document (the same-origin policy): nothing of ours can read what is typed there.
         await islandReady();
-        for (const id of ["card_number", "card_exp", "card_cvc", "card_name"]) {
-          assert.equal(await page.getAttribute(`#${id}`, "name"), null, `#${id} has no name`);
+        assert.equal(await page.locator("main input[autocomplete^='cc-']").count(), 0, "our page has no card field");
+        assert.ok((await page.getAttribute(FRAME, "title"))?.trim(), "the frame has a title");
+        assert.equal(new URL(await page.getAttribute(FRAME, "src")).origin, PSP_URL, "the frame is the PSP's page");
+        const reach = await page.evaluate((sel) => {
+          const f = document.querySelector(sel);
+          let doc = "reached";
+          try {
+            doc = f.contentWindow.document ? "reached" : "null";
+          } catch (e) {
+            doc = e.name;
+          }
+          return { contentDocument: f.contentDocument === null ? "null" : "reached", windowDocument: doc };
+        }, FRAME);
+        assert.deepEqual(reach, { contentDocument: "null", windowDocument: "SecurityError" }, "our script cannot reach the fields' document");
+        const frame = fields();
+        for (const id of ["number", "exp", "cvc", "name"]) {
+          assert.equal(await frame.getAttribute(`#${id}`, "name"), null, `#${id} has no name`);
+          assert.ok((await frame.locator(`label[for='${id}']`).innerText()).trim(), `#${id} is labelled`);
         }
-        assert.equal(await page.getAttribute("#card_number", "autocomplete"), "cc-number");
-        assert.equal(await page.getAttribute("#card_number", "inputmode"), "numeric");
-        // Sent empty: the island's own summary takes the focus, nothing goes to the PSP.
+        assert.equal(await frame.getAttribute("#number", "autocomplete"), "cc-number");
+        assert.equal(await frame.getAttribute("#number", "inputmode"), "numeric");
+        // Sent empty: the fields' own summary takes the focus, nothing goes anywhere.
         const tokens = tokenRequests.length;
-        await page.locator(ISLAND_SUBMIT).focus();
+        const posts = addPosts.length;
+        await frame.focus("#card-submit");
         await page.keyboard.press("Enter");
-        await page.locator("#card-entry-summary").waitFor();
-        assert.equal(await focusedId(page, "card-entry-summary"), "card-entry-summary", "focus on the island's summary");
-        assert.equal(await page.locator("#card-entry-summary li").count(), 4, "every field is listed");
-        assert.match(await page.locator("#card_number-error").innerText(), /カード番号を入力してください/);
-        assert.equal(await page.getAttribute("#card_number", "aria-invalid"), "true");
-        assert.ok((await page.title()).startsWith("エラー："), "the title starts with エラー：");
+        await frame.locator("#error-summary:not([hidden])").waitFor();
+        assert.equal(await focusedInFrame(), "error-summary", "focus on the fields' summary");
+        assert.equal(await frame.locator("#error-summary li").count(), 4, "every field is listed");
+        assert.match(await frame.locator("#number-error").innerText(), /カード番号を入力してください/);
+        assert.equal(await frame.getAttribute("#number", "aria-invalid"), "true");
         assert.equal(tokenRequests.length, tokens, "nothing was sent to the PSP");
+        assert.equal(addPosts.length, posts, "nothing was posted to us");
         // A summary link takes the focus to its field, by keyboard.
-        await page.locator("#card-entry-summary a[href='#card_exp']").focus();
+        await frame.focus("#error-summary a[href='#exp']");
         await page.keyboard.press("Enter");
-        assert.equal(await focusedId(page, "card_exp"), "card_exp", "the summary link focuses the field");
-        await assertNoProblems(t, page, await pageProblems(page, res), `${ADD} (island, empty form) (${name})`);
+        assert.equal(await focusedInFrame(), "exp", "the summary link focuses the field");
+        // axe on our page and inside the frame, in its error state.
+        await assertNoProblems(t, page, await pageProblems(page, res, { frames: true }), `${ADD} (fields, empty form) (${name})`);
       } else {
         // Without JavaScript: one button to the PSP's hosted page, which refuses an empty form.
         assert.match(await page.locator(HOSTED_BUTTON).innerText(), /カード情報を入力する/);
@@ -354,23 +402,24 @@ for (const combo of COMBOS) {
       const opened = await openAdd(t);
       if (js) {
         const tokens = tokenRequests.length;
-        await typeInto(page, "#card_number", AMEX.number);
+        const frame = fields();
+        await typeInFrame("#number", AMEX.number);
         // The brand is shown as typed (announced politely).
-        await page.waitForFunction(() => /American Express/.test(document.querySelector("#card_number-brand")?.textContent ?? ""));
-        await typeInto(page, "#card_exp", EXPIRY);
+        await frame.waitForFunction(() => /American Express/.test(document.querySelector("#number-brand")?.textContent ?? ""));
+        await typeInFrame("#exp", EXPIRY);
         // Leaving the number committed it: the refusal is there before sending.
-        assert.equal((await page.locator("#card_number-error").innerText()).replace(/^エラー：/, "").trim(), AMEX_REFUSAL);
-        await typeInto(page, "#card_cvc", "123");
-        await typeInto(page, "#card_name", HOLDER);
-        await page.locator(ISLAND_SUBMIT).focus();
+        assert.equal((await frame.locator("#number-error").innerText()).replace(/^エラー：/, "").trim(), AMEX_REFUSAL);
+        await typeInFrame("#cvc", "123");
+        await typeInFrame("#name", HOLDER);
+        await frame.focus("#card-submit");
         await page.keyboard.press("Enter");
-        await page.locator("#card-entry-summary").waitFor();
-        assert.equal(await focusedId(page, "card-entry-summary"), "card-entry-summary", "focus on the island's summary");
-        assert.equal(await page.locator("#card-entry-summary a[href='#card_number']").innerText(), AMEX_REFUSAL);
-        assert.equal(await page.locator("#card-entry-summary li").count(), 1, "only the brand is wrong");
+        await frame.locator("#error-summary:not([hidden])").waitFor();
+        assert.equal(await focusedInFrame(), "error-summary", "focus on the fields' summary");
+        assert.equal(await frame.locator("#error-summary a[href='#number']").innerText(), AMEX_REFUSAL);
+        assert.equal(await frame.locator("#error-summary li").count(), 1, "only the brand is wrong");
         assert.equal(path(page), ADD, "still on the add page");
-        assert.deepEqual(tokenRequests.slice(tokens), [], "no request to /v1/tokens");
-        await assertNoProblems(t, page, await pageProblems(page, opened), `${ADD} (island, AMEX refused) (${name})`);
+        assert.deepEqual(tokenRequests.slice(tokens), [], "nothing was sent to the PSP");
+        await assertNoProblems(t, page, await pageProblems(page, opened, { frames: true }), `${ADD} (fields, AMEX refused) (${name})`);
         return;
       }
       const res = await enterCard(t, AMEX);

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import {
-  activate, andWait, assertNoProblems, BASE_URL, JOURNEY_COMBOS as COMBOS, comboName, CORP, describeFocus, firstPage, lastMailId, launch, mailCode,
+  activate, andWait, assertNoProblems, BASE_URL, enterCardOnAddPage, noticeText, JOURNEY_COMBOS as COMBOS, comboName, CORP, describeFocus, firstPage, lastMailId, launch, mailCode,
   mainText, OPERATORS, pageProblems, pagePath, screenshot, signIn, signInOperator, submitFrom, typeInto, url, waitForMail, watchErrors,
 } from "./lib.mjs";
 
@@ -50,8 +50,6 @@ for (const combo of COMBOS) {
     const pages = {};
     let current;
     let customer; // the customer's address
-    let tokens; // the customer's API tokens
-    let challengeURL;
     const state = {};
 
     before(async () => {
@@ -147,19 +145,6 @@ for (const combo of COMBOS) {
       assert.match(await mainText(page), /¥54,321/);
     });
 
-    /** The customer's card, saved through the API: it asks for a challenge when saved and when it pays. */
-    async function saveCard() {
-      tokens = await api("POST", "/login", null, { email_address: customer, password: PASSWORD });
-      const res = await fetch(`${PSP_URL}/v1/tokens`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: BASE_URL },
-        body: JSON.stringify({ number: "4000000000003220", exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvc: "123", name: "HANAKO SATO" }),
-      });
-      const { token } = await res.json();
-      const card = await api("POST", "/invoices/credit_cards", tokens, { token });
-      challengeURL = card.challenge_url;
-    }
-
     test("the customer opens the mailed link, signs up, registers and pays with a 3-D Secure challenge", async (t) => {
       const text = await waitForMail(customer, "カード払いのご依頼", state.mark);
       assert.match(text, /¥55,950/, "the amount with the customer's 3.0 % fee");
@@ -222,11 +207,16 @@ for (const combo of COMBOS) {
       assert.match(await mainText(page), /いつもお世話になっております。/);
       assert.match(await mainText(page), /登録済みのカードがありません/);
 
-      // A card (saved through the API, its own challenge passed here), then pay.
-      await saveCard();
-      if (challengeURL) await passChallenge(page, challengeURL);
-      res = await page.goto(url(`/payments/waiting/${state.payment}/creditcard`));
+      // A card added from the request's page: typed into the PSP's fields (or its hosted
+      // page without JavaScript), its challenge passed, and back on the request's page.
+      res = await activate(page, "main a[href^='/myaccount/creditcards/new?return=']");
+      assert.equal(pagePath(page), "/myaccount/creditcards/new");
+      const expiry = `12/${String((new Date().getFullYear() + 3) % 100).padStart(2, "0")}`;
+      res = await enterCardOnAddPage(page, { js: combo.js, pspURL: PSP_URL, number: "4000 0000 0000 3220", expiry, holder: "HANAKO SATO" });
+      res = await passChallenge(page);
+      assert.equal(pagePath(page), `/payments/waiting/${state.payment}/creditcard`, "back on the request's page");
       await check(t, page, res, "カード払いのご依頼：お支払い (with a card)");
+      assert.match(await noticeText(page), /カードを登録しました/);
       await page.locator("#card_id").focus();
       await page.keyboard.press("Space");
       res = await activate(page, button("カードで支払う"));

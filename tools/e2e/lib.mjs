@@ -167,7 +167,7 @@ export async function signIn(page, email, { redirect } = {}) {
  * (the app's own scripts are not running there anyway) timers are replaced by promise jobs
  * (not queueMicrotask, whose callbacks are blocked there too).
  */
-export async function axe(page, { exclude } = {}) {
+export async function axe(page, { exclude, frames = false } = {}) {
   const { AxeBuilder } = await import("@axe-core/playwright");
   if (jsEnabled.get(page.context()) === false) {
     await page.evaluate(() => {
@@ -183,7 +183,9 @@ export async function axe(page, { exclude } = {}) {
       window.clearTimeout = window.cancelAnimationFrame = (id) => cancelled.add(id);
     });
   }
-  let b = new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true);
+  // Legacy mode checks the top document only; frames (the PSP's card fields, another
+  // origin) need axe run inside each frame and the results put together.
+  let b = new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(!frames);
   if (exclude) b = b.exclude(exclude);
   let timer;
   const timeout = new Promise((_, reject) => {
@@ -216,7 +218,7 @@ export function formatViolations(violations) {
  * The checks every page passes: status, html[lang=ja], a title naming the service,
  * exactly one <h1>, and no axe violations. Returns {problems}: readable problems.
  */
-export async function pageProblems(page, response, { status = 200, where = page.url(), runAxe = true } = {}) {
+export async function pageProblems(page, response, { status = 200, where = page.url(), runAxe = true, frames = false } = {}) {
   const problems = [];
   if (!response) problems.push(`no response for ${where}`);
   else if (response.status() !== status) problems.push(`status ${response.status()}, want ${status}`);
@@ -228,7 +230,7 @@ export async function pageProblems(page, response, { status = 200, where = page.
   const h1 = await page.locator("h1").count();
   if (h1 !== 1) problems.push(`${h1} <h1> elements, want exactly 1`);
   if (!runAxe) return { problems };
-  const violations = await axe(page);
+  const violations = await axe(page, { frames });
   if (violations.length) problems.push(`axe found ${violations.length} violation(s):\n${formatViolations(violations)}`);
   return { problems };
 }
@@ -348,7 +350,8 @@ export const pagePath = (page) => new URL(page.url()).pathname;
  * across another origin, such as the sandbox PSP's, and back); returns its response.
  */
 export async function andWait(page, act) {
-  const answered = page.waitForResponse((r) => r.request().resourceType() === "document" && r.status() !== 303);
+  // The main frame's document only: a page may frame another (the PSP's card fields).
+  const answered = page.waitForResponse((r) => r.request().resourceType() === "document" && r.status() !== 303 && r.frame() === page.mainFrame());
   const committed = page.waitForEvent("framenavigated", (f) => f === page.mainFrame());
   await act();
   const [res] = await Promise.all([answered, committed]);
@@ -591,4 +594,66 @@ export async function signInOperator(page, email, retry = true) {
     throw new Error(`console sign-in as ${email} failed: ${errors}`);
   }
   return res;
+}
+
+/**
+ * Saves a card for the signed-in browser of page without typing it, as the card-entry
+ * island would: opens the add page (which opens a card setup at the PSP), posts the card
+ * to the PSP's fields endpoint from the PSP's own origin, and posts the setup's id to us.
+ * Answers our server's response to that post.
+ */
+export async function addCardThroughFields(page, pspURL, number) {
+  const add = await page.request.get(url("/myaccount/creditcards/new"));
+  const html = await add.text();
+  const m = html.match(/data-island="card-entry" data-props="([^"]*)"/);
+  if (!m) throw new Error(`the add page has no card-entry island (status ${add.status()})`);
+  const props = JSON.parse(m[1].replace(/&#34;|&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
+  const res = await fetch(props.fieldsUrl, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: pspURL },
+    body: JSON.stringify({ number, exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvc: "123", name: "TARO YAMADA" }),
+  });
+  if (res.status !== 201) throw new Error(`the PSP's fields refused the card: ${res.status}`);
+  return page.request.post(url(props.action), { headers: { Origin: BASE_URL }, form: { setup: props.setup } });
+}
+
+/**
+ * On our add-card page, enters a test card as the buyer does: with JavaScript into the
+ * PSP's fields that the card-entry island frames (their own origin), without it on the
+ * PSP's hosted page after カード情報を入力する. By keyboard. Answers the response of the
+ * document it leads to (our page, or the PSP's challenge).
+ */
+export async function enterCardOnAddPage(page, { js, pspURL, number, expiry, holder = "TARO YAMADA", cvc = "123" }) {
+  const type = async (target, selector, text) => {
+    await target.focus(selector);
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type(text);
+  };
+  if (js) {
+    await page.waitForSelector("[data-island='card-entry'][data-island-mounted='true']");
+    await page.locator("[data-island='card-entry'] iframe").waitFor();
+    let frame;
+    for (let i = 0; i < 100 && !frame; i++) {
+      frame = page.frames().find((f) => f.url().startsWith(`${pspURL}/fields/`));
+      if (!frame) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!frame) throw new Error("the PSP's fields are not framed on the add page");
+    await frame.locator("#number").waitFor();
+    await type(frame, "#number", number);
+    await type(frame, "#exp", expiry);
+    await type(frame, "#cvc", cvc);
+    await type(frame, "#name", holder);
+    return andWait(page, async () => {
+      await frame.focus("#card-submit");
+      await page.keyboard.press("Enter");
+    });
+  }
+  await activate(page, "form[action='/myaccount/creditcards/new/hosted'] button[type=submit]");
+  if (new URL(page.url()).origin !== pspURL) throw new Error(`カード情報を入力する did not open the PSP's hosted page: ${page.url()}`);
+  await type(page, "#number", number);
+  await type(page, "#exp", expiry);
+  await type(page, "#cvc", cvc);
+  await type(page, "#name", holder);
+  return activate(page, "main form button[type=submit]");
 }

@@ -20,7 +20,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, BASE_URL, chooseOption, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors, focusedId } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, BASE_URL, enterCardOnAddPage, noticeText, chooseOption, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, launch, mainText, pageProblems, pagePath, ROOT, screenshot, submitFrom, textPDF, typeInto, url, watchErrors, focusedId } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 180_000 };
 const PASSWORD = "e2ePayments2026pw";
@@ -284,6 +284,35 @@ for (const combo of COMBOS) {
       await check(t, res, "the invoice step with errors", 422);
       assert.equal(await focusedId(page, "error-summary"), "error-summary", "focus on the error summary");
       assert.equal(await page.locator("#amount").inputValue(), "12.5");
+    });
+
+    test("a payment paid with a card added from the confirm page (the PSP's fields or hosted page)", async (t) => {
+      let res = await page.goto(url("/payments/add/invoiceinfo?new=1"));
+      await choose(`input[name=supplier][value='${setup.supplierID}']`);
+      await activate(page, button("次へ"));
+      await choose("#account");
+      await activate(page, button("次へ"));
+      await fillInvoice("23456");
+      res = await activate(page, button("確認へ進む"));
+      assert.equal(pagePath(page), "/payments/add/confirm");
+      // カードを追加 on the confirm page: the add page, then back here with the new card chosen.
+      res = await activate(page, "main a[href^='/myaccount/creditcards/new?return=']");
+      assert.equal(pagePath(page), "/myaccount/creditcards/new");
+      if (js) await page.waitForSelector("[data-island='card-entry'][data-island-mounted='true']");
+      await assertNoProblems(t, page, await pageProblems(page, res, { frames: js }), `カードの追加 from the confirm page (${name})`);
+      const expiry = `12/${String((new Date().getFullYear() + 3) % 100).padStart(2, "0")}`;
+      res = await enterCardOnAddPage(page, { js, pspURL: PSP_URL, number: "5555 5555 5555 4444", expiry });
+      assert.equal(pagePath(page), "/payments/add/confirm", "back on the confirm page");
+      await check(t, res, "申請内容の確認 (a card just added)");
+      assert.match(await noticeText(page), /カードを登録しました/);
+      const chosen = page.locator("input[name=card_id]:checked");
+      assert.equal(await chosen.count(), 1);
+      assert.match(await page.locator(`label[for='${await chosen.getAttribute("id")}']`).innerText(), /4444/, "the new card is chosen");
+      res = await activate(page, "button[value=submit]");
+      assert.equal(pagePath(page), "/payments/complete", "a frictionless card: no challenge");
+      await check(t, res, "支払申請の完了 (the new card)");
+      res = await activate(page, "main a:has-text('このお支払いを見る')");
+      assert.match(await mainText(page), /Mastercard •••• 4444|MASTER •••• 4444/);
     });
 
     test("the payment sent back, corrected with a new amount and resubmitted", async (t) => {

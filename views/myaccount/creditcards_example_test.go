@@ -29,7 +29,8 @@ const (
 // of handlers/myaccount/creditcard_add.go with the sandbox PSP on its default port.
 func exampleCardEntryProps() pages.CardEntryProps {
 	p := pages.CardEntryProps{
-		TokenizeURL: "http://localhost:8081/v1/tokens", Action: "/myaccount/creditcards/new", IconHref: exampleSprite,
+		PSP: "sandbox", Action: "/myaccount/creditcards/new", Setup: "setup_example",
+		PSPOrigin: "http://localhost:8081", FieldsURL: "http://localhost:8081/fields/setup_example", IconHref: exampleSprite,
 	}
 	for _, b := range pay.AcceptedBrands {
 		p.AcceptedBrands = append(p.AcceptedBrands, string(b))
@@ -54,7 +55,7 @@ func TestCardEntryExample(t *testing.T) {
 
 	v := pages.AddCreditCardView{
 		Base:  views.Base{ServiceName: "請求書カード払い", CurrentPath: "/myaccount/creditcards/new"},
-		Props: p, HostedAction: "/myaccount/creditcards/new/hosted", AcceptedLabels: "JCB、VISA、Mastercard",
+		Props: p, Island: true, HostedAction: "/myaccount/creditcards/new/hosted", AcceptedLabels: "JCB、VISA、Mastercard",
 		CanAdd: true, MaxCards: pay.MaxSavedCards,
 	}
 	var buf bytes.Buffer
