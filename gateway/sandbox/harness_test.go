@@ -167,9 +167,19 @@ func (h *harness) card(number string) tokenRequest {
 // postToken posts to /v1/tokens from origin (none when empty).
 func (h *harness) postToken(t *testing.T, origin string, req any) (*http.Response, map[string]any) {
 	t.Helper()
-	b, err := json.Marshal(req)
+	resp, data := h.postBrowser(t, "/v1/tokens", origin, req)
+	var out map[string]any
+	_ = json.Unmarshal(data, &out)
+	return resp, out
+}
+
+// postBrowser posts body as JSON to path as a browser's script would, with origin as its
+// Origin (none when empty); it answers the response and its body.
+func (h *harness) postBrowser(t *testing.T, path, origin string, body any) (*http.Response, []byte) {
+	t.Helper()
+	b, err := json.Marshal(body)
 	require.NoError(t, err)
-	r, err := http.NewRequestWithContext(t.Context(), http.MethodPost, h.ts.URL+"/v1/tokens", bytes.NewReader(b))
+	r, err := http.NewRequestWithContext(t.Context(), http.MethodPost, h.ts.URL+path, bytes.NewReader(b))
 	require.NoError(t, err)
 	r.Header.Set("Content-Type", "application/json")
 	if origin != "" {
@@ -178,10 +188,9 @@ func (h *harness) postToken(t *testing.T, origin string, req any) (*http.Respons
 	resp, err := h.browser.Do(r)
 	require.NoError(t, err)
 	defer resp.Body.Close()
-	var out map[string]any
-	data, _ := io.ReadAll(resp.Body)
-	_ = json.Unmarshal(data, &out)
-	return resp, out
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp, data
 }
 
 // token tokenises number as the island would, from the app's origin.

@@ -1,10 +1,8 @@
 package sandbox_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -45,19 +43,7 @@ func (h *harness) fieldsSetup(t *testing.T) gateway.CardSetup {
 // origin as its Origin (none when empty); it answers the status and the raw JSON.
 func (h *harness) postFields(t *testing.T, setupID, origin string, card any) (int, map[string]any) {
 	t.Helper()
-	b, err := json.Marshal(card)
-	require.NoError(t, err)
-	r, err := http.NewRequestWithContext(t.Context(), http.MethodPost, h.ts.URL+"/fields/"+setupID, bytes.NewReader(b))
-	require.NoError(t, err)
-	r.Header.Set("Content-Type", "application/json")
-	if origin != "" {
-		r.Header.Set("Origin", origin)
-	}
-	resp, err := h.browser.Do(r)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
+	resp, data := h.postBrowser(t, "/fields/"+setupID, origin, card)
 	var out map[string]any
 	require.NoError(t, json.Unmarshal(data, &out), "%s", data)
 	return resp.StatusCode, out

@@ -171,12 +171,8 @@ func (h *Handler) StartHostedCardEntry(c *echo.Context) error {
 		h.Logger.WarnContext(c.Request().Context(), "card setup for the hosted page", "error", err)
 		return errNoHostedPage
 	}
-	// Only ever redirect to the PSP the CSP names.
-	if !h.PSPPage(setup.RedirectURL) {
-		return errNoHostedPage
-	}
 	h.rememberSetup(c, setup.ID)
-	return c.Redirect(http.StatusSeeOther, setup.RedirectURL)
+	return h.RedirectToPSP(c, setup.RedirectURL)
 }
 
 // ReturnFromHostedCardEntry is where the PSP sends the buyer back: ?setup=… from the
@@ -227,10 +223,7 @@ func (h *Handler) answerAdded(c *echo.Context, added cards.Added, err error) err
 		return err
 	}
 	if added.ActionURL != "" {
-		if !h.PSPPage(added.ActionURL) {
-			return errNoHostedPage
-		}
-		return c.Redirect(http.StatusSeeOther, added.ActionURL)
+		return h.RedirectToPSP(c, added.ActionURL)
 	}
 	f := views.Flash{Color: "success", Title: "カードを登録しました"}
 	if added.Card != nil {

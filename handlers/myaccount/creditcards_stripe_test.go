@@ -79,8 +79,9 @@ func TestHostedPageOnlyOnThePSPsOrigins(t *testing.T) {
 	env := stripeEnv(t, "https://evil.example/c/pay/cs_test_1")
 	_, c := signedIn(t, env)
 	res := c.Post("/myaccount/creditcards/new/hosted", nil)
-	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
-	assert.Contains(t, res.Body, "カード情報の入力画面を開けません")
+	assert.Equal(t, http.StatusBadGateway, res.StatusCode)
+	assert.Contains(t, res.Body, "カード会社の画面を開けません")
+	assert.Empty(t, res.Header.Get("Location"))
 }
 
 // Without a publishable key the island cannot load Stripe.js: the page offers Checkout.

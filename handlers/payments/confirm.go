@@ -241,7 +241,7 @@ func (h *Handler) submitted(c *echo.Context, j journey, res invoices.Submitted, 
 		if err := h.save(c, j); err != nil {
 			return err
 		}
-		return c.Redirect(http.StatusSeeOther, res.ActionURL)
+		return h.RedirectToPSP(c, res.ActionURL)
 	}
 	return h.finish(c, j, res.Payment)
 }

@@ -187,7 +187,7 @@ func (h *Handler) resubmitted(c *echo.Context, p store.Payment, e correction, re
 	case err != nil:
 		return err
 	case res.ActionURL != "":
-		return c.Redirect(http.StatusSeeOther, res.ActionURL)
+		return h.RedirectToPSP(c, res.ActionURL)
 	}
 	Edit.Clear(h.Sessions, c)
 	h.SetFlash(c, flashSuccess(pay.InvoiceNumber(p.ID)+"を再申請しました", "修正した内容で、もう一度審査します。"))

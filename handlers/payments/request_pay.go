@@ -165,7 +165,7 @@ func (h *Handler) PayRequest(c *echo.Context) error {
 	case err != nil:
 		return err
 	case res.ActionURL != "":
-		return c.Redirect(http.StatusSeeOther, res.ActionURL)
+		return h.RedirectToPSP(c, res.ActionURL)
 	}
 	return h.requestPaid(c, res.Payment)
 }

@@ -20,7 +20,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { activate, andWait, assertNoProblems, axe, BASE_URL, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, formatViolations, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, watchErrors, focusedId } from "./lib.mjs";
+import { activate, andWait, assertNoProblems, axe, axeFrameNodes, BASE_URL, comboName, JOURNEY_COMBOS as COMBOS, createSoleProprietor, describeFocus, firstPage, formatViolations, launch, mainText, noticeText, pageProblems, pagePath as path, screenshot, submitFrom, tabTo, typeInto, url, watchErrors, focusedId } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 120_000 };
 const RUN = Date.now().toString(36).slice(-5);
@@ -377,7 +377,10 @@ for (const combo of COMBOS) {
         await frame.focus("#error-summary a[href='#exp']");
         await page.keyboard.press("Enter");
         assert.equal(await focusedInFrame(), "exp", "the summary link focuses the field");
-        // axe on our page and inside the frame, in its error state.
+        // axe on our page and inside the frame, in its error state; it does reach the frame.
+        const inFrame = await axeFrameNodes(page);
+        t.diagnostic(`axe checked ${inFrame} elements inside the PSP's frame`);
+        assert.ok(inFrame > 10, `axe checks the frame's elements (${inFrame})`);
         await assertNoProblems(t, page, await pageProblems(page, res, { frames: true }), `${ADD} (fields, empty form) (${name})`);
       } else {
         // Without JavaScript: one button to the PSP's hosted page, which refuses an empty form.

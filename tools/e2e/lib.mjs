@@ -199,6 +199,17 @@ export async function axe(page, { exclude, frames = false } = {}) {
   }
 }
 
+/**
+ * How many elements axe checked inside frames of page (rules passed or failed on them):
+ * proof that axe's frames mode reaches the PSP's card fields rather than stopping at our
+ * document. A node in a frame is targeted by a selector per frame ([iframe, element]).
+ */
+export async function axeFrameNodes(page) {
+  const { AxeBuilder } = await import("@axe-core/playwright");
+  const r = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return [...r.passes, ...r.violations].flatMap((rule) => rule.nodes).filter((n) => n.target.length > 1).length;
+}
+
 /** Readable multi-line report of axe violations: id, impact, help, and each target. */
 export function formatViolations(violations) {
   return violations
