@@ -30,9 +30,14 @@ type Service struct {
 	Signer URLSigner
 	// Thumbnailer draws the previews (ocr.Reader with PreviewTimeout).
 	Thumbnailer Thumbnailer
-	Logger      *slog.Logger
+	// Tools checks that the OCR tools are installed (ocr.Reader), for the upload page's
+	// notice (ReadingUnavailable); nil takes them as installed.
+	Tools  ToolCheck
+	Logger *slog.Logger
 	// Now is the time; tests move it. nil is time.Now.
 	Now func() time.Time
+
+	check readingCheck
 }
 
 // URLSigner makes and checks the app's signed URL tokens (files.Signer): purpose

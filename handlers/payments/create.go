@@ -37,8 +37,18 @@ func (h *Handler) renderCreate(c *echo.Context, refusal string) error {
 			FieldName: pay.InvoiceFileField, Error: refusal, IconHref: static.URL("dist/icons.svg"),
 		},
 	}
+	if err := h.InvoiceFiles.ReadingUnavailable(c.Request().Context()); err != nil {
+		v.ReadingOff = true
+		if h.Development {
+			v.InstallCommand = OCRToolsCommand
+		}
+	}
 	return web.Show(h.App, c, CreatePage.Title, errs, v, pages.CreatePage)
 }
+
+// OCRToolsCommand installs the OCR tools (tools/ensure-ocr-tools.sh, as root), for the
+// upload page's notice in development.
+const OCRToolsCommand = "go tool -modfile=tools/go.mod task ocr-tools"
 
 // UploadInvoice takes the plain form's file: 303 to its page, or the form again with 422
 // and the reason nothing was stored.

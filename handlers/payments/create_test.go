@@ -2,6 +2,8 @@ package payments_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"mime/multipart"
 	"net/http"
@@ -15,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/handlers/payments"
 	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
 	"cardpay/ocr/invoicegen"
@@ -145,4 +148,39 @@ func TestUploadedInvoiceIsReadAndShownToItsOwnerOnly(t *testing.T) {
 	oc.SignIn(other.EmailAddress)
 	assert.Equal(t, http.StatusNotFound, oc.Get(loc).StatusCode, "another buyer's file is not found")
 	assert.Equal(t, http.StatusNotFound, c.Get(fmt.Sprintf("/payments/create/files/%d", 1<<40)).StatusCode)
+}
+
+// toolsMissing stands for a machine without tesseract and poppler.
+type toolsMissing struct{ checks *int }
+
+func (m toolsMissing) Available(context.Context) error {
+	*m.checks++
+	return errors.New("ocr: tesseract missing")
+}
+
+// Without the OCR tools the upload page says, before anything is uploaded, that the
+// invoice will not be read and the buyer types it; in development it gives the command
+// that installs them. The check runs at most once a minute, not on every view.
+func TestUploadPageSaysWhenReadingIsUnavailable(t *testing.T) {
+	for _, dev := range []bool{false, true} {
+		env := webtest.New(t, func(d *web.Deps) { d.Development = dev })
+		checks := 0
+		env.App.InvoiceFiles.Tools = toolsMissing{&checks}
+		u := webtest.NewBuyer(t, pay.Corporation, "")
+		c := env.Client(t)
+		c.SignIn(u.EmailAddress)
+		for range 3 {
+			page := c.Get("/payments/create")
+			require.Equal(t, http.StatusOK, page.StatusCode)
+			assert.Contains(t, page.Body, "現在、請求書の自動読み取りを利用できません。")
+			assert.Equal(t, dev, strings.Contains(page.Body, payments.OCRToolsCommand), "the install command in development only (dev %v)", dev)
+		}
+		assert.Equal(t, 1, checks, "one check for three views")
+	}
+	// With the tools installed (the test command installs them: task ocr-tools), no notice.
+	env := webtest.New(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := env.Client(t)
+	c.SignIn(u.EmailAddress)
+	assert.NotContains(t, c.Get("/payments/create").Body, "自動読み取りを利用できません")
 }

@@ -43,6 +43,9 @@ type Deps struct {
 	// CollectionExclusions are corporate numbers that may not request card payments
 	// even though they are corporations (SPEC.md §4).
 	CollectionExclusions map[string]bool
+	// Development is APP_ENV=development (and the tests): pages may tell the developer
+	// how to set the machine up (the OCR tools' install command on the upload page).
+	Development bool
 	// DevMailbox is set only in development without SMTP_URL; then /dev/mailbox is routed.
 	DevMailbox mail.Box
 	// SecretKey is SECRET_KEY; the API derives its id_token signing key from it.

@@ -203,7 +203,7 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	urlSigner := files.Signer{Key: auth.DeriveKey(SecretKey, files.URLKeyInfo)}
 	if d.InvoiceFiles == nil {
 		d.InvoiceFiles = &invoicefiles.Service{Store: db.Store, Files: &files.Local{Dir: t.TempDir()}, Signer: urlSigner,
-			Thumbnailer: &ocr.Reader{Timeout: invoicefiles.PreviewTimeout}, Logger: logger, Now: d.Clock}
+			Thumbnailer: &ocr.Reader{Timeout: invoicefiles.PreviewTimeout}, Tools: &ocr.Reader{}, Logger: logger, Now: d.Clock}
 	}
 	if d.InvoiceFiles.Files != nil {
 		runner.Register(invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: db.Store, Files: d.InvoiceFiles.Files, Logger: logger}).Run)
