@@ -133,7 +133,7 @@ func TestKilledDuringCaptureAndFileMaking(t *testing.T) {
 	require.NoError(t, db.Store.DB.Get(&buyerID, `SELECT buyer_id FROM users WHERE email_address = 'corp@demo.example'`))
 	require.NoError(t, db.Store.DB.Get(&supplierID, `SELECT id FROM suppliers WHERE buyer_id = $1 AND name = '山田商事株式会社'`, buyerID))
 	require.NoError(t, db.Store.DB.Get(&accountID, `SELECT id FROM supplier_accounts WHERE buyer_id = $1 AND supplier_id = $2`, buyerID, supplierID))
-	require.True(t, acked(post(buyer, "/myaccount/creditcards/new", url.Values{"token": {sandboxToken(t, "http://localhost:"+strconv.Itoa(pspPort), base, "4111111111111111")}}), "/"))
+	require.True(t, acked(post(buyer, "/myaccount/creditcards/new", cardEntry(t, buyer, "http://localhost:"+strconv.Itoa(pspPort), base, "4111111111111111")), "/"))
 	var cardID int64
 	require.NoError(t, db.Store.DB.Get(&cardID, `SELECT id FROM cards WHERE buyer_id = $1 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`, buyerID))
 	operator := func(email string) *http.Client {

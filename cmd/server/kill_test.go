@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,8 +102,7 @@ func TestKilledDuringSubmission(t *testing.T) {
 	require.NoError(t, db.Store.DB.Get(&accountID, `SELECT id FROM supplier_accounts WHERE buyer_id = $1 AND supplier_id = $2`, buyerID, supplierID))
 	// Not the capture kill test's card: both tests sign the demo corporation in on the
 	// package's one database, and a card already saved is refused (cards.MsgDuplicate).
-	token := sandboxToken(t, "http://localhost:"+strconv.Itoa(pspPort), base, "5555555555554444")
-	res, err = post("/myaccount/creditcards/new", url.Values{"token": {token}})
+	res, err = post("/myaccount/creditcards/new", cardEntry(t, client, "http://localhost:"+strconv.Itoa(pspPort), base, "5555555555554444"))
 	require.NoError(t, err)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	var cardID int64
@@ -210,24 +211,33 @@ func count(t *testing.T, q string, args ...any) int {
 	return n
 }
 
-// sandboxToken tokenises an approving test card at the sandbox PSP, as the card-entry
-// island does from the app's origin.
-// sandboxToken tokenises the sandbox's test card number at psp, as the card-entry island
-// on app would.
-func sandboxToken(t *testing.T, psp, app, number string) string {
+// cardEntry enters an approving test card as a buyer with JavaScript does: client opens
+// app's add-card page (which opens a card setup at psp), the card goes into the PSP's
+// fields on the PSP's origin, and the answer is the form the island then posts to the
+// add page (the setup's id).
+func cardEntry(t *testing.T, client *http.Client, psp, app, number string) url.Values {
 	t.Helper()
+	res, err := client.Get(app + "/myaccount/creditcards/new")
+	require.NoError(t, err)
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	m := regexp.MustCompile(`data-island="card-entry" data-props="([^"]*)"`).FindSubmatch(page)
+	require.NotNil(t, m, "the add page has the card-entry island")
+	var props struct {
+		Setup     string `json:"setup"`
+		FieldsURL string `json:"fieldsUrl"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &props))
+	require.True(t, strings.HasPrefix(props.FieldsURL, psp+"/fields/"), props.FieldsURL)
 	body, _ := json.Marshal(map[string]string{"number": number, "exp_month": "12",
 		"exp_year": strconv.Itoa(time.Now().Year() + 3), "cvc": "123", "name": "TARO YAMADA"})
-	req, _ := http.NewRequest(http.MethodPost, psp+"/v1/tokens", bytes.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, props.FieldsURL, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Origin", app)
-	res, err := http.DefaultClient.Do(req)
+	req.Header.Set("Origin", psp)
+	res, err = http.DefaultClient.Do(req)
 	require.NoError(t, err)
-	defer res.Body.Close()
-	var tok struct {
-		Token string `json:"token"`
-	}
-	require.Equal(t, http.StatusCreated, res.StatusCode)
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
-	return tok.Token
+	res.Body.Close()
+	require.Equal(t, http.StatusCreated, res.StatusCode, "the PSP's fields take the card")
+	return url.Values{"setup": {props.Setup}}
 }

@@ -1,7 +1,6 @@
 package myaccount_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -9,29 +8,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"cardpay/cards"
-	"cardpay/gateway"
 	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
 )
 
-// stripeSetups stands for the Stripe adapter's card setups (gateway/stripe tests them
-// against stripe-mock): what the add page does with them is the question here.
-type stripeSetups struct {
-	gateway.Gateway // nothing else is called
-	checkoutURL     string
-}
-
-func (stripeSetups) Name() string { return "stripe" }
-func (s stripeSetups) StartCardSetup(_ context.Context, r gateway.CardSetupRequest) (gateway.CardSetup, error) {
-	if r.Hosted {
-		return gateway.CardSetup{ID: "cs_test_1", RedirectURL: s.checkoutURL}, nil
-	}
-	return gateway.CardSetup{ID: "seti_test_1", ClientSecret: "seti_test_1_secret_abc"}, nil
-}
-
 func stripeEnv(t *testing.T, checkoutURL string) *webtest.Env {
 	return webtest.New(t, func(d *web.Deps) {
-		d.Cards = &cards.Service{Store: webtest.Store(), Gateway: stripeSetups{checkoutURL: checkoutURL}, BaseURL: d.BaseURL}
+		d.Cards = &cards.Service{Store: webtest.Store(), Gateway: webtest.StripeSetups{CheckoutURL: checkoutURL}, BaseURL: d.BaseURL}
 		d.StripePublishableKey = "pk_test_webtest"
 	})
 }
@@ -87,7 +70,7 @@ func TestHostedPageOnlyOnThePSPsOrigins(t *testing.T) {
 // Without a publishable key the island cannot load Stripe.js: the page offers Checkout.
 func TestStripeWithoutPublishableKeyOffersCheckoutOnly(t *testing.T) {
 	env := webtest.New(t, func(d *web.Deps) {
-		d.Cards = &cards.Service{Store: webtest.Store(), Gateway: stripeSetups{checkoutURL: "https://checkout.stripe.com/c/pay/cs_test_1"}, BaseURL: d.BaseURL}
+		d.Cards = &cards.Service{Store: webtest.Store(), Gateway: webtest.StripeSetups{CheckoutURL: "https://checkout.stripe.com/c/pay/cs_test_1"}, BaseURL: d.BaseURL}
 	})
 	_, c := signedIn(t, env)
 	add := c.Get("/myaccount/creditcards/new")

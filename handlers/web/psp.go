@@ -95,18 +95,18 @@ func (a *App) PSPPage(raw string) bool {
 	return slices.Contains(a.psp().form, u.Scheme+"://"+u.Host)
 }
 
-// ErrNotPSPPage is shown when the PSP answers a page to send the buyer to (a hosted card
+// ErrNotOnThePSP is shown when the PSP answers a page to send the buyer to (a hosted card
 // page, a 3-D Secure challenge) that is not on its origins: the buyer is sent nowhere.
-var ErrNotPSPPage = &PageError{Status: http.StatusBadGateway, Heading: "カード会社の画面を開けません",
+var ErrNotOnThePSP = &PageError{Status: http.StatusBadGateway, Heading: "カード会社の画面を開けません",
 	Message: "決済代行会社の画面を開けませんでした。時間をおいて、もう一度お試しください。"}
 
 // RedirectToPSP sends the buyer to raw, a page of the PSP's (its hosted card page, a 3-D
 // Secure challenge), and only there: the CSP's form-action names the same origins, and a
-// redirect anywhere else is refused with ErrNotPSPPage.
+// redirect anywhere else is refused with ErrNotOnThePSP.
 func (a *App) RedirectToPSP(c *echo.Context, raw string) error {
 	if !a.PSPPage(raw) {
 		a.Logger.ErrorContext(c.Request().Context(), "the PSP answered a page outside its origins", "url", raw)
-		return ErrNotPSPPage
+		return ErrNotOnThePSP
 	}
 	return c.Redirect(http.StatusSeeOther, raw)
 }

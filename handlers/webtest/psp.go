@@ -19,6 +19,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"cardpay/gateway"
 	"cardpay/gateway/sandbox"
 	"cardpay/handlers/api"
 	"cardpay/handlers/web"
@@ -242,4 +243,24 @@ func (p *PSP) submit(t *testing.T, pageURL string, form url.Values) string {
 	back, err := url.Parse(res.Header.Get("Location"))
 	require.NoError(t, err)
 	return back.RequestURI()
+}
+
+// StripeSetups stands for the Stripe adapter's card setups (gateway/stripe tests them
+// against stripe-mock), for tests of what the pages do with PSP=stripe: a SetupIntent
+// with its client secret for the fields, a Checkout Session at CheckoutURL for the hosted
+// page. Nothing else of the gateway is called.
+type StripeSetups struct {
+	gateway.Gateway
+	CheckoutURL string
+}
+
+// Name implements gateway.Gateway.
+func (StripeSetups) Name() string { return "stripe" }
+
+// StartCardSetup implements gateway.Gateway.
+func (s StripeSetups) StartCardSetup(_ context.Context, r gateway.CardSetupRequest) (gateway.CardSetup, error) {
+	if r.Hosted {
+		return gateway.CardSetup{ID: "cs_test_1", RedirectURL: s.CheckoutURL}, nil
+	}
+	return gateway.CardSetup{ID: "seti_test_1", ClientSecret: "seti_test_1_secret_abc"}, nil
 }
