@@ -14,15 +14,24 @@ import (
 // with invoiceread.Match against the buyer's own suppliers and accounts
 // (store.InvoiceMatchCandidates, scoped by buyer) and the zengin data, with the names a
 // person reads. It is computed when asked, so that a supplier registered after the upload
-// is found the next time the file is looked at.
+// is found the next time the file is looked at, and a payment made since teaches the
+// file's offer.
 
 // Match is what an invoice's reading matched. The embedded MatchResult holds the ids,
 // codes and reasons (zero and empty where nothing matched); Supplier and Account are the
 // matched rows, BankName and BranchName the zengin names of the matched codes.
+//
+// The match is made with what is offered (issue 28, learn per supplier): the reading with
+// the history of the issuer's supplier merged in (invoiceread.Suggest over
+// store.SupplierHistories, the buyer's own), so that the account and holder the buyer paid
+// last time come first.
 type Match struct {
 	invoiceread.MatchResult
 	// Read is what the invoice says, for saying what was not found.
-	Read       invoiceread.Fields
+	Read invoiceread.Fields
+	// Offered is what pre-fills the payment, each field with its source (the reading, the
+	// supplier's history, or both agreeing) and its confidence.
+	Offered    invoiceread.Offered
 	Supplier   *store.Supplier
 	Account    *store.SupplierAccount
 	BankName   string
@@ -44,7 +53,12 @@ func (s *Service) FileMatch(ctx context.Context, buyerID int64, f store.InvoiceF
 	if err != nil {
 		return Match{}, false, err
 	}
-	m = Match{Read: read, MatchResult: invoiceread.Match(read, matchCandidates(cands))}
+	hs, err := s.Store.SupplierHistories(ctx, buyerID)
+	if err != nil {
+		return Match{}, false, err
+	}
+	offered, result := invoiceread.Suggest(read, matchCandidates(cands), histories(hs))
+	m = Match{Read: read, Offered: offered, MatchResult: result}
 	for i := range cands {
 		c := &cands[i]
 		if c.ID != m.SupplierID {
@@ -84,6 +98,22 @@ func matchCandidates(cands []store.InvoiceMatchCandidate) invoiceread.Candidates
 			})
 		}
 		out.Suppliers = append(out.Suppliers, s)
+	}
+	return out
+}
+
+// histories are the store's rows in invoiceread's terms.
+func histories(rows []store.SupplierHistory) []invoiceread.History {
+	out := make([]invoiceread.History, len(rows))
+	for i, h := range rows {
+		out[i] = invoiceread.History{
+			SupplierID: h.SupplierID, CorporateNumber: h.CorporateNumber, Corrected: h.Corrected,
+			Remembered: invoiceread.Remembered{
+				IssuerName: h.IssuerName, RegistrationNumber: h.RegistrationNumber,
+				BankCode: h.BankCode, BankName: h.BankName, BranchCode: h.BranchCode, BranchName: h.BranchName,
+				AccountType: h.AccountType, AccountNumber: h.AccountNumber, AccountHolder: h.HolderName,
+			},
+		}
 	}
 	return out
 }

@@ -418,9 +418,20 @@ func (s *Payments) Submit(ctx context.Context, buyerID int64, sub Submission) (S
 	if sub.NewAccount != nil {
 		n.NewAccount, n.AccountID = &chk.Account, 0
 	}
+	learned, learn, err := s.learned(ctx, buyerID, sub.FileID, chk)
+	if err != nil {
+		return Submitted{}, err
+	}
 	now := s.now()
 	p, created, err := s.Store.StartPayment(ctx, buyerID, n, now, func(tx *sqlx.Tx, id int64) error {
-		return s.enqueueSettle(ctx, tx, buyerID, id, fmt.Sprintf("settle-%d", id), now)
+		if err := s.enqueueSettle(ctx, tx, buyerID, id, fmt.Sprintf("settle-%d", id), now); err != nil {
+			return err
+		}
+		if !learn {
+			return nil
+		}
+		// What the buyer paid with is remembered for the supplier with the submission.
+		return s.Store.SaveSupplierHistory(ctx, tx, buyerID, id, learned)
 	})
 	switch {
 	case errors.Is(err, store.ErrPromotionUsed):
@@ -571,6 +582,36 @@ func buyerNames(ctx context.Context, st *store.Store, buyerID int64) []string {
 		}
 	}
 	return names
+}
+
+// learned is what a submission from an uploaded invoice teaches about its supplier (issue
+// 28): the values submitted for the fields a reading produces, and which of them the
+// reading missed or got wrong (invoiceread.Corrections). Nothing without a file, or
+// before its reading is done: there is nothing to compare.
+func (s *Payments) learned(ctx context.Context, buyerID int64, fileID *int64, c Checked) (store.SupplierHistory, bool, error) {
+	if fileID == nil {
+		return store.SupplierHistory{}, false, nil
+	}
+	f, err := s.Store.InvoiceFile(ctx, buyerID, *fileID)
+	if err != nil {
+		return store.SupplierHistory{}, false, err
+	}
+	var read invoiceread.Fields
+	if f.OCRStatus != store.OCRDone || len(f.OCRFields) == 0 || json.Unmarshal(f.OCRFields, &read) != nil {
+		return store.SupplierHistory{}, false, nil
+	}
+	used := invoiceread.Remembered{
+		IssuerName: c.Supplier.Name, RegistrationNumber: c.Invoice.RegistrationNumber,
+		BankCode: c.Account.BankCode, BankName: c.Account.BankName, BranchCode: c.Account.BranchCode,
+		BranchName: c.Account.BranchName, AccountType: c.Account.AccountType, AccountNumber: c.Account.AccountNumber,
+		AccountHolder: c.Account.HolderName,
+	}
+	return store.SupplierHistory{
+		RegistrationNumber: used.RegistrationNumber, CorporateNumber: c.Supplier.CorporateNumber, IssuerName: used.IssuerName,
+		BankCode: used.BankCode, BankName: used.BankName, BranchCode: used.BranchCode, BranchName: used.BranchName,
+		AccountType: used.AccountType, AccountNumber: used.AccountNumber, HolderName: used.AccountHolder,
+		Corrected: invoiceread.Corrections(read, used, c.Supplier.BusinessName, c.Supplier.NameKana),
+	}, true, nil
 }
 
 // evidence compares the entry with the invoice file as read; a file not read (yet, or

@@ -196,8 +196,8 @@ const supplierBusyQuery = `SELECT EXISTS (SELECT 1 FROM invoices
 	WHERE buyer_id = $1 AND supplier_id = $2 AND examination_status = ANY($3) AND card_status <> 'declined')`
 
 // DeleteSupplier removes a supplier from the buyer's lists. Its row stays (deleted_at)
-// so that past payments still name it. A supplier with a payment in progress is
-// ErrSupplierInUse and stays as it is.
+// so that past payments still name it; what its invoices taught (SupplierHistory) is
+// forgotten. A supplier with a payment in progress is ErrSupplierInUse and stays as it is.
 func (s *Store) DeleteSupplier(ctx context.Context, buyerID, id int64) error {
 	return s.inTx(ctx, func(tx *sqlx.Tx) error {
 		// Lock the supplier first so that a payment cannot start between the check and
@@ -215,7 +215,7 @@ func (s *Store) DeleteSupplier(ctx context.Context, buyerID, id int64) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE suppliers SET deleted_at = now(), updated_at = now() WHERE buyer_id = $1 AND id = $2`, buyerID, id); err != nil {
 			return fmt.Errorf("store: delete supplier %d: %w", id, err)
 		}
-		return nil
+		return forgetSupplierHistory(ctx, tx, buyerID, id)
 	})
 }
 

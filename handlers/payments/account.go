@@ -43,6 +43,13 @@ func (h *Handler) renderAccountStep(c *echo.Context, j journey, errs pay.FieldEr
 	} else if j.AccountID != 0 {
 		v.Value = idString(j.AccountID)
 	}
+	m, ok, err := h.fileOffer(ctx, u.BuyerID, j)
+	if err != nil {
+		return err
+	}
+	if ok && m.Account != nil && !j.IsNewAccount && j.AccountID == m.Account.ID {
+		v.Provenance = accountProvenance(m, accountOf(m))
+	}
 	for _, a := range accts {
 		v.Options = append(v.Options, views.FieldOption{Value: idString(a.ID),
 			Label: a.BankName + "　" + a.BranchName + "　" + a.AccountType.Label() + "　" + a.AccountNumber,

@@ -9,6 +9,7 @@ import (
 
 	"cardpay/handlers/links"
 	"cardpay/handlers/web"
+	"cardpay/invoicefiles"
 	"cardpay/pay"
 	pages "cardpay/views/payments"
 )
@@ -64,12 +65,23 @@ func (h *Handler) ShowFilePage(c *echo.Context) error {
 		v.Reading, v.Status = true, "読み取り中…"
 	case "done":
 		v.Status = "読み取りが終わりました"
-		v.Fields = readFields(f.OCRFields)
+		m, ok, err := h.InvoiceFiles.FileMatch(c.Request().Context(), u.BuyerID, f)
+		if err != nil {
+			return err
+		}
+		if ok {
+			// What pre-fills the payment: the reading with the supplier's history.
+			offered, _ := json.Marshal(m.Offered.Fields)
+			v.Fields = readFields(offered, m.Provenance)
+			v.Match = matchView(m)
+		} else {
+			v.Fields = readFields(f.OCRFields, nil)
+		}
+		for _, fl := range v.Fields {
+			v.FromHistory = v.FromHistory || fl.FromHistory
+		}
 		if len(v.Fields) == 0 {
 			v.Note = "請求書から読み取れた項目はありませんでした。次の画面で入力してください。"
-		}
-		if v.Match, err = h.fileMatch(c.Request().Context(), u.BuyerID, f); err != nil {
-			return err
 		}
 	case "unavailable":
 		v.Status = "読み取りは利用できません"
@@ -91,7 +103,9 @@ type storedField struct {
 	Found      *bool   `json:"found"`
 }
 
-func readFields(raw []byte) []pages.ReadField {
+// readFields are the stored fields for the page, in readFieldLabels' order, each with
+// its provenance (provenance nil: read from the invoice).
+func readFields(raw []byte, provenance func(key string) (invoicefiles.Provenance, bool)) []pages.ReadField {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return nil
@@ -103,7 +117,14 @@ func readFields(raw []byte) []pages.ReadField {
 		if !ok || json.Unmarshal(b, &f) != nil || f.Value == nil || f.Value == "" || (f.Found != nil && !*f.Found) {
 			continue
 		}
-		out = append(out, pages.ReadField{Label: l.Label, Value: fieldValue(l.Key, f.Value), Confidence: ConfidenceLabel(f.Confidence)})
+		rf := pages.ReadField{Label: l.Label, Value: fieldValue(l.Key, f.Value), Confidence: ConfidenceLabel(f.Confidence),
+			Source: invoicefiles.ReadBadge(f.Confidence)}
+		if provenance != nil {
+			if p, ok := provenance(l.Key); ok {
+				rf.Source, rf.FromHistory = p.Badge(), p.FromHistory()
+			}
+		}
+		out = append(out, rf)
 	}
 	return out
 }
@@ -133,16 +154,8 @@ func formatNumber(x float64) string {
 }
 
 // ConfidenceLabel is a reading's confidence for people: 高 (0.85 and above), 中 (0.6 and
-// above) or 低.
-func ConfidenceLabel(c float64) string {
-	switch {
-	case c >= 0.85:
-		return "高"
-	case c >= 0.6:
-		return "中"
-	}
-	return "低"
-}
+// above) or 低 (invoicefiles.ConfidenceLabel, which the provenance badges use too).
+func ConfidenceLabel(c float64) string { return invoicefiles.ConfidenceLabel(c) }
 
 func typeLabel(mediaType string) string {
 	switch mediaType {

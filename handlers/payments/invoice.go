@@ -31,6 +31,13 @@ func (h *Handler) ShowInvoiceStep(c *echo.Context) error {
 
 func (h *Handler) renderInvoiceStep(c *echo.Context, j journey, errs, warnings pay.FieldErrors) error {
 	v := h.invoiceForm(c, j.Invoice, j.Prefilled, warnings)
+	m, ok, err := h.fileOffer(c.Request().Context(), web.CurrentUser(c).BuyerID, j)
+	if err != nil {
+		return err
+	}
+	if ok {
+		v.Sources = invoiceBadges(m, j.Prefilled)
+	}
 	v.Steps, v.Action = journeySteps(2), InvoiceStepPath
 	v.SupplierName = h.supplierName(c.Request().Context(), web.CurrentUser(c).BuyerID, j)
 	v.BackHref, v.BackLabel = AccountStepPath, "振込先口座へ戻る"

@@ -1,7 +1,6 @@
 package payments
 
 import (
-	"context"
 	"strings"
 
 	"cardpay/invoicefiles"
@@ -20,17 +19,8 @@ const (
 	outcomeNotFound = "見つかりません"
 )
 
-// fileMatch is the section for a read file, or nil when the reading found nothing to
-// match (no issuer, registration number, bank or account number).
-func (h *Handler) fileMatch(ctx context.Context, buyerID int64, f store.InvoiceFile) (*pages.InvoiceMatchView, error) {
-	m, ok, err := h.InvoiceFiles.FileMatch(ctx, buyerID, f)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return matchView(m), nil
-}
-
-// matchView turns a match into the section's rows: the supplier always, the bank, branch
+// matchView is the section for a read file, or nil when the reading found nothing to
+// match (no issuer, registration number, bank or account number). It turns a match into the section's rows: the supplier always, the bank, branch
 // and account when the invoice named them.
 func matchView(m invoicefiles.Match) *pages.InvoiceMatchView {
 	r := m.Read

@@ -43,7 +43,18 @@ func (h *Handler) ShowNewAccountStep(c *echo.Context) error {
 			return err
 		}
 	}
-	return h.RenderBankAccountForm(c, f, web.WithQueryChoices(c, j.NewAccount), nil)
+	in := web.WithQueryChoices(c, j.NewAccount)
+	m, ok, err := h.fileOffer(c.Request().Context(), web.CurrentUser(c).BuyerID, j)
+	if err != nil {
+		return err
+	}
+	if ok {
+		// The shared form's lead is text: the provenance of what is still as offered.
+		if lead := provenanceLead(accountProvenance(m, in)); lead != "" {
+			f.Lead += lead
+		}
+	}
+	return h.RenderBankAccountForm(c, f, in, nil)
 }
 
 // SaveNewAccount keeps the account once it validates and goes on to the invoice.

@@ -9,8 +9,8 @@ import (
 )
 
 // journeyFromFile starts a journey from one of the buyer's uploaded invoices (another
-// buyer's file is 404): what its reading found fills the invoice form (each field marked
-// as read), the supplier and account it matched are chosen, and a supplier it did not
+// buyer's file is 404): what its reading found, with the supplier's history merged in,
+// fills the invoice form (each field marked as pre-filled), the supplier and account it matched are chosen, and a supplier it did not
 // match is offered as a new one with the name and bank account it read.
 func (h *Handler) journeyFromFile(c *echo.Context, buyerID, fileID int64) (journey, error) {
 	ctx := c.Request().Context()
@@ -24,7 +24,9 @@ func (h *Handler) journeyFromFile(c *echo.Context, buyerID, fileID int64) (journ
 	if err != nil || !ok {
 		return j, err
 	}
-	r := m.Read
+	// What is offered: the reading, with the supplier's history where it knows better
+	// (invoicefiles.Match.Offered); each step says where each value came from (provenance.go).
+	r := m.Offered.Fields
 	mark := func(field string) { j.Prefilled = append(j.Prefilled, field) }
 	if r.Total.Found && r.Total.Value > 0 {
 		j.Invoice.Amount = strconv.FormatInt(r.Total.Value, 10)

@@ -46,7 +46,7 @@ func TestJourneyFromAnUploadedInvoice(t *testing.T) {
 	inv := p.c.Get("/payments/add/invoice")
 	assert.Contains(t, inv.Body, `value="110000"`)
 	assert.Contains(t, inv.Body, `value="`+due+`"`)
-	assert.Contains(t, inv.Body, "請求書から読み取りました")
+	assert.Contains(t, inv.Body, "請求書から読み取り（確度 高）。内容をご確認ください。", "each pre-filled field says where it came from and how sure")
 
 	// The buyer types another amount: the confirm page asks to acknowledge the difference.
 	form := invoiceForm("100000")

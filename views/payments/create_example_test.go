@@ -69,10 +69,18 @@ func TestFilePageOffersToLookAgainWhileReading(t *testing.T) {
 	assert.Contains(t, reading, "読み取り中…")
 	assert.Contains(t, reading, "<progress")
 	done := render(pages.InvoiceFileView{Name: "請求書.pdf", Status: "読み取りが終わりました",
-		Fields: []pages.ReadField{{Label: "ご請求金額（税込）", Value: "¥110,000", Confidence: "高"}}, NextURL: "/payments/add/invoiceinfo"})
+		Fields:  []pages.ReadField{{Label: "ご請求金額（税込）", Value: "¥110,000", Confidence: "高", Source: "請求書から読み取り（確度 高）"}},
+		NextURL: "/payments/add/invoiceinfo"})
 	assert.NotContains(t, done, "http-equiv")
 	assert.Contains(t, done, "請求書から読み取りました")
 	assert.Contains(t, done, "¥110,000")
-	assert.Contains(t, done, `<span class="visually-hidden">信頼度 </span>高`)
+	assert.Contains(t, done, `status-badge--success">請求書から読み取り（確度 高）</span>`, "where it came from and how sure, as text")
+	assert.NotContains(t, done, "前回のお支払いで使った内容")
+
+	// A field from the supplier's history says so, and the page says why.
+	learned := render(pages.InvoiceFileView{Name: "請求書.pdf", Status: "読み取りが終わりました", FromHistory: true,
+		Fields: []pages.ReadField{{Label: "口座名義", Value: "ｶ)ﾔﾏﾀﾞｼﾖｳｼﾞ", Confidence: "高", Source: "前回のお支払いから（確度 高）", FromHistory: true}}})
+	assert.Contains(t, learned, ">前回のお支払いから（確度 高）</span>")
+	assert.Contains(t, learned, "この取引先への前回のお支払いで使った内容です")
 	assert.Contains(t, done, `href="/payments/add/invoiceinfo"`)
 }
