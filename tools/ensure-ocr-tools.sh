@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the OCR tools the ocr package runs are installed (DESIGN.md §3): tesseract
 # with the Japanese models (horizontal and vertical) and the orientation model, poppler's
-# pdftotext/pdftoppm/pdfinfo, and the IPAex Gothic font the OCR tests render invoices with.
+# pdftotext/pdftoppm/pdfinfo, and the IPAex Gothic and Mincho fonts the OCR tests and the
+# accuracy run render invoices with (Mincho: the holdout layouts of ocr/invoicegen).
 # Installs Debian's packages as root with apt when something is missing; otherwise prints
 # the command to run and fails, so that the Go tests never run without them. With
 # --or-warn (task dev) it prints the command and goes on: the app runs, and its upload
@@ -11,8 +12,8 @@ set -euo pipefail
 or_warn=false
 [[ ${1:-} == --or-warn ]] && or_warn=true
 
-PACKAGES=(tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-osd poppler-utils fonts-ipaexfont-gothic)
-FONT=/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf
+PACKAGES=(tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-osd poppler-utils fonts-ipaexfont-gothic fonts-ipaexfont-mincho)
+FONTS=(/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf /usr/share/fonts/opentype/ipaexfont-mincho/ipaexm.ttf)
 
 missing() {
   local m=()
@@ -25,13 +26,15 @@ missing() {
       grep -qx "$l" <<<"$langs" || m+=("tessdata:$l")
     done
   fi
-  [[ -f $FONT ]] || m+=("$FONT")
+  for f in "${FONTS[@]}"; do
+    [[ -f $f ]] || m+=("$f")
+  done
   echo "${m[*]:-}"
 }
 
 m=$(missing)
 if [[ -z $m ]]; then
-  echo "ocr-tools: tesseract $(tesseract --version 2>&1 | head -n 1 | awk '{print $2}'), poppler and the IPAex font are installed"
+  echo "ocr-tools: tesseract $(tesseract --version 2>&1 | head -n 1 | awk '{print $2}'), poppler and the IPAex fonts are installed"
   exit 0
 fi
 

@@ -60,6 +60,9 @@ func (g *Generator) Render(ctx context.Context, t Truth, layout Layout, kind Kin
 		return Doc{}, err
 	}
 	rng := rand.New(rand.NewPCG(g.rng.Uint64(), g.rng.Uint64()))
+	if g.holdout {
+		return renderHoldout(ctx, pdf, kind, rng)
+	}
 	switch kind {
 	case KindTextPDF:
 		return Doc{Kind: kind, MediaType: "application/pdf", Ext: ".pdf", Bytes: pdf}, nil
@@ -141,9 +144,12 @@ func encodePNG(kind Kind, img image.Image) (Doc, error) {
 }
 
 // scannedPDF puts the page image back into an A4 PDF, as scanners do: no text layer.
-func scannedPDF(kind Kind, img *image.Gray) (Doc, error) {
+func scannedPDF(kind Kind, img *image.Gray) (Doc, error) { return scannedPDFQuality(kind, img, 80) }
+
+// scannedPDFQuality is scannedPDF with the scanner's JPEG quality given.
+func scannedPDFQuality(kind Kind, img *image.Gray, quality int) (Doc, error) {
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 80}); err != nil {
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: quality}); err != nil {
 		return Doc{}, err
 	}
 	pdf := &gopdf.GoPdf{}
@@ -195,6 +201,17 @@ func fax(img *image.RGBA, rng *rand.Rand) *image.Gray {
 // photo: the page lies on a desk, seen from a little off the vertical (perspective),
 // turned a few degrees, lit from one side, with sensor noise.
 func photo(page *image.RGBA, rng *rand.Rand) *image.RGBA {
+	return photoWith(page, rng, func() float64 { return (rng.Float64()*2 - 1) * 4 })
+}
+
+// photoTurned is photo turned by deg degrees.
+func photoTurned(page *image.RGBA, rng *rand.Rand, deg float64) *image.RGBA {
+	return photoWith(page, rng, func() float64 { return deg })
+}
+
+// photoWith draws the photo with the turn from angle (in degrees), called where photo
+// has always drawn it, so the generator's photos stay as they were.
+func photoWith(page *image.RGBA, rng *rand.Rand, angle func() float64) *image.RGBA {
 	W, H := float64(PhotoWidth), float64(PhotoHeight)
 	jit := func(v, r float64) float64 { return v + (rng.Float64()*2-1)*r }
 	// Page corners in the photo: margins of 4–9 %, each corner moved on its own.
@@ -203,8 +220,8 @@ func photo(page *image.RGBA, rng *rand.Rand) *image.RGBA {
 		{jit(mx, W*0.025), jit(my, H*0.02)}, {jit(W-mx, W*0.025), jit(my, H*0.02)},
 		{jit(W-mx, W*0.025), jit(H-my, H*0.02)}, {jit(mx, W*0.025), jit(H-my, H*0.02)},
 	}
-	// Turn the quad about the centre by up to ±4°.
-	s, c := math.Sincos((rng.Float64()*2 - 1) * 4 * math.Pi / 180)
+	// Turn the quad about the centre (photo: by up to ±4°).
+	s, c := math.Sincos(angle() * math.Pi / 180)
 	for i, p := range quad {
 		dx, dy := p[0]-W/2, p[1]-H/2
 		quad[i] = [2]float64{W/2 + c*dx - s*dy, H/2 + s*dx + c*dy}

@@ -16,11 +16,29 @@ import (
 // fonts-ipaexfont-gothic (installed by tools/ensure-ocr-tools.sh, task ocr-tools).
 var FontPath = "/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf"
 
+// MinchoPath is the holdout layouts' second typeface: IPAex Mincho, from Debian's
+// fonts-ipaexfont-mincho (installed by tools/ensure-ocr-tools.sh, task ocr-tools).
+var MinchoPath = "/usr/share/fonts/opentype/ipaexfont-mincho/ipaexm.ttf"
+
 var (
 	fontOnce sync.Once
 	fontData []byte
 	fontErr  error
+
+	minchoOnce sync.Once
+	minchoData []byte
+	minchoErr  error
 )
+
+func loadMincho() ([]byte, error) {
+	minchoOnce.Do(func() {
+		minchoData, minchoErr = os.ReadFile(MinchoPath)
+		if minchoErr != nil {
+			minchoErr = fmt.Errorf("invoicegen: the IPAex Mincho font is missing (%w); install Debian fonts-ipaexfont-mincho (task ocr-tools)", minchoErr)
+		}
+	})
+	return minchoData, minchoErr
+}
 
 func loadFont() ([]byte, error) {
 	fontOnce.Do(func() {
@@ -45,10 +63,28 @@ const (
 	// LayoutModern: issuer on the top left, dates on the right, a full-width amount
 	// band and the bank block beside the totals.
 	LayoutModern
+
+	// The holdout layouts (HoldoutLayouts), which invoiceread was not written against.
+
+	// LayoutTwoColumn: two columns under the title: addressee, amount and dates on the
+	// left; issuer and the boxed bank block at the top right; items with a tax-rate
+	// column.
+	LayoutTwoColumn
+	// LayoutLedger: table-heavy, in Mincho: the header numbers and dates in a grid, stamp
+	// boxes with round seals, the totals as a boxed grid with labels above values, and
+	// 振込先 as a table with its headings in one row and the values in the next.
+	LayoutLedger
+	// LayoutLetter: a letter (拝啓 … 敬具, 記 … 以上) in Mincho: the date unlabelled at
+	// the top right, the amount, due date and account as numbered lines in running text.
+	LayoutLetter
 )
 
-// Layouts lists every layout, for harnesses that go through them all.
+// Layouts lists the generator's layouts, those the extractor was written against, for
+// harnesses that go through them all.
 var Layouts = []Layout{LayoutClassic, LayoutGrid, LayoutModern}
+
+// HoldoutLayouts lists the holdout set's layouts: other structures, wordings and font.
+var HoldoutLayouts = []Layout{LayoutTwoColumn, LayoutLedger, LayoutLetter}
 
 func (l Layout) String() string {
 	switch l {
@@ -58,6 +94,12 @@ func (l Layout) String() string {
 		return "grid"
 	case LayoutModern:
 		return "modern"
+	case LayoutTwoColumn:
+		return "twocolumn"
+	case LayoutLedger:
+		return "ledger"
+	case LayoutLetter:
+		return "letter"
 	}
 	return fmt.Sprintf("layout%d", int(l))
 }
@@ -68,14 +110,19 @@ const pageW, pageH = 210.0, 297.0
 // page draws on one A4 page in millimetres and keeps the first error, so layouts read
 // as a list of what is on the paper.
 type page struct {
-	pdf *gopdf.GoPdf
-	err error
-	rng *rand.Rand // label wording; from the truth, so a truth always renders alike
+	pdf    *gopdf.GoPdf
+	err    error
+	rng    *rand.Rand // label wording; from the truth, so a truth always renders alike
+	family string     // "" (IPAex Gothic) or "mincho"
 }
 
 func (p *page) font(size float64) {
+	family := "ipaex"
+	if p.family != "" {
+		family = p.family
+	}
 	if p.err == nil {
-		p.err = p.pdf.SetFont("ipaex", "", size)
+		p.err = p.pdf.SetFont(family, "", size)
 	}
 }
 
@@ -137,8 +184,20 @@ func RenderPDF(t Truth, layout Layout) ([]byte, error) {
 	if err := pdf.AddTTFFontData("ipaex", font); err != nil {
 		return nil, fmt.Errorf("invoicegen: font: %w", err)
 	}
+	if holdoutLayout(layout) {
+		mincho, err := loadMincho()
+		if err != nil {
+			return nil, err
+		}
+		if err := pdf.AddTTFFontData("mincho", mincho); err != nil {
+			return nil, fmt.Errorf("invoicegen: font: %w", err)
+		}
+	}
 	pdf.AddPage()
 	p := &page{pdf: pdf, rng: rand.New(rand.NewPCG(uint64(t.Seed), uint64(t.N)))}
+	if holdoutLayout(layout) {
+		p.rng = rand.New(rand.NewPCG(uint64(t.Seed)^0x401d0a7, uint64(t.N)<<8|uint64(layout)))
+	}
 	switch layout {
 	case LayoutClassic:
 		p.classic(t)
@@ -146,6 +205,12 @@ func RenderPDF(t Truth, layout Layout) ([]byte, error) {
 		p.grid(t)
 	case LayoutModern:
 		p.modern(t)
+	case LayoutTwoColumn:
+		p.twoColumn(t)
+	case LayoutLedger:
+		p.ledger(t)
+	case LayoutLetter:
+		p.letter(t)
 	default:
 		return nil, fmt.Errorf("invoicegen: unknown layout %d", layout)
 	}

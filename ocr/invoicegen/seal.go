@@ -39,10 +39,16 @@ func sealImage(t Truth, rng *rand.Rand) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := strings.NewReplacer("株式会社", "", " ", "").Replace(t.IssuerName)
-	chars := []rune("株式会社" + name + "之印")
-	if strings.HasSuffix(t.IssuerName, "株式会社") {
-		chars = []rune(name + "株式会社之印")
+	form := "株式会社"
+	for _, f := range []string{"有限会社", "合同会社"} { // the holdout set's
+		if strings.Contains(t.IssuerName, f) {
+			form = f
+		}
+	}
+	name := strings.NewReplacer(form, "", " ", "").Replace(t.IssuerName)
+	chars := []rune(form + name + "之印")
+	if strings.HasSuffix(t.IssuerName, form) {
+		chars = []rune(name + form + "之印")
 	}
 	cols := int(math.Ceil(math.Sqrt(float64(len(chars)))))
 	rows := (len(chars) + cols - 1) / cols
@@ -107,4 +113,68 @@ func rotateNRGBA(src *image.NRGBA, deg float64) *image.NRGBA {
 		}
 	}
 	return dst
+}
+
+// sealRound stamps a round seal (a person's 認印: a surname in a red ring) of diameter
+// mm at (x, y), as on stamp boxes and beside the issuer in the holdout layouts.
+func (p *page) sealRound(name string, x, y, mm float64) {
+	if p.err != nil {
+		return
+	}
+	img, err := roundSealImage(name, p.rng)
+	if err != nil {
+		p.err = err
+		return
+	}
+	p.err = p.pdf.ImageFrom(img, x, y, &gopdf.Rect{W: mm, H: mm})
+}
+
+func roundSealImage(name string, rng *rand.Rand) (image.Image, error) {
+	data, err := loadFont()
+	if err != nil {
+		return nil, err
+	}
+	f, err := opentype.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	const side = 160
+	chars := []rune(name)
+	cell := float64(side-50) / float64(max(len(chars), 1))
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: cell * 0.95, DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		return nil, err
+	}
+	defer face.Close()
+	img := image.NewNRGBA(image.Rect(0, 0, side, side))
+	red := color.NRGBA{R: 210, G: 40, B: 45, A: 220}
+	c := float64(side) / 2
+	for yy := 0; yy < side; yy++ {
+		for xx := 0; xx < side; xx++ {
+			d := math.Hypot(float64(xx)+0.5-c, float64(yy)+0.5-c)
+			if d > c-12 && d < c-3 {
+				img.SetNRGBA(xx, yy, red)
+			}
+		}
+	}
+	// The surname top to bottom.
+	d := &font.Drawer{Dst: img, Src: image.NewUniform(red), Face: face}
+	for i, r := range chars {
+		d.Dot = fixed.P(int(c-cell*0.47), 25+int(float64(i)*cell+cell*0.85))
+		d.DrawString(string(r))
+	}
+	for range 12 { // uneven ink
+		cx, cy, rad := rng.IntN(side), rng.IntN(side), 4+rng.IntN(12)
+		for yy := cy - rad; yy < cy+rad; yy++ {
+			for xx := cx - rad; xx < cx+rad; xx++ {
+				if !image.Pt(xx, yy).In(img.Bounds()) || (xx-cx)*(xx-cx)+(yy-cy)*(yy-cy) > rad*rad {
+					continue
+				}
+				px := img.NRGBAAt(xx, yy)
+				px.A = uint8(float64(px.A) * (0.4 + 0.4*rng.Float64()))
+				img.SetNRGBA(xx, yy, px)
+			}
+		}
+	}
+	return rotateNRGBA(img, (rng.Float64()-0.5)*20), nil
 }

@@ -58,6 +58,8 @@ type Truth struct {
 	HolderPrinted string // full- or half-width kana as printed
 
 	Seal bool // a red 角印 drawn over the issuer name
+
+	Holdout bool // drawn by a holdout generator (NewHoldout): other names, banks and forms
 }
 
 // Item is one line of the invoice.
@@ -72,9 +74,10 @@ type Item struct {
 // Generator makes invoices from a seed; the same seed gives the same invoices in the
 // same order. It is not safe for concurrent use.
 type Generator struct {
-	seed int64
-	n    int
-	rng  *rand.Rand
+	seed    int64
+	n       int
+	rng     *rand.Rand
+	holdout bool
 }
 
 // New returns a generator whose invoices and degradations all follow from seed.
@@ -83,6 +86,16 @@ func New(seed int64) *Generator {
 }
 
 type company struct{ name, kana string }
+
+// entity is a company form: 株式会社, 有限会社 or 合同会社, with the abbreviations
+// invoices print and the one banks put in the holder's kana (カ, ユ, ド).
+type entity struct {
+	form    string
+	abbrevs []string
+	kana    string
+}
+
+var kabushiki = entity{"株式会社", []string{"株式会社", "株式会社", "株式会社", "(株)", "㈱", "（株）"}, "カ"}
 
 // Issuers and buyers: names with their kana as banks register them (small kana large).
 var companies = []company{
@@ -150,22 +163,27 @@ func (g *Generator) Invoice() Truth {
 	g.n++
 	t := Truth{Seed: g.seed, N: g.n}
 
-	c := companies[g.pick(len(companies))]
+	pool := g.pool()
+	c := pool.companies[g.pick(len(pool.companies))]
+	ent := kabushiki
+	if g.holdout {
+		ent = holdoutEntities[g.pick(len(holdoutEntities))]
+	}
 	after := g.chance(0.3)
 	if after {
-		t.IssuerName = c.name + "株式会社"
+		t.IssuerName = c.name + ent.form
 	} else {
-		t.IssuerName = "株式会社" + c.name
+		t.IssuerName = ent.form + c.name
 	}
-	abbr := []string{"株式会社", "株式会社", "株式会社", "(株)", "㈱", "（株）"}[g.pick(6)]
+	abbr := ent.abbrevs[g.pick(len(ent.abbrevs))]
 	if after {
 		t.IssuerPrinted = c.name + abbr
-	} else if abbr == "株式会社" && g.chance(0.3) {
-		t.IssuerPrinted = "株式会社 " + c.name
+	} else if abbr == ent.form && g.chance(0.3) {
+		t.IssuerPrinted = ent.form + " " + c.name
 	} else {
 		t.IssuerPrinted = abbr + c.name
 	}
-	t.IssuerAddress = "〒" + fmt.Sprintf("%03d-%04d ", 100+g.pick(800), g.pick(10000)) + addresses[g.pick(len(addresses))]
+	t.IssuerAddress = "〒" + fmt.Sprintf("%03d-%04d ", 100+g.pick(800), g.pick(10000)) + pool.addresses[g.pick(len(pool.addresses))]
 	t.RegistrationNumber = "T" + g.corporateNumber()
 	area := []string{"03", "06", "045", "052", "092", "048", "054"}[g.pick(7)]
 	local := 8 - len(area) + 2 // 10 digits in all
@@ -174,23 +192,30 @@ func (g *Generator) Invoice() Truth {
 	t.TEL = fmt.Sprintf("%s-%s-%04d", area, mid, last)
 	t.FAX = fmt.Sprintf("%s-%s-%04d", area, mid, last+1-2*g.pick(2))
 
-	t.Addressee = buyers[g.pick(len(buyers))]
+	t.Addressee = pool.buyers[g.pick(len(pool.buyers))]
 	t.AddresseeSuffix = []string{"御中", "御中", "様"}[g.pick(3)]
 	t.InvoiceNumber = fmt.Sprintf("%s-%04d%02d-%03d", []string{"INV", "No", "SI"}[g.pick(3)], 2025+g.pick(2), 1+g.pick(12), g.pick(1000))
 
 	start := time.Date(2025, 4, 1, 0, 0, 0, 0, time.UTC)
 	issued := start.AddDate(0, 0, g.pick(640))
 	var due time.Time
-	if g.chance(0.6) { // 月末締め翌月末払い
+	switch {
+	case g.holdout && g.chance(0.3): // 月末締め翌々月10日払い
+		due = time.Date(issued.Year(), issued.Month()+2, 10, 0, 0, 0, 0, time.UTC)
+	case g.chance(0.6): // 月末締め翌月末払い
 		due = time.Date(issued.Year(), issued.Month()+2, 0, 0, 0, 0, 0, time.UTC)
-	} else {
+	default:
 		due = issued.AddDate(0, 0, []int{14, 30, 45, 60}[g.pick(4)])
 	}
 	t.InvoiceDate, t.DueDate = issued.Format(time.DateOnly), due.Format(time.DateOnly)
-	form := g.pick(5)
+	forms := len(DateForms)
+	if g.holdout {
+		forms += len(HoldoutDateForms)
+	}
+	form := g.pick(forms)
 	t.InvoiceDateText = dateText(issued, form)
 	if g.chance(0.3) {
-		form = g.pick(5)
+		form = g.pick(forms)
 	}
 	t.DueDateText = dateText(due, form)
 
@@ -199,10 +224,10 @@ func (g *Generator) Invoice() Truth {
 	for i := 0; i < n; i++ {
 		var it Item
 		if withReduced && (i%2 == 1 || (i == 0 && g.chance(0.3))) {
-			p := items8[g.pick(len(items8))]
+			p := pool.items8[g.pick(len(pool.items8))]
 			it = Item{Name: p.name, UnitPrice: p.price, Reduced: true}
 		} else {
-			p := items10[g.pick(len(items10))]
+			p := pool.items10[g.pick(len(pool.items10))]
 			it = Item{Name: p.name, UnitPrice: p.price}
 		}
 		it.Quantity = int64(1 + g.pick(12))
@@ -220,7 +245,11 @@ func (g *Generator) Invoice() Truth {
 	t.Subtotal = t.Subtotal10 + t.Subtotal8
 	t.Tax = t.Tax10 + t.Tax8
 	t.Total = t.Subtotal + t.Tax
-	t.TotalText = amountText(t.Total, g.pick(5))
+	amountForms := len(AmountForms)
+	if g.holdout {
+		amountForms += len(HoldoutAmountForms)
+	}
+	t.TotalText = amountText(t.Total, g.pick(amountForms))
 
 	if g.chance(0.2) {
 		t.BankName = "ゆうちょ銀行"
@@ -228,7 +257,7 @@ func (g *Generator) Invoice() Truth {
 		t.BranchName, t.BranchCode, t.BranchPrinted = b[0], b[1], b[0]+"店"
 		t.AccountType = pay.AccountOrdinary
 	} else {
-		b := banksList[g.pick(len(banksList))]
+		b := pool.banks[g.pick(len(pool.banks))]
 		br := b.branches[g.pick(len(b.branches))]
 		t.BankName, t.BranchName, t.BranchCode = b.name, br[0], br[1]
 		t.BranchPrinted = br[0]
@@ -241,11 +270,14 @@ func (g *Generator) Invoice() Truth {
 		}
 	}
 	t.AccountNumber = fmt.Sprintf("%07d", g.pick(10_000_000))
-	holder := "カ）" + c.kana
+	holder := ent.kana + "）" + c.kana
 	if after {
-		holder = c.kana + "（カ"
+		holder = c.kana + "（" + ent.kana
 	}
-	if g.chance(0.35) {
+	if g.holdout && g.chance(0.3) {
+		// As the supplier spells it: small kana and long marks, full-width.
+		t.HolderPrinted = holder
+	} else if g.chance(0.35) {
 		hw, err := pay.NormalizeHolderName(holder)
 		if err != nil {
 			panic("invoicegen: holder " + holder + ": " + err.Error())
@@ -260,6 +292,7 @@ func (g *Generator) Invoice() Truth {
 	}
 	t.AccountHolder = zengin
 	t.Seal = g.chance(0.5)
+	t.Holdout = g.holdout
 	return t
 }
 
@@ -284,10 +317,20 @@ func pow10(n int) int {
 // DateForms are the ways invoices print a date, in the order dateText takes them.
 var DateForms = []string{"2026年1月5日", "2026/1/5", "令和8年1月5日", "R8.1.5", "2026.01.05"}
 
+// HoldoutDateForms are the further date forms of the holdout set (NewHoldout), taken by
+// dateText after DateForms: ISO, zero-padded 年月日 and 和暦 in full-width digits.
+var HoldoutDateForms = []string{"2026-01-05", "2026年01月05日", "令和８年１月５日"}
+
 func dateText(d time.Time, form int) string {
 	y, m, day := d.Date()
 	reiwa := y - 2018
 	switch form {
+	case 5:
+		return d.Format(time.DateOnly)
+	case 6:
+		return fmt.Sprintf("%d年%02d月%02d日", y, m, day)
+	case 7:
+		return fullWidthDigits(fmt.Sprintf("令和%d年%d月%d日", reiwa, m, day))
 	case 0:
 		return fmt.Sprintf("%d年%d月%d日", y, m, day)
 	case 1:
@@ -296,7 +339,7 @@ func dateText(d time.Time, form int) string {
 		return fmt.Sprintf("令和%d年%d月%d日", reiwa, m, day)
 	case 3:
 		return fmt.Sprintf("R%d.%d.%d", reiwa, m, day)
-	default:
+	default: // 4
 		return fmt.Sprintf("%d.%02d.%02d", y, m, day)
 	}
 }
@@ -304,9 +347,18 @@ func dateText(d time.Time, form int) string {
 // AmountForms are the ways the amount due is printed, in the order amountText takes them.
 var AmountForms = []string{"¥1,234", "￥1,234-", "1,234円", "金 1,234 円也", "¥1,234（税込）"}
 
+// HoldoutAmountForms are the further amount forms of the holdout set, after AmountForms.
+var HoldoutAmountForms = []string{"金1,234円（税込）", "¥1,234.-", "１，２３４円"}
+
 func amountText(v int64, form int) string {
 	s := Yen(v)
 	switch form {
+	case 5:
+		return "金" + s + "円（税込）"
+	case 6:
+		return "¥" + s + ".-"
+	case 7:
+		return fullWidthDigits(s) + "円"
 	case 0:
 		return "¥" + s
 	case 1:
@@ -315,7 +367,7 @@ func amountText(v int64, form int) string {
 		return s + "円"
 	case 3:
 		return "金 " + s + " 円也"
-	default:
+	default: // 4
 		return "¥" + s + "（税込）"
 	}
 }
@@ -331,4 +383,17 @@ func Yen(v int64) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// fullWidthDigits writes the ASCII digits and commas of s full-width (１，２３４).
+func fullWidthDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= '0' && r <= '9':
+			return r - '0' + '０'
+		case r == ',':
+			return '，'
+		}
+		return r
+	}, s)
 }
