@@ -59,19 +59,41 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 	if err := writePNG(file, g); err != nil {
 		return pageResult{}, err
 	}
+	// Most pages arrive upright. Reading the page as it is first and asking OSD only when
+	// that reading is poor saves OSD's own pass over the whole page, which costs about as
+	// much as the reading. Lines running top to bottom are a page on its side or vertical
+	// writing: OSD first.
+	var upright *pageResult
+	if !lay.vertical {
+		pr, err := r.tesseract(ctx, dir, file, page, false)
+		if err != nil {
+			return pageResult{}, err
+		}
+		pr.stat.Skew = stat.Skew
+		if readsUpright(pr) {
+			return pr, nil
+		}
+		upright = &pr
+		stat.MaxRSSKB = pr.stat.MaxRSSKB
+	}
 	rot, conf, osdRSS, err := r.osd(ctx, dir, file)
-	stat.MaxRSSKB = osdRSS
+	stat.MaxRSSKB = max(stat.MaxRSSKB, osdRSS)
 	if err != nil && (ctx.Err() != nil || errors.Is(err, ErrUnavailable)) {
 		return pageResult{}, err
 	}
 	if err == nil && conf >= osdMinConfidence {
+		vertical := lay.vertical && rot%180 == 0
+		if rot == 0 && !vertical && upright != nil {
+			// OSD agrees with the page as it is: the first reading stands.
+			upright.stat.MaxRSSKB = stat.MaxRSSKB
+			return *upright, nil
+		}
 		if rot != 0 {
 			g = rotate90(g, rot/90)
 			if err := writePNG(file, g); err != nil {
 				return pageResult{}, err
 			}
 		}
-		vertical := lay.vertical && rot%180 == 0
 		pr, err := r.tesseract(ctx, dir, file, page, vertical)
 		if err != nil {
 			return pageResult{}, err
@@ -93,6 +115,12 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 	var best pageResult
 	best.score = -1
 	for _, t := range tries {
+		if t.rot == 0 && !t.vertical && upright != nil {
+			if upright.score > best.score {
+				best = *upright
+			}
+			continue
+		}
 		f := file
 		if t.rot != 0 {
 			f = filepath.Join(dir, fmt.Sprintf("ocr%02d-%d.png", page, t.rot))
@@ -112,6 +140,31 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 	}
 	best.stat.MaxRSSKB = stat.MaxRSSKB
 	return best, nil
+}
+
+// A reading of a page as it came is taken as upright, without asking OSD, when it has
+// at least uprightChars characters on lines read with a confidence of 0.7 or more and a
+// mean confidence of uprightMean over all its characters. On the generated invoices an
+// upright page reads 190–630 such characters at a mean of 0.57–0.86, the same page upside
+// down 0–20 at 0.32–0.42; a page with too little text for either goes to OSD as before.
+const (
+	uprightChars = 60
+	uprightMean  = 0.5
+)
+
+// readsUpright says whether pr, a page read as it came, reads as upright text.
+func readsUpright(pr pageResult) bool {
+	var chars, confident int
+	var sum float64
+	for _, l := range pr.lines {
+		n := utf8.RuneCountInString(l.Text)
+		chars += n
+		sum += l.Confidence * float64(n)
+		if l.Confidence >= 0.7 {
+			confident += n
+		}
+	}
+	return chars > 0 && confident >= uprightChars && sum/float64(chars) >= uprightMean
 }
 
 // a4At300 is the long side of A4 at 300 DPI in pixels.
