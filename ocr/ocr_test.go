@@ -219,3 +219,31 @@ func TestParseTSVJoinsJapaneseWordsByGaps(t *testing.T) {
 	assert.InDelta(t, 0.7, lines[1].Confidence, 1e-9)
 	assert.Positive(t, score)
 }
+
+// readsUpright takes a page as upright only on plenty of confidently read text: the
+// figures of an upright and an upside-down reading of the generated invoices, and a
+// page with too little text, which goes to OSD.
+func TestReadsUpright(t *testing.T) {
+	line := func(text string, conf float64) Line { return Line{Text: text, Confidence: conf} }
+	many := func(n int, text string, conf float64) []Line {
+		var ls []Line
+		for range n {
+			ls = append(ls, line(text, conf))
+		}
+		return ls
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []Line
+		want  bool
+	}{
+		{"upright: 190 confident characters at 0.57", append(many(19, "請求書番号一二三四五六", 0.8), many(10, "ｶ)ﾔﾏﾀﾞｼﾖｳｼﾞ１２３", 0.2)...), true},
+		{"upside down: no confident line", many(40, "ー丶ヽ丿乙ノ二亠", 0.4), false},
+		{"upside down: 20 confident characters", append(many(2, "請求書番号一二三四五六", 0.75), many(40, "ー丶ヽ丿乙ノ二亠", 0.35)...), false},
+		{"too little text to tell", many(3, "請求書", 0.9), false},
+		{"confident lines but a poor page", append(many(7, "請求書番号一二三四五六", 0.75), many(60, "ー丶ヽ丿乙ノ二亠", 0.3)...), false},
+		{"nothing read", nil, false},
+	} {
+		assert.Equal(t, tc.want, readsUpright(pageResult{lines: tc.lines}), tc.name)
+	}
+}
