@@ -82,6 +82,14 @@ func (o *OCR) Run(ctx context.Context, payload json.RawMessage) error {
 	if err != nil {
 		return err
 	}
+	// The same bytes uploaded again (a double click, the same invoice from the file page
+	// and the API): the reading is copied, never done twice.
+	if done, ok, err := o.Store.InvoiceFileReading(ctx, job.BuyerID, f.SHA256, f.ID); err != nil {
+		return err
+	} else if ok {
+		o.logger().Info("invoice read before: reading copied", "file", f.ID)
+		return o.Store.SetInvoiceFileOCR(ctx, job.BuyerID, job.FileID, done)
+	}
 	if err := o.Store.SetInvoiceFileOCR(ctx, job.BuyerID, job.FileID, store.InvoiceFileOCR{Status: store.OCRRunning}); err != nil {
 		return err
 	}

@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/files"
 	"cardpay/invoicefiles"
+	"cardpay/ocr"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/store/storetest"
@@ -45,4 +47,51 @@ func TestQueueOCRQueuesTheFilesReading(t *testing.T) {
 	var p invoicefiles.OCRJob
 	require.NoError(t, json.Unmarshal(jobs[0].Payload, &p))
 	assert.Equal(t, invoicefiles.OCRJob{BuyerID: u.BuyerID, FileID: f.ID}, p)
+}
+
+// The same bytes uploaded again are not read again: the job copies the buyer's earlier
+// reading (a reader without its tools proves nothing was read), and never another
+// buyer's.
+func TestTheSameFileIsNotReadTwice(t *testing.T) {
+	ctx := context.Background()
+	newBuyer := func(email string) int64 {
+		u, err := db.Store.CreateBuyer(ctx, store.NewBuyer{
+			BusinessForm: pay.Corporation, CorporateName: "テスト株式会社", BusinessName: "テスト商店",
+			EmailAddress: email, PasswordHash: "hash", LastName: "山田", FirstName: "太郎",
+		})
+		require.NoError(t, err)
+		return u.BuyerID
+	}
+	sum := strings.Repeat("cd", 32)
+	file := func(buyerID int64, key string) store.InvoiceFile {
+		f, err := db.Store.CreateInvoiceFile(ctx, buyerID, store.NewInvoiceFile{
+			StorageKey: key, OriginalName: "invoice.pdf", Size: 1000, MediaType: pay.FileTypePDF, SHA256: sum, Pages: 1,
+		}, invoicefiles.QueueOCR(ctx, db.Store))
+		require.NoError(t, err)
+		return f
+	}
+	job := func(buyerID, fileID int64) json.RawMessage {
+		b, _ := json.Marshal(invoicefiles.OCRJob{BuyerID: buyerID, FileID: fileID})
+		return b
+	}
+	buyer, other := newBuyer("twice@files.example"), newBuyer("twice-other@files.example")
+	first := file(buyer, "invoices/twice-1")
+	read := store.InvoiceFileOCR{Status: store.OCRDone, Fields: json.RawMessage(`{"total":{"value":"11000"}}`), Text: "請求書 ¥11,000", Ms: 2400}
+	require.NoError(t, db.Store.SetInvoiceFileOCR(ctx, buyer, first.ID, read))
+
+	job0 := &invoicefiles.OCR{Store: db.Store, Files: &files.Local{Dir: t.TempDir()}, Reader: &ocr.Reader{ToolDir: t.TempDir()}}
+	again := file(buyer, "invoices/twice-2")
+	require.NoError(t, job0.Run(ctx, job(buyer, again.ID)))
+	got, err := db.Store.InvoiceFile(ctx, buyer, again.ID)
+	require.NoError(t, err)
+	assert.Equal(t, store.OCRDone, got.OCRStatus, "copied, not read")
+	assert.JSONEq(t, string(read.Fields), string(got.OCRFields))
+	assert.Equal(t, read.Text, got.OCRText)
+
+	// Another buyer's identical file is theirs to read: here, without the tools, it is not.
+	theirs := file(other, "invoices/twice-3")
+	require.NoError(t, job0.Run(ctx, job(other, theirs.ID)))
+	got, err = db.Store.InvoiceFile(ctx, other, theirs.ID)
+	require.NoError(t, err)
+	assert.NotEqual(t, store.OCRDone, got.OCRStatus, "another buyer's reading is never copied")
 }

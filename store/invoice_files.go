@@ -109,6 +109,27 @@ func (s *Store) SetInvoiceFileOCR(ctx context.Context, buyerID, id int64, r Invo
 	return nil
 }
 
+// InvoiceFileReading is the reading of another of the buyer's files with the same bytes
+// (sha256), the newest done one: the OCR job copies it rather than read the same file
+// twice. ok is false when there is none.
+func (s *Store) InvoiceFileReading(ctx context.Context, buyerID int64, sha256 string, exceptID int64) (r InvoiceFileOCR, ok bool, err error) {
+	var row struct {
+		Fields json.RawMessage `db:"ocr_fields"`
+		Text   string          `db:"ocr_text"`
+		Ms     int             `db:"ocr_ms"`
+	}
+	err = sqlx.GetContext(ctx, s.DB, &row, `SELECT ocr_fields, ocr_text, ocr_ms FROM invoice_files
+		WHERE buyer_id = $1 AND sha256 = $2 AND id <> $3 AND ocr_status = $4 ORDER BY id DESC LIMIT 1`,
+		buyerID, sha256, exceptID, OCRDone)
+	if notFound(err) {
+		return InvoiceFileOCR{}, false, nil
+	}
+	if err != nil {
+		return InvoiceFileOCR{}, false, fmt.Errorf("store: reading of invoice file %s: %w", sha256, err)
+	}
+	return InvoiceFileOCR{Status: OCRDone, Fields: row.Fields, Text: row.Text, Ms: row.Ms}, true, nil
+}
+
 // LockInvoiceFile marks the file as used by a submitted payment and returns when it
 // was locked: the first lock's time stands, whoever locks again.
 func (s *Store) LockInvoiceFile(ctx context.Context, buyerID, id int64, now time.Time) (time.Time, error) {
