@@ -211,15 +211,107 @@ func flipH(g *image.Gray) *image.Gray {
 	return out
 }
 
-// scale resizes g by f with Catmull-Rom (sharp edges for upscaled text).
+// scale resizes g by f: Catmull-Rom when enlarging (sharp edges for upscaled text),
+// bilinear when shrinking. It works on the gray bytes directly, in two passes (rows, then
+// columns): x/image/draw's scalers go through the generic RGBA64 path for *image.Gray
+// and took half of prepare's time.
 func scale(g *image.Gray, f float64) *image.Gray {
 	w := max(1, int(math.Round(float64(g.Rect.Dx())*f)))
 	h := max(1, int(math.Round(float64(g.Rect.Dy())*f)))
-	out := image.NewGray(image.Rect(0, 0, w, h))
+	k := catmullRom
 	if f < 1 {
-		draw.ApproxBiLinear.Scale(out, out.Rect, g, g.Rect, draw.Src, nil)
-	} else {
-		draw.CatmullRom.Scale(out, out.Rect, g, g.Rect, draw.Src, nil)
+		k = bilinear
+	}
+	return resize(g, w, h, k)
+}
+
+// kernel is a resampling filter: its weight at a distance t (in source pixels) from the
+// sample's centre, nonzero within support.
+type kernel struct {
+	support float64
+	at      func(t float64) float64
+}
+
+var (
+	catmullRom = kernel{2, func(t float64) float64 {
+		t = math.Abs(t)
+		switch {
+		case t < 1:
+			return (1.5*t-2.5)*t*t + 1
+		case t < 2:
+			return ((-0.5*t+2.5)*t-4)*t + 2
+		}
+		return 0
+	}}
+	bilinear = kernel{1, func(t float64) float64 { return max(0, 1-math.Abs(t)) }}
+)
+
+// taps are one output pixel's source pixels along an axis and their weights.
+type taps struct {
+	first int // the first source index; the rest follow
+	w     []float32
+}
+
+// axisTaps samples a source axis of n pixels at m points, pixel centres aligned, the
+// weights of the pixels inside the image summing to 1 (as x/image/draw does: the
+// page's reading must not move with the resampler).
+func axisTaps(n, m int, k kernel) []taps {
+	out := make([]taps, m)
+	ratio := float64(n) / float64(m)
+	for d := range m {
+		c := (float64(d)+0.5)*ratio - 0.5
+		lo := int(math.Floor(c-k.support)) + 1
+		hi := int(math.Floor(c + k.support))
+		first, last := max(lo, 0), min(hi, n-1)
+		w := make([]float32, max(last-first+1, 0))
+		var sum float64
+		for s := first; s <= last; s++ {
+			v := k.at(c - float64(s))
+			w[s-first] = float32(v)
+			sum += v
+		}
+		if sum != 0 {
+			for i := range w {
+				w[i] /= float32(sum)
+			}
+		}
+		out[d] = taps{first, w}
+	}
+	return out
+}
+
+// resize resamples g to w×h with kernel k.
+func resize(g *image.Gray, w, h int, k kernel) *image.Gray {
+	sw, sh := g.Rect.Dx(), g.Rect.Dy()
+	xs, ys := axisTaps(sw, w, k), axisTaps(sh, h, k)
+	// Rows first, into floats: w×sh.
+	tmp := make([]float32, w*sh)
+	for y := range sh {
+		row := g.Pix[y*g.Stride : y*g.Stride+sw]
+		t := tmp[y*w : (y+1)*w]
+		for x, tp := range xs {
+			var v float32
+			for i, wt := range tp.w {
+				v += wt * float32(row[tp.first+i])
+			}
+			t[x] = v
+		}
+	}
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	acc := make([]float32, w)
+	for y, tp := range ys {
+		clear(acc)
+		for i, wt := range tp.w {
+			src := tmp[(tp.first+i)*w : (tp.first+i+1)*w]
+			for x, v := range src {
+				acc[x] += wt * v
+			}
+		}
+		dst := out.Pix[y*out.Stride : y*out.Stride+w]
+		for x, v := range acc {
+			// x/image/draw's 16-bit arithmetic, truncated: the same bytes as before.
+			dst[x] = uint8(uint32(min(max(v*257, 0), 65535)) >> 8)
+		}
 	}
 	return out
 }
