@@ -170,7 +170,31 @@ func Extract(text string, lines []Line) Fields {
 	readIssuer(ls, &f)
 	guessAddressee(ls, &f)
 	readAccount(ls, &f)
+	restoreHolderMark(&f)
 	return f
+}
+
+// restoreHolderMark puts back the legal-form mark OCR lost from a holder's bracket
+// (")ﾋｶﾘｼﾖｸﾋﾝ", "ﾎｸﾄｼｽﾃﾑ("): the issuer's own name says which (株式会社 ｶ, 有限会社 ﾕ,
+// 合同会社 ﾄﾞ), before the holder's name when it is before the issuer's, after it when
+// after. The value is a little less sure for it.
+func restoreHolderMark(f *Fields) {
+	h, issuer := f.AccountHolder.Value, f.IssuerName.Value
+	if !f.AccountHolder.Found || !f.IssuerName.Found {
+		return
+	}
+	for _, form := range []struct{ name, kana string }{{"株式会社", "ｶ"}, {"有限会社", "ﾕ"}, {"合同会社", "ﾄﾞ"}} {
+		switch {
+		case strings.HasPrefix(h, ")") && strings.HasPrefix(issuer, form.name):
+			h = form.kana + h
+		case strings.HasSuffix(h, "(") && strings.HasSuffix(issuer, form.name):
+			h += form.kana
+		default:
+			continue
+		}
+		f.AccountHolder.Value, f.AccountHolder.Confidence = h, round2(f.AccountHolder.Confidence*0.9)
+		return
+	}
 }
 
 // guessAddressee reads the addressee whose 御中 or 様 OCR did not read (株式会社サンプル tk):
@@ -830,6 +854,15 @@ var (
 	markRe     = regexp.MustCompile(`(?:(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*(?:No\.?\s*)?\d{4,8}|(?:口座種別|預金種目|種別)\s*[:：|]?\s*\|?\s*\(\s?[^\s()]{1,2}\s?\))`)
 	acctDigits = regexp.MustCompile(`\d(?:[\d\s-]{0,10}\d)?`)
 	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー\-()\.･・A-Z\s~゛゜°”]+`)
+	// misreadMarkRe is a holder's legal-form mark カ) read as one or two letters or
+	// digits (A), hh), 5)) before the name's kana; strayBeforeKanaRe a stray letter or
+	// digit (a table's rule) directly before the kana.
+	misreadMarkRe     = regexp.MustCompile(`^([0-9A-Za-z]{1,2}\))\s?[\p{Katakana}ｦ-ﾟ]`)
+	strayBeforeKanaRe = regexp.MustCompile(`^[0-9A-Za-z][\p{Katakana}ｦ-ﾟ]`)
+	wideGapRe         = regexp.MustCompile(`\s{2,}`)
+	// smallKanaTwice undoes tesseract's reading a small kana as itself and its large form
+	// (チュユウ for チュウ, ショヨ for ショ).
+	smallKanaTwice = strings.NewReplacer("ャヤ", "ャ", "ュユ", "ュ", "ョヨ", "ョ")
 	// markRepair turns the marks OCR reads for a half-width (semi-)voiced mark back into it.
 	markRepair = strings.NewReplacer("~", "ﾞ", "゛", "ﾞ", "”", "ﾞ", "゜", "ﾟ", "°", "ﾟ")
 	yuchoRe    = regexp.MustCompile(`記号\s*(?:番号)?\s*[:：]?\s*(\d{5})\s*(?:-|\s|番号\s*[:：]?)\s*(\d{1,8})\b`)
@@ -1073,19 +1106,32 @@ func cutAtLabel(ln line, pos int) string {
 // holderIn reads a holder name in kana at the start of s (after a label or a number):
 // カ)ヤマダシヨウジ, ﾔﾏﾀﾞ ﾀﾛｳ, (ｶ)ｻﾝﾌﾟﾙ; answered in the zengin form.
 func holderIn(s string) (string, bool) {
-	s = strings.TrimLeft(s, " :.,・･")
-	// The legal-form mark カ) is read as the kanji 力 or the letter A.
-	for _, fix := range [][2]string{{"力)", "カ)"}, {"(力)", "(カ)"}, {"A)", "カ)"}, {"(A)", "(カ)"}} {
+	// A table's rules and brackets round the value (名義 | カ)…).
+	s = strings.TrimLeft(s, " :：.,・･|｜[]「」『』")
+	// The legal-form mark カ) is read as the kanji 力 or as one or two letters (A), hh));
+	// a stray digit or letter from a rule stands before it (5カ)).
+	for _, fix := range [][2]string{{"力)", "カ)"}, {"(力)", "(カ)"}, {"(A)", "(カ)"}} {
 		if rest, ok := strings.CutPrefix(s, fix[0]); ok {
 			s = fix[1] + rest
 			break
 		}
 	}
+	if m := misreadMarkRe.FindStringSubmatchIndex(s); m != nil {
+		s = "カ)" + s[m[3]:]
+	} else if m := strayBeforeKanaRe.FindStringIndex(s); m != nil {
+		s = s[m[1]-len("ア"):]
+	}
 	loc := kanaRunRe.FindStringIndex(s)
 	if loc == nil || strings.TrimSpace(s[:loc[0]]) != "" {
 		return "", false
 	}
-	run := markRepair.Replace(strings.TrimSpace(s[loc[0]:loc[1]]))
+	run := strings.TrimSpace(s[loc[0]:loc[1]])
+	// A holder's name has single spaces at most: a wide gap ends it (what follows is
+	// another column, or noise).
+	if i := wideGapRe.FindStringIndex(run); i != nil {
+		run = run[:i[0]]
+	}
+	run = markRepair.Replace(smallKanaTwice.Replace(run))
 	for _, fix := range [][2]string{{"(A", "(カ"}, {"(力", "(カ"}} {
 		if rest, ok := strings.CutSuffix(run, fix[0]); ok {
 			run = rest + fix[1]
