@@ -61,6 +61,19 @@ func (f RegistryFunc) Search(ctx context.Context, q string) ([]nta.Corporation, 
 	return f(ctx, q)
 }
 
+// IssuerName is the registered name of the open corporation numbered number, for the
+// invoice reading (invoicefiles.Registry): a corporation's registration number is T and
+// its corporate number. ok is false when the registry does not know it, or no one
+// answers.
+func (s *Corporations) IssuerName(ctx context.Context, number string) (string, bool) {
+	c, status, err := s.Verify(ctx, number)
+	if err != nil {
+		s.logger().Warn("corporate-number lookup for an invoice failed", "error", err)
+		return "", false
+	}
+	return c.Name, status == Confirmed && c.Name != ""
+}
+
 // What Verify found of a corporate number.
 const (
 	// Confirmed: the registry (or, when it did not answer, what it answered before) has

@@ -64,7 +64,17 @@ type OCR struct {
 	Store  *store.Store
 	Files  files.Store
 	Reader *ocr.Reader
-	Logger *slog.Logger
+	// Registry names a corporation by its corporate number (account.Corporations): the
+	// issuer's registered name then stands over the name read. nil reads names only.
+	Registry Registry
+	Logger   *slog.Logger
+}
+
+// Registry names an open corporation by its 13-digit corporate number (the NTA's
+// 法人番号 registry, or the corporations the service knows); ok is false when it does not
+// know one.
+type Registry interface {
+	IssuerName(ctx context.Context, corporateNumber string) (name string, ok bool)
 }
 
 // Run reads the file named by the job's payload (OCRJob). Only a shutdown (the
@@ -127,7 +137,13 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 	for i, l := range res.Lines {
 		lines[i] = invoiceread.Line{Text: l.Text, Confidence: l.Confidence}
 	}
-	fields, err := json.Marshal(invoiceread.Extract(res.Text, lines))
+	read := invoiceread.Extract(res.Text, lines)
+	if number, ok := read.CorporateNumber(); ok && o.Registry != nil {
+		if name, ok := o.Registry.IssuerName(ctx, number); ok {
+			read.UseRegisteredIssuer(name)
+		}
+	}
+	fields, err := json.Marshal(read)
 	if err != nil {
 		return o.failed(f, store.OCRFailed, "fields", err)
 	}

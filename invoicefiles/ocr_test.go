@@ -1,6 +1,7 @@
 package invoicefiles_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +13,9 @@ import (
 
 	"cardpay/files"
 	"cardpay/invoicefiles"
+	"cardpay/invoiceread"
 	"cardpay/ocr"
+	"cardpay/ocr/invoicegen"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/store/storetest"
@@ -94,4 +97,43 @@ func TestTheSameFileIsNotReadTwice(t *testing.T) {
 	got, err = db.Store.InvoiceFile(ctx, other, theirs.ID)
 	require.NoError(t, err)
 	assert.NotEqual(t, store.OCRDone, got.OCRStatus, "another buyer's reading is never copied")
+}
+
+// registry stands for account.Corporations: it knows one corporation.
+type registry struct{ number, name string }
+
+func (r registry) IssuerName(_ context.Context, n string) (string, bool) {
+	return r.name, n == r.number
+}
+
+// A corporation's registration number read from the invoice names it in the registry:
+// the registered name stands over the name read, and the fields say so.
+func TestTheRegistryNamesTheIssuer(t *testing.T) {
+	ctx := context.Background()
+	u, err := db.Store.CreateBuyer(ctx, store.NewBuyer{
+		BusinessForm: pay.Corporation, CorporateName: "テスト株式会社", BusinessName: "テスト商店",
+		EmailAddress: "registry@files.example", PasswordHash: "hash", LastName: "山田", FirstName: "太郎",
+	})
+	require.NoError(t, err)
+	truth := invoicegen.New(21).Invoice()
+	pdf, err := invoicegen.RenderPDF(truth, invoicegen.LayoutClassic)
+	require.NoError(t, err)
+	fs := &files.Local{Dir: t.TempDir()}
+	require.NoError(t, fs.Put(ctx, "invoices/registry", bytes.NewReader(pdf), int64(len(pdf)), pay.FileTypePDF))
+	f, err := db.Store.CreateInvoiceFile(ctx, u.BuyerID, store.NewInvoiceFile{
+		StorageKey: "invoices/registry", OriginalName: "invoice.pdf", Size: int64(len(pdf)), MediaType: pay.FileTypePDF,
+		SHA256: strings.Repeat("ef", 32), Pages: 1,
+	}, invoicefiles.QueueOCR(ctx, db.Store))
+	require.NoError(t, err)
+	job := &invoicefiles.OCR{Store: db.Store, Files: fs, Registry: registry{truth.RegistrationNumber[1:], "株式会社 登録上の名前"}}
+	payload, _ := json.Marshal(invoicefiles.OCRJob{BuyerID: u.BuyerID, FileID: f.ID})
+	require.NoError(t, job.Run(ctx, payload))
+	got, err := db.Store.InvoiceFile(ctx, u.BuyerID, f.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.OCRDone, got.OCRStatus)
+	var fields invoiceread.Fields
+	require.NoError(t, json.Unmarshal(got.OCRFields, &fields))
+	assert.Equal(t, truth.RegistrationNumber, fields.RegistrationNumber.Value)
+	assert.Equal(t, "株式会社登録上の名前", fields.IssuerName.Value, "the registered name, not the printed one")
+	assert.True(t, fields.IssuerFromRegistry)
 }

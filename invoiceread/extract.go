@@ -38,6 +38,9 @@ type Field[T any] struct {
 type Fields struct {
 	IssuerName         Field[string] `json:"issuer_name"`
 	RegistrationNumber Field[string] `json:"registration_number"`
+	// IssuerFromRegistry: IssuerName is the registry's name for the corporate number in
+	// RegistrationNumber (UseRegisteredIssuer), not the name read.
+	IssuerFromRegistry bool          `json:"issuer_from_registry,omitempty"`
 	InvoiceDate        Field[string] `json:"invoice_date"`
 	DueDate            Field[string] `json:"due_date"`
 	Total              Field[int64]  `json:"total"`

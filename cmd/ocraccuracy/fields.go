@@ -94,6 +94,16 @@ var checks = []check{
 	}},
 }
 
+// checkNamed is the table's check of that name.
+func checkNamed(name string) check {
+	for _, c := range checks {
+		if c.name == name {
+			return c
+		}
+	}
+	panic("ocraccuracy: no check " + name)
+}
+
 func noSpace(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {

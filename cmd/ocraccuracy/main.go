@@ -179,6 +179,15 @@ func (m *measure) kind(ctx context.Context, set invoicegen.Set, kind invoicegen.
 			rec.Text = res.Text
 			rec.Fields = extract(res)
 		}
+		if rec.Fields != nil {
+			// The registry names the issuer when the number was read right, as the OCR job
+			// does with account.Corporations; otherwise the name read stands.
+			fs := fieldsOf(rec.Fields)
+			_, issuerRead := checkNamed("発行者名").check(rec.Fields, j.truth)
+			if issuerRead || (fs.RegistrationNumber.Found && fs.RegistrationNumber.Value == j.truth.RegistrationNumber) {
+				kr.RegistryIssuer++
+			}
+		}
 		for _, c := range checks {
 			got, ok := "（読めず）", false
 			if rec.Fields != nil {

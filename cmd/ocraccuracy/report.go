@@ -22,7 +22,12 @@ type kindResult struct {
 	Errors    int
 	Pages     int
 	Hits      map[string]int
-	PageTimes []time.Duration
+	// RegistryIssuer counts the issuers named right once the registry answers for the
+	// registration number read (invoicefiles.OCR with account.Corporations: the NTA's
+	// 法人番号 registry knows every corporation): the name read, or the registered name
+	// when the number was read right.
+	RegistryIssuer int
+	PageTimes      []time.Duration
 	Wall      time.Duration // reading all the kind's files with the workers
 	ToolRSSKB int64
 	GoRSSKB   int64
@@ -82,6 +87,11 @@ func printSet(w io.Writer, sr setReport, n int, seed int64, workers int) {
 		fmt.Fprintf(w, " **%s** |", pct(all, r.Docs*len(checks), overallAim))
 	}
 	fmt.Fprintln(w)
+	fmt.Fprint(w, "| 発行者名（登録番号から法人番号の登録名）¹ |")
+	for _, r := range results {
+		fmt.Fprintf(w, " %s |", pct(r.RegistryIssuer, r.Docs, 0))
+	}
+	fmt.Fprint(w, "\n\n¹ 読み取った登録番号で法人番号の登録名を引いたとき（本番の NTA_APP_ID あり、国税庁の法人番号 Web-API はすべての法人を知っている）。全項目には含めない。\n")
 
 	fmt.Fprintf(w, "\n### OCR 時間とメモリ — %s（%d 件ずつ同時に読む）\n\n", sr.Set, workers)
 	fmt.Fprint(w, "| 種類 | ページ | 失敗 | 1ページ p50 | p95 | ページ/分 | ツールの最大RSS | Go プロセスの最大RSS |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")

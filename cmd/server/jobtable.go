@@ -23,15 +23,16 @@ type job struct {
 // all, because a kind enqueued but never registered is never claimed and waits in the
 // table for good (the house test checks that every …JobKind of the module is named
 // here). It is built once every service exists, from the services the pages use: acct
-// for the mails and the cleanup, crd for the PSP's stored webhooks (acted on with the
+// for the mails and the cleanup, corporations for the issuer's registered name in the
+// invoice reading, crd for the PSP's stored webhooks (acted on with the
 // database alone: each was verified when it arrived), money for the payment jobs.
-func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, fileStore files.Store, crd *cards.Service, money *invoices.Services) []job {
+func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, corporations *account.Corporations, fileStore files.Store, crd *cards.Service, money *invoices.Services) []job {
 	return []job{
 		{account.MailJobKind, acct.DeliverMail},
 		{account.NotificationMailJobKind, acct.DeliverNotification},
 		{account.CleanupJobKind, acct.RunCleanupJob},
 		{cards.PSPEventJobKind, crd.RunEventJob},
-		{invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Logger: logger}).Run},
+		{invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: st, Files: fileStore, Registry: corporations, Logger: logger}).Run},
 		{invoices.SettleJobKind, money.Payments.RunSettleJob},
 		{invoices.CardJobKind, money.Payments.RunCardJob},
 		{invoices.CaptureJobKind, money.Screening.RunCaptureJob},

@@ -15,7 +15,7 @@ import (
 // them, so a renamed constant keeps its value. Each kind is there once with a handler
 // (a second entry would silently replace the first in the runner).
 func TestJobTable(t *testing.T) {
-	table := jobTable(db.Store, nil, &account.Service{Store: db.Store}, nil, &cards.Service{Store: db.Store}, invoices.New(invoices.Config{Store: db.Store}))
+	table := jobTable(db.Store, nil, &account.Service{Store: db.Store}, &account.Corporations{Store: db.Store}, nil, &cards.Service{Store: db.Store}, invoices.New(invoices.Config{Store: db.Store}))
 	var kinds []string
 	for _, j := range table {
 		require.NotNil(t, j.run, j.kind)

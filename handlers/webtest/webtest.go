@@ -205,8 +205,13 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		d.InvoiceFiles = &invoicefiles.Service{Store: db.Store, Files: &files.Local{Dir: t.TempDir()}, Signer: urlSigner,
 			Thumbnailer: &ocr.Reader{Timeout: invoicefiles.PreviewTimeout}, Tools: &ocr.Reader{}, Logger: logger, Now: d.Clock}
 	}
+	// The corporations registry (the table; no NTA in tests) names an invoice's issuer by
+	// its registration number; the pages search the same one.
+	if d.Corporations == nil {
+		d.Corporations = &account.Corporations{Store: db.Store, Logger: logger}
+	}
 	if d.InvoiceFiles.Files != nil {
-		runner.Register(invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: db.Store, Files: d.InvoiceFiles.Files, Logger: logger}).Run)
+		runner.Register(invoicefiles.OCRJobKind, (&invoicefiles.OCR{Store: db.Store, Files: d.InvoiceFiles.Files, Registry: d.Corporations, Logger: logger}).Run)
 	}
 	if d.Receipts == nil {
 		d.Receipts = &receipts.Service{Store: db.Store, Signer: urlSigner, ServiceName: d.ServiceName,
