@@ -17,20 +17,20 @@ type setReport struct {
 }
 
 type kindResult struct {
-	Kind      invoicegen.Kind
-	Docs      int
-	Errors    int
-	Pages     int
-	Hits      map[string]int
+	Kind   invoicegen.Kind
+	Docs   int
+	Errors int
+	Pages  int
+	Hits   map[string]int
 	// RegistryIssuer counts the issuers named right once the registry answers for the
 	// registration number read (invoicefiles.OCR with account.Corporations: the NTA's
 	// 法人番号 registry knows every corporation): the name read, or the registered name
 	// when the number was read right.
 	RegistryIssuer int
 	PageTimes      []time.Duration
-	Wall      time.Duration // reading all the kind's files with the workers
-	ToolRSSKB int64
-	GoRSSKB   int64
+	Wall           time.Duration // reading all the kind's files with the workers
+	ToolRSSKB      int64
+	GoRSSKB        int64
 }
 
 // aims are issue 28's targets per field, marked ✗ in the table when missed.
