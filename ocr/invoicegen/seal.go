@@ -19,23 +19,33 @@ import (
 // image with transparency, as a stamped and scanned seal is in real PDFs: it adds no
 // text to the text layer but covers the issuer name in images, which OCR must survive.
 func (p *page) seal(t Truth, x, y, mm float64) {
+	p.stamp(func() (image.Image, error) { return sealImage(t, p.rng) }, x, y, mm)
+}
+
+// stamp draws a seal (made by img) of side mm at (x, y).
+func (p *page) stamp(img func() (image.Image, error), x, y, mm float64) {
 	if p.err != nil {
 		return
 	}
-	img, err := sealImage(t, p.rng)
+	im, err := img()
 	if err != nil {
 		p.err = err
 		return
 	}
-	p.err = p.pdf.ImageFrom(img, x, y, &gopdf.Rect{W: mm, H: mm})
+	p.err = p.pdf.ImageFrom(im, x, y, &gopdf.Rect{W: mm, H: mm})
 }
 
-func sealImage(t Truth, rng *rand.Rand) (image.Image, error) {
+// sealFont is the typeface seals are cut in.
+func sealFont() (*opentype.Font, error) {
 	data, err := loadFont()
 	if err != nil {
 		return nil, err
 	}
-	f, err := opentype.Parse(data)
+	return opentype.Parse(data)
+}
+
+func sealImage(t Truth, rng *rand.Rand) (image.Image, error) {
+	f, err := sealFont()
 	if err != nil {
 		return nil, err
 	}
@@ -118,23 +128,11 @@ func rotateNRGBA(src *image.NRGBA, deg float64) *image.NRGBA {
 // sealRound stamps a round seal (a person's 認印: a surname in a red ring) of diameter
 // mm at (x, y), as on stamp boxes and beside the issuer in the holdout layouts.
 func (p *page) sealRound(name string, x, y, mm float64) {
-	if p.err != nil {
-		return
-	}
-	img, err := roundSealImage(name, p.rng)
-	if err != nil {
-		p.err = err
-		return
-	}
-	p.err = p.pdf.ImageFrom(img, x, y, &gopdf.Rect{W: mm, H: mm})
+	p.stamp(func() (image.Image, error) { return roundSealImage(name, p.rng) }, x, y, mm)
 }
 
 func roundSealImage(name string, rng *rand.Rand) (image.Image, error) {
-	data, err := loadFont()
-	if err != nil {
-		return nil, err
-	}
-	f, err := opentype.Parse(data)
+	f, err := sealFont()
 	if err != nil {
 		return nil, err
 	}
