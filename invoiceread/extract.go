@@ -399,6 +399,7 @@ func readAmountsAndDates(ls []line, f *Fields) {
 			f.Total = found(sub+f.Tax.Value, min(conf, f.Tax.Confidence)*sureGuess)
 		}
 	}
+	balance(ls, f)
 	for _, d := range dates {
 		switch {
 		case d.field == "due" && !f.DueDate.Found:
@@ -589,8 +590,54 @@ func subtotal(ls []line) (int64, float64, bool) {
 				return toks[0].value, ln.conf, true
 			}
 		}
+		// 税抜合計, 税抜金額, 小計（税抜）: the amount before tax under another label.
+		if m := preTaxRe.FindStringIndex(ln.text); m != nil {
+			if toks := amountsIn(ln.text[m[1]:]); len(toks) > 0 && toks[0].value > 0 {
+				return toks[0].value, ln.conf, true
+			}
+		}
 	}
 	return 0, 0, false
+}
+
+// preTaxRe is a label of the amount before tax other than a bare 小計.
+var preTaxRe = regexp.MustCompile(`(?:税抜合計|税抜金額|税抜計|小計\s*[(（]税抜[)）])\s*[:：]?`)
+
+// taxFits says whether tax is the consumption tax of sub: between 8 % and 10 % of it
+// (the reduced and the standard rate, or a mix), rounding down per rate allowed.
+func taxFits(sub, tax int64) bool {
+	return sub > 0 && tax > 0 && tax*100 >= sub*8-100 && tax*100 <= sub*10+100
+}
+
+// balance uses total = subtotal + tax, what every invoice prints, to fill in or correct
+// what OCR lost (issue 28: a fax reads 小計 and 合計 but not the 消費税 line; a total read
+// from the wrong line while 税抜合計 and 消費税 read right): a missing tax is the total
+// less the subtotal when that is a tax of it; a total that does not balance gives way to
+// subtotal + tax when that sum is printed on the invoice.
+func balance(ls []line, f *Fields) {
+	sub, conf, ok := subtotal(ls)
+	if !ok {
+		return
+	}
+	switch {
+	case !f.Tax.Found && f.Total.Found && taxFits(sub, f.Total.Value-sub):
+		f.Tax = found(f.Total.Value-sub, min(conf, f.Total.Confidence)*sureShape)
+	case f.Tax.Found && taxFits(sub, f.Tax.Value) && (!f.Total.Found || f.Total.Value != sub+f.Tax.Value) &&
+		!(f.Total.Found && taxFits(sub, f.Total.Value-sub)) && printed(ls, sub+f.Tax.Value):
+		f.Total = found(sub+f.Tax.Value, min(conf, f.Tax.Confidence)*sureShape)
+	}
+}
+
+// printed says whether the amount v is printed somewhere on the invoice.
+func printed(ls []line, v int64) bool {
+	for _, ln := range ls {
+		for _, t := range amountsIn(ln.text) {
+			if t.value == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func pickTax(amounts []amountCand, f *Fields) {

@@ -101,6 +101,18 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"T read as 1 after the label", "登録番号 : 1" + validT[1:], map[string]string{"reg": validT}},
 		{"T read as 7 after the label", "登録番号 7" + validT[1:], map[string]string{"reg": validT}},
 
+		// Total = subtotal + tax (issue 28: the accuracy run's misses).
+		{"tax from the total less the subtotal", "小計  17,280円\n1. 請求額合計 ¥18,662.-",
+			map[string]string{"total": "18662", "tax": "1382"}},
+		{"tax from 税込合計 less 小計（税抜）", "小計 (税抜)  ¥208,900\n税込合計  ¥229,790",
+			map[string]string{"total": "229790", "tax": "20890"}},
+		{"no tax from a difference that is no tax", "小計  100,000円\n合計 ¥150,000",
+			map[string]string{"total": "150000", "tax": "—"}},
+		{"a total read from the wrong line gives way to subtotal + tax", "ご請求金額  (普) 9675752\n¥3,366,825 (税込)\n税抜合計  ¥3,060,750\n消費税等  ¥306,075",
+			map[string]string{"total": "3366825", "tax": "306075"}},
+		{"a total that balances stands", "小計 ¥100,000\n消費税 ¥10,000\n合計 ¥110,000\n¥120,000",
+			map[string]string{"total": "110000", "tax": "10000"}},
+
 		// Dates.
 		{"年月日", "請求日 2026年1月5日", map[string]string{"date": "2026-01-05"}},
 		{"slashes", "発行日: 2026/1/5", map[string]string{"date": "2026-01-05"}},
