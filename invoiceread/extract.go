@@ -678,9 +678,13 @@ func pickTax(amounts []amountCand, f *Fields) {
 // ---- registration number ----
 
 var (
-	tNumberRe   = regexp.MustCompile(`(?:^|[^A-Za-z])T\s*[:-]?\s*([0-9OolI|][0-9OolI|\s-]{12,24})`)
-	regLabelRe  = regexp.MustCompile(`登録番号\s*[:：]?\s*(?:T\s*[:-]?)?\s*([0-9][0-9\s-]{12,24})`)
-	ocrDigitMap = strings.NewReplacer("O", "0", "o", "0", "l", "1", "I", "1", "|", "1", " ", "", "-", "")
+	tNumberRe = regexp.MustCompile(`(?:^|[^A-Za-z])T\s*[:-]?\s*([0-9OolI|][0-9OolI|\s-]{12,24})`)
+	// regLabelRe takes 登録番号 with its 番 misread (登録詩号) too.
+	regLabelRe = regexp.MustCompile(`登録[^\s\d]?号\s*[:：]?\s*(?:T\s*[:-]?)?\s*([0-9][0-9\s-]{12,24})`)
+	// tAfterNoiseRe is a T-number run into OCR's noise (3hHT7263448954997): letters before
+	// the T, exactly 13 digits after it.
+	tAfterNoiseRe = regexp.MustCompile(`[A-Za-z]T([0-9]{13})(?:$|[^0-9])`)
+	ocrDigitMap   = strings.NewReplacer("O", "0", "o", "0", "l", "1", "I", "1", "|", "1", " ", "", "-", "")
 )
 
 // thirteen answers the first 13 digits of s when they are a whole number (not the start
@@ -718,6 +722,15 @@ func readRegistration(ls []line, f *Fields) {
 					f.RegistrationNumber = found("T"+d, ln.conf*sureShape*0.95)
 					return
 				}
+			}
+		}
+	}
+	// Last, a T-number OCR ran into letters: the check digit says it is one.
+	for _, ln := range ls {
+		for _, m := range tAfterNoiseRe.FindAllStringSubmatch(ln.text, -1) {
+			if pay.ValidRegistrationNumber("T" + m[1]) {
+				f.RegistrationNumber = found("T"+m[1], ln.conf*sureShape*0.9)
+				return
 			}
 		}
 	}

@@ -100,6 +100,10 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"14 digits are not a T-number", "T92345678901234", map[string]string{"reg": "—"}},
 		{"T read as 1 after the label", "登録番号 : 1" + validT[1:], map[string]string{"reg": validT}},
 		{"T read as 7 after the label", "登録番号 7" + validT[1:], map[string]string{"reg": validT}},
+		{"番 misread in the label, T read as 1", "登録詩号1" + validT[1:], map[string]string{"reg": validT}},
+		{"T run into OCR's letters", "3hH" + validT, map[string]string{"reg": validT}},
+		{"letters before a T and 13 digits failing the check", "3hH" + invalidT, map[string]string{"reg": "—"}},
+		{"letters before a T and 14 digits", "ABT" + validT[1:] + "5", map[string]string{"reg": "—"}},
 
 		// Total = subtotal + tax (issue 28: the accuracy run's misses).
 		{"tax from the total less the subtotal", "小計  17,280円\n1. 請求額合計 ¥18,662.-",
