@@ -56,14 +56,7 @@ func renderHoldout(ctx context.Context, pdf []byte, kind Kind, rng *rand.Rand) (
 		g := toGray(rotate(img, signedBetween(rng, 1.5, 3.5), color.RGBA{255, 255, 255, 255}))
 		standardResolution(g)
 		addNoise(g, rng, 20)
-		threshold := uint8(120 + rng.IntN(90))
-		for i, v := range g.Pix {
-			if v < threshold {
-				g.Pix[i] = 0
-			} else {
-				g.Pix[i] = 255
-			}
-		}
+		oneBit(g, uint8(120+rng.IntN(90)))
 		b := g.Bounds()
 		for range b.Dx() * b.Dy() / 1200 {
 			g.Pix[rng.IntN(b.Dy())*g.Stride+rng.IntN(b.Dx())] = 0

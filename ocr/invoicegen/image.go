@@ -169,12 +169,8 @@ func scannedPDFQuality(kind Kind, img *image.Gray, quality int) (Doc, error) {
 	return Doc{Kind: kind, MediaType: "application/pdf", Ext: ".pdf", Bytes: b}, nil
 }
 
-// fax: a slight skew, then a hard threshold (faxes are 1 bit), speckles and the odd
-// streak where the line dropped.
-func fax(img *image.RGBA, rng *rand.Rand) *image.Gray {
-	g := toGray(rotate(img, (rng.Float64()-0.5)*3, color.RGBA{255, 255, 255, 255}))
-	addNoise(g, rng, 25)
-	threshold := uint8(150 + rng.IntN(40))
+// oneBit makes g black and white at threshold, as a fax machine sends a page.
+func oneBit(g *image.Gray, threshold uint8) {
 	for i, v := range g.Pix {
 		if v < threshold {
 			g.Pix[i] = 0
@@ -182,6 +178,14 @@ func fax(img *image.RGBA, rng *rand.Rand) *image.Gray {
 			g.Pix[i] = 255
 		}
 	}
+}
+
+// fax: a slight skew, then a hard threshold (faxes are 1 bit), speckles and the odd
+// streak where the line dropped.
+func fax(img *image.RGBA, rng *rand.Rand) *image.Gray {
+	g := toGray(rotate(img, (rng.Float64()-0.5)*3, color.RGBA{255, 255, 255, 255}))
+	addNoise(g, rng, 25)
+	oneBit(g, uint8(150+rng.IntN(40)))
 	b := g.Bounds()
 	for range b.Dx() * b.Dy() / 800 { // speckles
 		x, y := rng.IntN(b.Dx()), rng.IntN(b.Dy())
