@@ -8,6 +8,7 @@ package invoiceread
 
 import (
 	"fmt"
+	"image"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,6 +23,17 @@ import (
 type Line struct {
 	Text       string
 	Confidence float64
+	// Page, Box and Words place an OCR line on the page image it was read from (all
+	// empty for a PDF's text layer): where Rereads asks for a field to be read again.
+	Page  int
+	Box   image.Rectangle
+	Words []Word
+}
+
+// Word is one of OCR's words with its box on the page image.
+type Word struct {
+	Text string
+	Box  image.Rectangle
 }
 
 // Field is one value read from the invoice. Confidence is the line's OCR confidence times
@@ -125,6 +137,7 @@ type line struct {
 	text string
 	conf float64
 	hits []hit
+	src  int // the index of the Line it came from
 }
 
 func prepare(text string, in []Line) []line {
@@ -134,13 +147,13 @@ func prepare(text string, in []Line) []line {
 		}
 	}
 	out := make([]line, 0, len(in))
-	for _, l := range in {
+	for src, l := range in {
 		t := strings.TrimSpace(norm(l.Text))
 		if t == "" {
 			continue
 		}
 		c := min(max(l.Confidence, 0), 1)
-		ln := line{text: t, conf: c}
+		ln := line{text: t, conf: c, src: src}
 		ms := labelRe.FindAllStringIndex(t, -1)
 		for i, m := range ms {
 			def := labels[removeSpaces(t[m[0]:m[1]])]
@@ -1261,7 +1274,21 @@ func readHolder(ls []line, from, to int, f *Fields) {
 			return
 		}
 	}
+	// A label OCR turned into letters (名義 : read as "DEAS :") before the kana, in the
+	// bank's block: the colon says a label stood there.
+	for _, ln := range ls[from:to] {
+		if m := misreadLabelRe.FindStringIndex(ln.text); m != nil {
+			if v, ok := holderIn(ln.text[m[1]:]); ok {
+				f.AccountHolder = found(v, ln.conf*surePosition*0.8)
+				return
+			}
+		}
+	}
 }
+
+// misreadLabelRe is a short run of letters or digits and a colon at the start of a line:
+// what OCR leaves of a kanji label in a noisy scan.
+var misreadLabelRe = regexp.MustCompile(`^[A-Za-z0-9]{1,6}\s*[:：]\s*`)
 
 // String shows the fields for test failures and logs.
 func (f Fields) String() string {

@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"log/slog"
 	"os"
@@ -76,6 +77,18 @@ type Line struct {
 	Text       string
 	Confidence float64
 	Page       int // 1-based
+	// Box is where the line is on the page image tesseract read, Words its words there:
+	// what a Reading's Reread crops. Both are empty for a PDF's text layer.
+	Box   image.Rectangle
+	Words []Word
+}
+
+// Word is one of tesseract's words (a few characters of Japanese) with its box on the
+// page image read and its confidence (0..1).
+type Word struct {
+	Text       string
+	Box        image.Rectangle
+	Confidence float64
 }
 
 // PageStat is what reading one page cost.
@@ -107,6 +120,10 @@ type Result struct {
 	MaxRSSKB   int64
 	GoMaxRSSKB int64
 	PageStats  []PageStat
+
+	// images are the prepared page images tesseract read, by page, in the call's folder:
+	// a Reading's Reread crops them.
+	images map[int]string
 }
 
 // Available says what is missing for Read to work with the tools on PATH (nil: all there).
@@ -143,6 +160,32 @@ func (r *Reader) Available(ctx context.Context) error {
 
 // Read returns the text of a PDF, JPEG or PNG file.
 func (r *Reader) Read(ctx context.Context, mediaType string, b []byte) (Result, error) {
+	rd, err := r.Open(ctx, mediaType, b)
+	if err != nil {
+		return Result{}, err
+	}
+	rd.Close()
+	return rd.Result, nil
+}
+
+// Reading is a file read by Open: its Result, with the prepared page images kept for
+// Reread until Close.
+type Reading struct {
+	Result
+	r   *Reader
+	dir string
+	// page is the last page image decoded for a crop (the fields of one page are re-read
+	// one after the other).
+	page   int
+	pageIm *image.Gray
+}
+
+// Close removes the page images; Reread cannot be called after it.
+func (rd *Reading) Close() error { return os.RemoveAll(rd.dir) }
+
+// Open reads a PDF, JPEG or PNG file as Read does and keeps what tesseract read for
+// Reread: the caller must Close the Reading.
+func (r *Reader) Open(ctx context.Context, mediaType string, b []byte) (_ *Reading, err error) {
 	start := time.Now()
 	if r.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -151,9 +194,13 @@ func (r *Reader) Read(ctx context.Context, mediaType string, b []byte) (Result, 
 	}
 	dir, err := os.MkdirTemp(r.TempDir, "ocr-")
 	if err != nil {
-		return Result{}, fmt.Errorf("ocr: temp dir: %w", err)
+		return nil, fmt.Errorf("ocr: temp dir: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
 
 	var res Result
 	switch mediaType {
@@ -162,14 +209,14 @@ func (r *Reader) Read(ctx context.Context, mediaType string, b []byte) (Result, 
 	case MediaJPEG, MediaPNG:
 		res, err = r.readImageFile(ctx, dir, b)
 	default:
-		return Result{}, fmt.Errorf("ocr: unsupported media type %q", mediaType)
+		return nil, fmt.Errorf("ocr: unsupported media type %q", mediaType)
 	}
 	if err != nil {
 		// A deadline shows as a killed tool; say it was the timeout.
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w (%v)", ctxErr, err)
 		}
-		return Result{}, err
+		return nil, err
 	}
 	res.Duration = time.Since(start)
 	res.GoMaxRSSKB = selfMaxRSSKB()
@@ -178,7 +225,7 @@ func (r *Reader) Read(ctx context.Context, mediaType string, b []byte) (Result, 
 	}
 	r.logger().Info("ocr: read", "source", res.Source, "pages", res.Pages, "lines", len(res.Lines),
 		"ms", res.Duration.Milliseconds(), "tool_max_rss_kb", res.MaxRSSKB)
-	return res, nil
+	return &Reading{Result: res, r: r, dir: dir}, nil
 }
 
 func (r *Reader) logger() *slog.Logger {

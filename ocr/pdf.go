@@ -62,6 +62,10 @@ func (r *Reader) readPDF(ctx context.Context, dir string, b []byte) (Result, err
 		ras := runOut{maxRSSKB: rss}
 		texts[i] = pr.text
 		res.Lines = append(res.Lines, pr.lines...)
+		if res.images == nil {
+			res.images = map[int]string{}
+		}
+		res.images[n] = pr.image
 		pr.stat.MaxRSSKB = max(pr.stat.MaxRSSKB, ras.maxRSSKB)
 		pr.stat.Duration = time.Since(pt)
 		res.PageStats = append(res.PageStats, pr.stat)

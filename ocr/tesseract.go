@@ -27,6 +27,7 @@ type pageResult struct {
 	lines []Line
 	stat  PageStat
 	score float64 // confident characters: how well the page read, to compare orientations
+	image string  // the prepared image read (its orientation), for Reread
 }
 
 // readImageFile reads one uploaded image as page 1.
@@ -42,7 +43,8 @@ func (r *Reader) readImageFile(ctx context.Context, dir string, b []byte) (Resul
 	}
 	pr.stat.Duration = time.Since(t0)
 	r.logger().Debug("ocr: page", "page", 1, "ms", pr.stat.Duration.Milliseconds(), "rotation", pr.stat.Rotation, "skew", pr.stat.Skew, "vertical", pr.stat.Vertical)
-	return Result{Text: pr.text, Source: SourceTesseract, Pages: 1, Lines: pr.lines, PageStats: []PageStat{pr.stat}}, nil
+	return Result{Text: pr.text, Source: SourceTesseract, Pages: 1, Lines: pr.lines, PageStats: []PageStat{pr.stat},
+		images: map[int]string{1: pr.image}}, nil
 }
 
 // ocrImage cleans one page up and reads it with tesseract. dpi is the page's known
@@ -301,6 +303,7 @@ func (r *Reader) tesseract(ctx context.Context, dir, file string, page int, vert
 		text:  strings.Join(texts, "\n"),
 		lines: lines,
 		score: score,
+		image: file,
 		stat:  PageStat{Page: page, Source: SourceTesseract, MaxRSSKB: out.maxRSSKB, Vertical: vertical},
 	}, nil
 }
@@ -374,6 +377,7 @@ func parseTSV(b []byte, page int, vertical bool) (lines []Line, score float64) {
 		l, s := lineText(u.words, page, vertical)
 		score += s
 		if l.Text != "" {
+			l.Box = image.Rect(u.left, u.top, u.right, u.bottom)
 			lines = append(lines, l)
 		}
 	}
@@ -449,6 +453,7 @@ func lineText(words []tsvWord, page int, vertical bool) (Line, float64) {
 	slices.Sort(hs)
 	size := float64(max(1, hs[len(hs)/2]))
 	var sb strings.Builder
+	ws := make([]Word, 0, len(words))
 	var confSum, score float64
 	var confN int
 	for i, w := range words {
@@ -473,6 +478,7 @@ func lineText(words []tsvWord, page int, vertical bool) (Line, float64) {
 			}
 		}
 		sb.WriteString(w.text)
+		ws = append(ws, Word{Text: w.text, Box: image.Rect(w.left, w.top, w.left+w.width, w.top+w.height), Confidence: max(w.conf, 0) / 100})
 		if w.conf >= 0 {
 			confSum += w.conf
 			confN++
@@ -483,7 +489,7 @@ func lineText(words []tsvWord, page int, vertical bool) (Line, float64) {
 	if confN > 0 {
 		conf = confSum / float64(confN) / 100
 	}
-	return Line{Text: strings.TrimSpace(sb.String()), Confidence: math.Round(conf*1000) / 1000, Page: page}, score
+	return Line{Text: strings.TrimSpace(sb.String()), Confidence: math.Round(conf*1000) / 1000, Page: page, Words: ws}, score
 }
 
 func atoi(s string) (int, bool) {

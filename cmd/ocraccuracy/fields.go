@@ -1,24 +1,30 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode"
 
+	"cardpay/invoicefiles"
 	"cardpay/invoiceread"
 	"cardpay/ocr"
 	"cardpay/ocr/invoicegen"
 	"cardpay/pay"
 )
 
-// extract runs the extraction the OCR job runs on the reader's result.
-func extract(res ocr.Result) any {
-	lines := make([]invoiceread.Line, len(res.Lines))
-	for i, l := range res.Lines {
+// extract runs the extraction the OCR job runs on the reading (invoicefiles.ReadFields);
+// without crops, the page's reading alone, to measure what the crops add.
+func extract(ctx context.Context, rd *ocr.Reading, crops bool) invoiceread.Fields {
+	if crops {
+		f, _ := invoicefiles.ReadFields(ctx, rd)
+		return f
+	}
+	lines := make([]invoiceread.Line, len(rd.Lines))
+	for i, l := range rd.Lines {
 		lines[i] = invoiceread.Line{Text: l.Text, Confidence: l.Confidence}
 	}
-	f := invoiceread.Extract(res.Text, lines)
-	return &f
+	return invoiceread.Extract(rd.Text, lines)
 }
 
 // check is one field of the table. "Exact" is after the normalisation a person would

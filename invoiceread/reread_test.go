@@ -1,0 +1,132 @@
+package invoiceread
+
+import (
+	"image"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// placed is an OCR line on page 1 at row y, its words 40 px a character from x = 100,
+// a gap of two characters where the text has a space.
+func placed(text string, y int) Line {
+	l := Line{Text: text, Confidence: 0.9, Page: 1}
+	x := 100
+	for _, w := range splitWords(text) {
+		if w == " " {
+			x += 80
+			continue
+		}
+		n := len([]rune(w))
+		l.Words = append(l.Words, Word{Text: w, Box: image.Rect(x, y, x+40*n, y+40)})
+		l.Box = l.Box.Union(image.Rect(x, y, x+40*n, y+40))
+		x += 40 * n
+	}
+	return l
+}
+
+// splitWords cuts text at spaces, keeping each run of spaces as one " ".
+func splitWords(text string) []string {
+	var out []string
+	cur := ""
+	for _, r := range text {
+		if r == ' ' {
+			if cur != "" {
+				out = append(out, cur)
+				cur = ""
+			}
+			if len(out) == 0 || out[len(out)-1] != " " {
+				out = append(out, " ")
+			}
+			continue
+		}
+		cur += string(r)
+	}
+	if cur != "" {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func TestRereads(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines []Line
+		want  []Reread
+	}{
+		{"a holder not read, right of its label", []Line{placed("みずほ銀行 渋谷支店 普通 1234567", 100), placed("口座名義 ?? 1l", 200)},
+			// 口座名義 is four characters from x = 100; its value starts after them.
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana}}},
+		{"the value ends at the next label", []Line{placed("名義 ||| 消費税 ¥1,000", 300)},
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana}}},
+		{"a label alone over its value: the line below", []Line{placed("支払期日", 100), placed("2O2G年l2月", 150)},
+			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(100, 150, 420, 190), Chars: CharsDate}}},
+		{"a found field is not asked for", []Line{placed("支払期日 2026年12月31日", 100)}, nil},
+		{"no label, nothing to place", []Line{placed("ホクト ?? 1l", 100)}, nil},
+		{"a text layer has no boxes", []Line{{Text: "口座名義 ?? 1l", Confidence: 1}}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Extract("", c.lines)
+			assert.Equal(t, c.want, Rereads(c.lines, f))
+		})
+	}
+}
+
+func TestRereadsAreBounded(t *testing.T) {
+	lines := []Line{placed("口座名義 ??", 100), placed("支払期日 ??", 150), placed("口座番号 ??", 200),
+		placed("ご請求金額 ??", 250), placed("支店名 ??", 300), placed("登録番号 ??", 350), placed("請求日 ??", 400)}
+	rr := Rereads(lines, Extract("", lines))
+	require.Len(t, rr, maxRereads)
+	assert.Equal(t, "account_holder", rr[0].Field, "the holder, the field read worst, first")
+}
+
+func TestRefine(t *testing.T) {
+	ask := func(field string) []Reread { return []Reread{{Field: field, Page: 1, Box: image.Rect(0, 0, 10, 10)}} }
+	cases := []struct {
+		name   string
+		before Fields
+		asked  []Reread
+		answer string
+		check  func(t *testing.T, f Fields)
+	}{
+		{"a holder read from its crop", Fields{}, ask("account_holder"), "カ)ヒカリシヨクヒン", func(t *testing.T, f Fields) {
+			assert.Equal(t, found("ｶ)ﾋｶﾘｼﾖｸﾋﾝ", 0.9*sureLabel), f.AccountHolder)
+		}},
+		{"a due date read from its crop", Fields{}, ask("due_date"), "2026年12月31日", func(t *testing.T, f Fields) {
+			assert.Equal(t, "2026-12-31", f.DueDate.Value)
+		}},
+		{"a total with its yen mark", Fields{}, ask("total"), `\125,400`, func(t *testing.T, f Fields) {
+			assert.Equal(t, int64(125400), f.Total.Value)
+		}},
+		{"an account number", Fields{}, ask("account_number"), "1234567", func(t *testing.T, f Fields) {
+			assert.Equal(t, "1234567", f.AccountNumber.Value)
+		}},
+		{"a registration number only with its check digit", Fields{}, ask("registration_number"), "T9234567890123", func(t *testing.T, f Fields) {
+			assert.Equal(t, "T9234567890123", f.RegistrationNumber.Value)
+		}},
+		{"a registration number whose check digit fails is left", Fields{}, ask("registration_number"), "T1234567890123", func(t *testing.T, f Fields) {
+			assert.False(t, f.RegistrationNumber.Found)
+		}},
+		{"a branch read from its crop", Fields{}, ask("branch_name"), "浜松支店", func(t *testing.T, f Fields) {
+			assert.Equal(t, "浜松", f.BranchName.Value)
+		}},
+		{"what the crop cannot parse changes nothing", Fields{}, ask("account_holder"), "1", func(t *testing.T, f Fields) {
+			assert.False(t, f.AccountHolder.Found)
+		}},
+		{"a field found is kept", Fields{AccountHolder: found("ｶ)ﾐﾅﾄ", 0.3)}, ask("account_holder"), "カ)ヒカリ", func(t *testing.T, f Fields) {
+			assert.Equal(t, "ｶ)ﾐﾅﾄ", f.AccountHolder.Value)
+		}},
+		{"no answer (the crop failed)", Fields{}, ask("account_holder"), "", func(t *testing.T, f Fields) {
+			assert.False(t, f.AccountHolder.Found)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := c.before
+			Refine(&f, c.asked, []Line{{Text: c.answer, Confidence: 0.9}})
+			c.check(t, f)
+		})
+	}
+}

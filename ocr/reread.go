@@ -1,0 +1,178 @@
+package ocr
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Crop is a part of a page to read again: a box on the page image that was read (the
+// coordinates of Line.Box and Word.Box) and the characters the value there can hold.
+type Crop struct {
+	Page int
+	Box  image.Rectangle
+	// Chars is the only characters tesseract may answer ("" = any): digits for an
+	// amount, kana for an account holder. A whole page read with every character finds
+	// a 力 (kanji) for カ or a 4 for 年; the field's own set cannot.
+	Chars string
+}
+
+// Character sets for Crop.Chars.
+const (
+	// CharsDigits holds the yen marks printed round an amount: left out, the ¥ is forced
+	// into a digit or takes the word's confidence down to 0.
+	CharsDigits = "0123456789,¥\\円-"
+	CharsDate   = "0123456789年月日/.-"
+	// CharsKana is what a zengin account holder is printed with: katakana (full width, as
+	// invoices print them), the long mark, the legal-form brackets, a period and a hyphen.
+	CharsKana = "アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワヲン" +
+		"ガギグゲゴザジズゼゾダヂヅデドバビブベボパピプペポヴァィゥェォッャュョー()（）.-・ "
+)
+
+// rereadMargin is the white border put round a crop: tesseract finds the line of a
+// crop cut tight to its glyphs worse than one with paper round it.
+const rereadMargin = 24
+
+// Reread reads one crop of a page as a single line of text (page segmentation 7) with
+// only the crop's characters. The answer's boxes are on the page image, as Read's are.
+// A page that was not read by tesseract (a PDF's text layer) has nothing to crop.
+func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
+	if rd.r.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, rd.r.Timeout)
+		defer cancel()
+	}
+	g, err := rd.pageImage(c.Page)
+	if err != nil {
+		return Line{}, err
+	}
+	// Half the box's height above and below: a crop cut through the tops of the glyphs
+	// (a word's box can miss a raised bracket) reads worse. Not to the sides: the box's
+	// left is often the end of the field's label, and a stroke of it reads as a bracket.
+	pad := max(c.Box.Dy()/2, 4)
+	box := image.Rect(c.Box.Min.X, c.Box.Min.Y-pad, c.Box.Max.X+pad, c.Box.Max.Y+pad).Intersect(g.Rect)
+	box.Min.X = blankNear(g, box, box.Min.X, c.Box.Dy())
+	// The rows above and below are the neighbouring lines' (a number's feet over a
+	// holder's name read as marks): the crop ends at the first blank row out from the box.
+	box.Min.Y, box.Max.Y = blankRow(g, box, c.Box.Min.Y, -1), blankRow(g, box, c.Box.Max.Y-1, +1)+1
+	if box.Dx() < 4 || box.Dy() < 4 {
+		return Line{}, fmt.Errorf("ocr: crop %v outside page %d", c.Box, c.Page)
+	}
+	crop := image.NewGray(image.Rect(0, 0, box.Dx()+2*rereadMargin, box.Dy()+2*rereadMargin))
+	for i := range crop.Pix {
+		crop.Pix[i] = 0xff
+	}
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		src := g.Pix[g.PixOffset(box.Min.X, y):g.PixOffset(box.Max.X, y)]
+		copy(crop.Pix[crop.PixOffset(rereadMargin, y-box.Min.Y+rereadMargin):], src)
+	}
+	file := filepath.Join(rd.dir, "crop.png")
+	if err := writePNG(file, crop); err != nil {
+		return Line{}, err
+	}
+	args := []string{file, "stdout", "--dpi", "300", "-l", "jpn", "--psm", "7"}
+	if c.Chars != "" {
+		args = append(args, "-c", "tessedit_char_whitelist="+c.Chars)
+	}
+	out, err := rd.r.run(ctx, rd.dir, nil, "tesseract", append(args, "tsv")...)
+	if err != nil {
+		return Line{}, err
+	}
+	lines, _ := parseTSV(out.stdout, c.Page, false)
+	// One line was asked for: what came back as more (a bracket standing high) is one.
+	var l Line
+	var texts []string
+	var conf float64
+	dx, dy := box.Min.X-rereadMargin, box.Min.Y-rereadMargin
+	for _, got := range lines {
+		texts = append(texts, got.Text)
+		conf += got.Confidence
+		for _, w := range got.Words {
+			w.Box = w.Box.Add(image.Pt(dx, dy))
+			l.Words = append(l.Words, w)
+			l.Box = l.Box.Union(w.Box)
+		}
+	}
+	if len(lines) > 0 {
+		l.Confidence = conf / float64(len(lines))
+	}
+	l.Text, l.Page = strings.Join(texts, " "), c.Page
+	return l, nil
+}
+
+// pageImage is page n's prepared image, decoded once for the crops of that page.
+func (rd *Reading) pageImage(n int) (*image.Gray, error) {
+	if rd.pageIm != nil && rd.page == n {
+		return rd.pageIm, nil
+	}
+	file, ok := rd.images[n]
+	if !ok {
+		return nil, fmt.Errorf("ocr: page %d was not read from an image", n)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("ocr: page %d: %w", n, err)
+	}
+	img, err := decodeImage(b)
+	if err != nil {
+		return nil, fmt.Errorf("ocr: page %d: %w", n, err)
+	}
+	g := toGray(img)
+	rd.page, rd.pageIm = n, g
+	return g, nil
+}
+
+// blankNear moves a crop's left edge x to the middle of the widest run of blank columns
+// of the crop's band within reach of it. The edge a caller gives is the end of a label's
+// last word, and tesseract's boxes of Japanese glyphs are loose: a box can end inside the
+// next character, or short of the label's last stroke. The gap a person leaves between
+// a label and its value is where the cut belongs.
+func blankNear(g *image.Gray, band image.Rectangle, x, reach int) int {
+	from, to := max(x-reach, g.Rect.Min.X), min(x+reach, band.Max.X-1)
+	bestStart, bestLen, start := x, 0, -1
+	for cx := from; cx <= to+1; cx++ {
+		blank := cx <= to
+		if blank {
+			for y := band.Min.Y; y < band.Max.Y; y++ {
+				if g.Pix[g.PixOffset(cx, y)] < 128 {
+					blank = false
+					break
+				}
+			}
+		}
+		switch {
+		case blank && start < 0:
+			start = cx
+		case !blank && start >= 0:
+			if cx-start > bestLen {
+				bestStart, bestLen = start, cx-start
+			}
+			start = -1
+		}
+	}
+	if bestLen == 0 {
+		return x
+	}
+	return bestStart + bestLen/2
+}
+
+// blankRow is the first row from y out in direction dir (-1 up, +1 down) with no ink
+// across the crop's columns, or the crop's edge.
+func blankRow(g *image.Gray, crop image.Rectangle, y, dir int) int {
+	for ; y >= crop.Min.Y && y < crop.Max.Y; y += dir {
+		blank := true
+		for x := crop.Min.X; x < crop.Max.X; x++ {
+			if g.Pix[g.PixOffset(x, y)] < 128 {
+				blank = false
+				break
+			}
+		}
+		if blank {
+			return y
+		}
+	}
+	return min(max(y, crop.Min.Y), crop.Max.Y-1)
+}

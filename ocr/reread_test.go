@@ -1,0 +1,85 @@
+package ocr
+
+import (
+	"context"
+	"image"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// valueBox is the part of the line holding label to the right of the label.
+func valueBox(t *testing.T, res Result, label string) (int, image.Rectangle) {
+	t.Helper()
+	for _, l := range res.Lines {
+		if !strings.Contains(strings.ReplaceAll(l.Text, " ", ""), label) {
+			continue
+		}
+		require.NotEmpty(t, l.Words, "a tesseract line has its words: %q", l.Text)
+		seen := ""
+		for _, w := range l.Words {
+			assert.True(t, w.Box.In(l.Box), "the words are inside the line's box")
+			seen += w.Text
+			if strings.Contains(seen, label) {
+				return l.Page, image.Rect(w.Box.Max.X+1, l.Box.Min.Y, l.Box.Max.X, l.Box.Max.Y)
+			}
+		}
+	}
+	t.Fatalf("no line with %s in %q", label, res.Text)
+	return 0, image.Rectangle{}
+}
+
+func TestRereadReadsACropWithTheFieldsCharacters(t *testing.T) {
+	r := newReader(t)
+	rd, err := r.Open(context.Background(), MediaPNG, pngBytes(t, renderInvoice(t, 200)))
+	require.NoError(t, err)
+
+	cases := []struct {
+		label, chars, want string
+	}{
+		{"口座名義", CharsKana, "カ)サンプルセイサクシヨ"},
+		{"ご請求金額", CharsDigits, "¥125,400"},
+		{"支払期日", CharsDate, "2026年12月25日"},
+	}
+	for _, c := range cases {
+		page, box := valueBox(t, rd.Result, c.label)
+		t0 := time.Now()
+		got, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: c.chars})
+		require.NoError(t, err)
+		t.Logf("reread %s: %q (confidence %.2f) in %d ms", c.label, got.Text, got.Confidence, time.Since(t0).Milliseconds())
+		// The yen mark is read as either of its forms (¥, or \ as in Shift_JIS).
+		assert.Equal(t, c.want, strings.NewReplacer(" ", "", `\`, "¥").Replace(got.Text), c.label)
+		for _, ch := range strings.ReplaceAll(got.Text, " ", "") {
+			assert.Contains(t, c.chars, string(ch), "only the crop's characters")
+		}
+		assert.Equal(t, page, got.Page)
+		require.NotEmpty(t, got.Words)
+		assert.True(t, got.Box.Overlaps(box), "the answer's box %v is on the page where the crop was %v", got.Box, box)
+	}
+
+	_, err = rd.Reread(context.Background(), Crop{Page: 2, Box: image.Rect(0, 0, 100, 100)})
+	assert.Error(t, err, "no page 2")
+	_, err = rd.Reread(context.Background(), Crop{Page: 1, Box: image.Rect(-500, -500, -400, -400)})
+	assert.Error(t, err, "a crop off the page")
+
+	require.NoError(t, rd.Close())
+	left, err := os.ReadDir(r.TempDir)
+	require.NoError(t, err)
+	assert.Empty(t, left, "Close removes the page images")
+}
+
+func TestATextLayerHasNothingToReread(t *testing.T) {
+	r := newReader(t)
+	rd, err := r.Open(context.Background(), MediaPDF, textPDF(t))
+	require.NoError(t, err)
+	defer rd.Close()
+	for _, l := range rd.Lines {
+		assert.Empty(t, l.Words, "a text layer has no boxes")
+	}
+	_, err = rd.Reread(context.Background(), Crop{Page: 1, Box: image.Rect(0, 0, 100, 100), Chars: CharsDigits})
+	assert.ErrorContains(t, err, "not read from an image")
+}
