@@ -421,27 +421,36 @@ func readAmountsAndDates(ls []line, f *Fields) {
 			f.InvoiceDate = found(d.value, d.conf)
 		}
 	}
-	if !f.DueDate.Found && f.InvoiceDate.Found {
-		// The due date's label was not read (お支払期唱): a later date within half a
-		// year of the invoice's is the due date, at a guess.
-		issued, _ := time.Parse(time.DateOnly, f.InvoiceDate.Value)
-		for _, ln := range ls {
-			for _, d := range datesIn(ln.text) {
-				t, err := time.Parse(time.DateOnly, d.value)
-				if err == nil && t.After(issued) && t.Sub(issued) <= 183*24*time.Hour && (!f.DueDate.Found || d.value > f.DueDate.Value) {
-					f.DueDate = found(d.value, ln.conf*sureGuess)
-				}
-			}
-		}
-	}
+	guessDue(ls, f)
 	if !f.InvoiceDate.Found {
 		// Invoices print their date at the top, often without a label.
+	first:
 		for _, ln := range ls {
 			for _, d := range datesIn(ln.text) {
 				if d.value != f.DueDate.Value {
 					f.InvoiceDate = found(d.value, ln.conf*sureGuess)
-					return
+					break first
 				}
+			}
+		}
+		// Both labels lost (a grid's header cells read as noise), both dates read: the
+		// later one is the due date.
+		guessDue(ls, f)
+	}
+}
+
+// guessDue: the due date's label was not read (お支払期唱): a later date within half a
+// year of the invoice's is the due date, at a guess.
+func guessDue(ls []line, f *Fields) {
+	if f.DueDate.Found || !f.InvoiceDate.Found {
+		return
+	}
+	issued, _ := time.Parse(time.DateOnly, f.InvoiceDate.Value)
+	for _, ln := range ls {
+		for _, d := range datesIn(ln.text) {
+			t, err := time.Parse(time.DateOnly, d.value)
+			if err == nil && t.After(issued) && t.Sub(issued) <= 183*24*time.Hour && (!f.DueDate.Found || d.value > f.DueDate.Value) {
+				f.DueDate = found(d.value, ln.conf*sureGuess)
 			}
 		}
 	}

@@ -224,6 +224,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"holder's カ) read as hh)", "口座名義 hh) チユウオウギケン", map[string]string{"holder": "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ"}},
 		{"a small kana read twice (ュユ)", "口座名義 カ)チュユウオウギケン", map[string]string{"holder": "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ"}},
 		{"a small kana read twice (ョヨ)", "口座名義 カ)ヒカリショヨクヒン", map[string]string{"holder": "ｶ)ﾋｶﾘｼﾖｸﾋﾝ"}},
+		{"both date labels lost: the first date issued, the later one due", "請求書  ‘Re  2026/8/2\n合同会社ブルーオーシャン 御中  “SME  2026/8/16",
+			map[string]string{"date": "2026-08-02", "due": "2026-08-16"}},
 		{"holder's label read as letters before a colon", "みずほ銀行横浜支店 (普) 1198283  消費税合計  ¥132,260\nDEAS : ホクトシステム (A  合計金額",
 			map[string]string{"holder": "ﾎｸﾄｼｽﾃﾑ(ｶ"}},
 		{"a line of letters and a colon far from a bank is no holder", "DEAS : ホクトシステム", map[string]string{"holder": "—"}},
