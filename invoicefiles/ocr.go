@@ -188,6 +188,7 @@ var cropChars = map[invoiceread.Chars]string{
 	invoiceread.CharsDigits: ocr.CharsDigits,
 	invoiceread.CharsDate:   ocr.CharsDate,
 	invoiceread.CharsTNo:    "T0123456789",
+	invoiceread.CharsType:   "普通当座預金総合()",
 }
 
 // failed records why a file could not be read; the log names the file, never its text.

@@ -1105,17 +1105,21 @@ func readYucho(ls []line, f *Fields) {
 	}
 }
 
+// typeOf is the account type typeRe's match names.
+func typeOf(m string) pay.AccountType {
+	if strings.HasPrefix(m, "当") || strings.HasPrefix(m, "(当") {
+		return pay.AccountCurrent
+	}
+	return pay.AccountOrdinary
+}
+
 func readType(ls []line, f *Fields) {
 	if f.AccountType.Found {
 		return
 	}
 	for _, ln := range ls {
 		if m := typeRe.FindString(ln.text); m != "" {
-			t := pay.AccountOrdinary
-			if strings.HasPrefix(m, "当") || strings.HasPrefix(m, "(当") {
-				t = pay.AccountCurrent
-			}
-			f.AccountType = found(t, ln.conf*sureShape)
+			f.AccountType = found(typeOf(m), ln.conf*sureShape)
 			return
 		}
 	}

@@ -31,6 +31,7 @@ const (
 	CharsDigits Chars = "digits"
 	CharsDate   Chars = "date"
 	CharsTNo    Chars = "t-number"
+	CharsType   Chars = "account-type" // 普通預金, 当座, (普)
 )
 
 // cropConfidence is a crop's answer's confidence when tesseract gives none; maxRereads
@@ -50,6 +51,7 @@ var rereadable = []struct {
 }{
 	{"account_holder", "holder", CharsKana, func(f *Fields) (bool, float64) { return f.AccountHolder.Found, f.AccountHolder.Confidence }},
 	{"due_date", "due", CharsDate, func(f *Fields) (bool, float64) { return f.DueDate.Found, f.DueDate.Confidence }},
+	{"account_type", "type", CharsType, func(f *Fields) (bool, float64) { return f.AccountType.Found, f.AccountType.Confidence }},
 	{"account_number", "account_number", CharsDigits, func(f *Fields) (bool, float64) { return f.AccountNumber.Found, f.AccountNumber.Confidence }},
 	{"total", "total", CharsDigits, func(f *Fields) (bool, float64) { return f.Total.Found, f.Total.Confidence }},
 	{"branch_name", "branch", CharsAny, func(f *Fields) (bool, float64) { return f.BranchName.Found, f.BranchName.Confidence }},
@@ -206,6 +208,10 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 		case "total":
 			if a := amountsIn(text); len(a) > 0 && a[0].value > 0 {
 				take(&f.Total, a[0].value, conf)
+			}
+		case "account_type":
+			if m := typeRe.FindString(text); m != "" {
+				take(&f.AccountType, typeOf(m), conf)
 			}
 		case "account_number":
 			if v, ok := accountNumberIn(text); ok {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"cardpay/pay"
 )
 
 // placed is an OCR line on page 1 at row y, its words 40 px a character from x = 100,
@@ -99,6 +101,9 @@ func TestRefine(t *testing.T) {
 		}},
 		{"a total with its yen mark", Fields{}, ask("total"), `\125,400`, func(t *testing.T, f Fields) {
 			assert.Equal(t, int64(125400), f.Total.Value)
+		}},
+		{"an account type", Fields{}, ask("account_type"), "当座預金", func(t *testing.T, f Fields) {
+			assert.Equal(t, pay.AccountCurrent, f.AccountType.Value)
 		}},
 		{"an account number", Fields{}, ask("account_number"), "1234567", func(t *testing.T, f Fields) {
 			assert.Equal(t, "1234567", f.AccountNumber.Value)
