@@ -4,9 +4,10 @@
 # Assumes the app was built (the Taskfile does it first):
 #   go tool -modfile=tools/go.mod templ generate && npm run build && go build -o bin/server ./cmd/server
 #   go build -o bin/cardscan ./cmd/cardscan
-# Then: ensures Chromium and node_modules, starts bin/server on a free port with a fresh
-# database (cardpay_e2e) and a random demo password, runs `node --test tools/e2e/`, then
-# `node tools/pageweight.mjs`, and stops the server whatever happens.
+# Then: ensures Chromium and node_modules, starts bin/server on free ports, one per group of files, with a fresh
+# database each (cardpay_e2e, cardpay_e2e_1, …) and a random demo password, runs the files of
+# tools/e2e/ split between them (E2E_SHARDS groups, 2 by default), then
+# `node tools/pageweight.mjs`, and stops the servers whatever happens.
 # Output: test-results/ (server log, failure screenshots, e2e.tap, pageweight.md).
 set -euo pipefail
 
@@ -66,71 +67,100 @@ fi
 mkdir -p "$RESULTS"
 rm -rf "$RESULTS/e2e"
 
-# --- server -------------------------------------------------------------------------------
+# --- servers ------------------------------------------------------------------------------
+# The test files run in E2E_SHARDS groups at once (2 by default), each against a server and
+# a database of its own, so that no group sees another's demo accounts, cards or payments.
+# One group kept one of the two cores idle: axe and the page's scripts run in the
+# browser's one main thread while the server waits, and the server renders while the
+# browser waits (issue 28's session: the stage took 9 minutes of a 20-minute run).
 free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
-PORT=$(free_port)
-# The sandbox PSP listens on its own origin beside the app, as a real PSP would.
-PSP_PORT=$(free_port)
-while [[ $PSP_PORT == "$PORT" ]]; do PSP_PORT=$(free_port); done
 DEMO_PASSWORD=$(node -e 'console.log(require("crypto").randomBytes(18).toString("base64url"))')
-SERVER_LOG="$RESULTS/e2e-server.log"
-SERVER_PID=""
+DB_BASE="${E2E_DATABASE_NAME:-cardpay_e2e}"
+SHARDS=${E2E_SHARDS:-2}
+PORTS=()
+PSP_PORTS=()
+DBS=()
+LOGS=()
+PIDS=()
+used=" "
+for ((i = 0; i < SHARDS; i++)); do
+	# The sandbox PSP listens on its own origin beside the app, as a real PSP would.
+	for which in app psp; do
+		p=$(free_port)
+		while [[ $used == *" $p "* ]]; do p=$(free_port); done
+		used+="$p "
+		if [[ $which == app ]]; then PORTS+=("$p"); else PSP_PORTS+=("$p"); fi
+	done
+	# The first group's database keeps the name a run of one group had (page weight and
+	# the card scan of a single run read it).
+	if ((i == 0)); then DBS+=("$DB_BASE"); else DBS+=("${DB_BASE}_$i"); fi
+	if ((i == 0)); then LOGS+=("$RESULTS/e2e-server.log"); else LOGS+=("$RESULTS/e2e-server-$i.log"); fi
+	PIDS+=("")
+done
 
 stop_server() {
-	if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-		kill -TERM "$SERVER_PID" 2>/dev/null || true
-		for _ in $(seq 1 50); do
-			kill -0 "$SERVER_PID" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -KILL "$SERVER_PID" 2>/dev/null || true
-		wait "$SERVER_PID" 2>/dev/null || true
-	fi
-	SERVER_PID=""
+	local i pid
+	for i in "${!PIDS[@]}"; do
+		pid=${PIDS[$i]}
+		if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+			kill -TERM "$pid" 2>/dev/null || true
+			for _ in $(seq 1 50); do
+				kill -0 "$pid" 2>/dev/null || break
+				sleep 0.2
+			done
+			kill -KILL "$pid" 2>/dev/null || true
+			wait "$pid" 2>/dev/null || true
+		fi
+		PIDS[$i]=""
+	done
 }
 trap stop_server EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-log "starting bin/server on port $PORT (log: ${SERVER_LOG#"$ROOT"/})"
 t=$(date +%s.%N)
-# Every browser test comes from 127.0.0.1 and signs the demo accounts in from fresh
-# browsers many times over: the rate limits would stop the suite, so they are raised
-# here; the security suite (task test:security) tests them at their defaults.
-# The database is the run's own: its commits need not wait for the disk (as the Go tests'
-# databases, devdb.Server.Throwaway).
-PGOPTIONS='-c synchronous_commit=off' PORT=$PORT SANDBOX_PSP_PORT=$PSP_PORT DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${E2E_DATABASE_NAME:-cardpay_e2e}" RESET_DATABASE=1 API_ACCESS_TOKEN_TTL=3s APP_ENV=development \
-	RATE_LIMITS='*.ip=1000000/1m,*.target=1000000/1m' \
-	bin/server >"$SERVER_LOG" 2>&1 &
-SERVER_PID=$!
-
-ready=""
-for _ in $(seq 1 300); do # 300 × 0.2 s = 60 s
-	if grep -q "^listening on http://localhost:$PORT" "$SERVER_LOG"; then
-		ready=1
-		break
-	fi
-	if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-		break
-	fi
-	sleep 0.2
+for i in "${!PORTS[@]}"; do
+	log "starting bin/server on port ${PORTS[$i]} with database ${DBS[$i]} (log: ${LOGS[$i]#"$ROOT"/})"
+	# Every browser test comes from 127.0.0.1 and signs the demo accounts in from fresh
+	# browsers many times over: the rate limits would stop the suite, so they are raised
+	# here; the security suite (task test:security) tests them at their defaults.
+	# The database is the run's own: its commits need not wait for the disk (as the Go tests'
+	# databases, devdb.Server.Throwaway).
+	PGOPTIONS='-c synchronous_commit=off' PORT=${PORTS[$i]} SANDBOX_PSP_PORT=${PSP_PORTS[$i]} DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${DBS[$i]}" RESET_DATABASE=1 API_ACCESS_TOKEN_TTL=3s APP_ENV=development \
+		RATE_LIMITS='*.ip=1000000/1m,*.target=1000000/1m' \
+		bin/server >"${LOGS[$i]}" 2>&1 &
+	PIDS[$i]=$!
 done
-if [[ -z $ready ]]; then
-	if kill -0 "$SERVER_PID" 2>/dev/null; then
-		echo "e2e: the server did not print its listening line within 60 s. Its log:" >&2
-	else
-		echo "e2e: the server exited before it was ready. Its log:" >&2
-	fi
-	sed 's/^/  | /' "$SERVER_LOG" >&2
-	exit 1
-fi
-echo "server ready in $(elapsed "$t")"
 
-export BASE_URL="http://localhost:$PORT"
-export PSP_URL="http://localhost:$PSP_PORT"
+for i in "${!PORTS[@]}"; do
+	ready=""
+	for _ in $(seq 1 300); do # 300 × 0.2 s = 60 s
+		if grep -q "^listening on http://localhost:${PORTS[$i]}" "${LOGS[$i]}"; then
+			ready=1
+			break
+		fi
+		if ! kill -0 "${PIDS[$i]}" 2>/dev/null; then
+			break
+		fi
+		sleep 0.2
+	done
+	if [[ -z $ready ]]; then
+		if kill -0 "${PIDS[$i]}" 2>/dev/null; then
+			echo "e2e: the server on port ${PORTS[$i]} did not print its listening line within 60 s. Its log:" >&2
+		else
+			echo "e2e: the server on port ${PORTS[$i]} exited before it was ready. Its log:" >&2
+		fi
+		sed 's/^/  | /' "${LOGS[$i]}" >&2
+		exit 1
+	fi
+done
+echo "servers ready in $(elapsed "$t")"
+
 export DEMO_PASSWORD
-# The database's name, for tests that run `bin/server -send-back` against it.
-export E2E_DB_NAME="${E2E_DATABASE_NAME:-cardpay_e2e}"
+# The first group's server, for page weight and for anything run without a group's own.
+export BASE_URL="http://localhost:${PORTS[0]}"
+export PSP_URL="http://localhost:${PSP_PORTS[0]}"
+export E2E_DB_NAME="${DBS[0]}"
 
 failed=()
 timings=()
@@ -145,28 +175,72 @@ step() { # step NAME COMMAND...: runs it, records its time and whether it failed
 	[[ $rc -eq 0 ]] || failed+=("$name")
 }
 
-# spec for people, TAP in test-results/ for CI artefacts; both end with the summary lines.
-# The files are listed (not the folder) so that Node versions that take globs agree.
-step "e2e tests" node --test --test-concurrency=1 \
-	--test-reporter=spec --test-reporter-destination=stdout \
-	--test-reporter=tap --test-reporter-destination="$RESULTS/e2e.tap" \
-	${E2E_TESTS:-tools/e2e/*.test.mjs}
+# The files, each to the group with the least work so far, the longest first. The
+# weights are each file's seconds in a rehearsal (all its combinations); a file not
+# listed counts 60.
+declare -A weight=(
+	[a11y]=156 [account]=90 [api]=30 [cards]=120 [collections]=60 [journey]=60 [ops]=60
+	[payments]=90 [security]=20 [signup]=60 [snackbar]=15 [suppliers]=60 [upload]=60
+)
+files=(${E2E_TESTS:-tools/e2e/*.test.mjs})
+mapfile -t files < <(for f in "${files[@]}"; do b=$(basename "$f" .test.mjs); echo "${weight[$b]:-60} $f"; done | sort -rn | cut -d' ' -f2)
+groups=()
+loads=()
+for ((i = 0; i < SHARDS; i++)); do groups+=(""); loads+=(0); done
+for f in "${files[@]}"; do
+	b=$(basename "$f" .test.mjs)
+	min=0
+	for i in "${!loads[@]}"; do ((loads[i] < loads[min])) && min=$i; done
+	groups[$min]+=" $f"
+	loads[$min]=$((loads[min] + ${weight[$b]:-60}))
+done
+
+# One group: spec for people, TAP in test-results/ for CI artefacts; both end with the
+# summary lines. The files are listed (not the folder) so that Node versions that take
+# globs agree. Each group's spec is printed whole when it ends, not interleaved.
+run_group() { # run_group I
+	local i=$1 tap="$RESULTS/e2e.tap"
+	((i > 0)) && tap="$RESULTS/e2e-$i.tap"
+	BASE_URL="http://localhost:${PORTS[$i]}" PSP_URL="http://localhost:${PSP_PORTS[$i]}" E2E_DB_NAME="${DBS[$i]}" \
+		node --test --test-concurrency=1 \
+		--test-reporter=spec --test-reporter-destination="$RESULTS/e2e-spec-$i.txt" \
+		--test-reporter=tap --test-reporter-destination="$tap" \
+		${groups[$i]}
+}
+run_groups() {
+	local i rc=0 pids=()
+	for i in "${!groups[@]}"; do
+		[[ -z ${groups[$i]// /} ]] && continue
+		echo "group $((i + 1)) (${DBS[$i]}, port ${PORTS[$i]}):${groups[$i]//tools\/e2e\//}"
+		run_group "$i" &
+		pids[$i]=$!
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || rc=1
+		cat "$RESULTS/e2e-spec-$i.txt"
+		rm -f "$RESULTS/e2e-spec-$i.txt"
+	done
+	return $rc
+}
+step "e2e tests" run_groups
 step "page weight" node tools/pageweight.mjs
 
 stop_server
 
 # The card data rule, on everything the run wrote: the e2e database (the app's and the
 # sandbox PSP's tables) and every log, including the Go tests' output when it is there.
-logs=("$SERVER_LOG" "$RESULTS/e2e.tap")
+logs=("${LOGS[@]}" "$RESULTS"/e2e*.tap)
 [[ -f $RESULTS/go-test.log ]] && logs+=("$RESULTS/go-test.log")
-step "card data" bin/cardscan -database "${E2E_DATABASE_NAME:-cardpay_e2e}" "${logs[@]}"
+for db in "${DBS[@]}"; do
+	step "card data ($db)" bin/cardscan -database "$db" "${logs[@]}"
+done
 
 log "timings"
 printf '  %s\n' "${timings[@]}"
 printf '  %-12s %8s\n' "total" "$(elapsed "$SUITE_START")"
 
 if ((${#failed[@]})); then
-	echo "e2e: FAILED: ${failed[*]} (server log: ${SERVER_LOG#"$ROOT"/}; screenshots: test-results/e2e/)" >&2
+	echo "e2e: FAILED: ${failed[*]} (server logs: test-results/e2e-server*.log; screenshots: test-results/e2e/)" >&2
 	exit 1
 fi
 echo "e2e: all passed"
