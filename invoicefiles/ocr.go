@@ -168,7 +168,7 @@ func ReadFields(ctx context.Context, rd *ocr.Reading) (invoiceread.Fields, int) 
 	asked := invoiceread.Rereads(lines, f)
 	got := make([]invoiceread.Line, len(asked))
 	for i, rr := range asked {
-		l, err := rd.Reread(ctx, ocr.Crop{Page: rr.Page, Box: rr.Box, Chars: cropChars[rr.Chars]})
+		l, err := rd.Reread(ctx, ocr.Crop{Page: rr.Page, Box: rr.Box, Chars: cropChars[rr.Chars], Widen: rr.Widen})
 		if err != nil {
 			if ctx.Err() != nil {
 				break

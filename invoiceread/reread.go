@@ -19,6 +19,12 @@ type Reread struct {
 	Page  int
 	Box   image.Rectangle
 	Chars Chars
+	// Widen is how much the crop is stretched sideways before it is read (0: as it is):
+	// half-width kana, ocr.Crop.Widen.
+	Widen float64
+	// Over says the crop's answer may replace the value the page's reading found: that
+	// reading looked wrong (letters and digits among a holder's kana).
+	Over bool
 }
 
 // Chars is the kind of characters a field's value is printed with.
@@ -38,7 +44,10 @@ const (
 // bounds the crops of one file (each is a run of tesseract, about 0.3–0.5 s).
 const (
 	cropConfidence = 0.7
-	maxRereads     = 5
+	maxRereads     = 6
+	// overConfidence is how sure a crop's answer must be (tesseract's confidence) to
+	// replace what the page's reading found.
+	overConfidence = 0.6
 )
 
 // rereadable are the fields worth a crop, in the order they are asked for (what a buyer
@@ -71,22 +80,57 @@ func Rereads(lines []Line, f Fields) []Reread {
 	ls := prepare("", lines)
 	var out []Reread
 	for _, r := range rereadable {
-		if found, _ := r.of(&f); found {
+		if len(out) >= maxRereads {
+			break
+		}
+		found, _ := r.of(&f)
+		if found && r.field != "account_holder" {
 			continue
 		}
-		if rr, ok := cropOf(ls, lines, r.label); ok {
-			rr.Field, rr.Chars = r.field, r.chars
-			out = append(out, rr)
+		rr, seg, ok := cropOf(ls, lines, r.label)
+		if !ok {
+			continue
 		}
-		if len(out) == maxRereads {
-			break
+		if found && !misreadKana(seg) {
+			continue
+		}
+		rr.Field, rr.Chars, rr.Over = r.field, r.chars, found
+		out = append(out, rr)
+		if r.field == "account_holder" {
+			// Half-width kana (ｶ)ﾔﾏﾄｾｲｺｳ, as banks print a holder) read as letters and
+			// digits, or lost: the crop again, widened to the full-width shapes the
+			// model knows. The surer of the two answers is taken (Refine).
+			rr.Widen = 2
+			out = append(out, rr)
 		}
 	}
 	return out
 }
 
-// cropOf places the value of the first label of field that OCR placed on the page.
-func cropOf(ls []line, src []Line, field string) (Reread, bool) {
+// misreadKana says whether the text read after a holder's label holds letters or digits
+// among its kana, past a legal-form mark read as letters (hh)): the half-width kana most
+// holders are printed in, which the page's reading takes for Latin letters and digits
+// (ﾔﾏﾄｾｲｺｳ read as "YYトtイ19").
+func misreadKana(seg string) bool {
+	seg = strings.TrimLeft(seg, " :：.,・･|｜[]「」『』")
+	if m := misreadMarkRe.FindStringSubmatchIndex(seg); m != nil {
+		seg = seg[m[3]:]
+	}
+	kana, other := 0, 0
+	for _, r := range seg {
+		switch {
+		case r >= 'ァ' && r <= 'ヺ' || r >= 'ｦ' && r <= 'ﾝ':
+			kana++
+		case r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z':
+			other++
+		}
+	}
+	return other > 0 && other+kana >= 3
+}
+
+// cropOf places the value of the first label of field that OCR placed on the page, and
+// answers the text the page's reading has there.
+func cropOf(ls []line, src []Line, field string) (Reread, string, bool) {
 	for i, ln := range ls {
 		l := src[ln.src]
 		if l.Box.Empty() {
@@ -102,33 +146,32 @@ func cropOf(ls []line, src []Line, field string) (Reread, bool) {
 					end = o.start
 				}
 			}
-			if strings.TrimSpace(ln.text[h.end:end]) != "" {
+			if seg := ln.text[h.end:end]; strings.TrimSpace(seg) != "" {
 				right := l.Box.Max.X
 				if end < len(ln.text) {
 					right = xAt(ln, l, end)
 				}
 				box := image.Rect(xAt(ln, l, h.end), l.Box.Min.Y, right, l.Box.Max.Y)
 				if box.Dx() > box.Dy()/2 {
-					return Reread{Page: l.Page, Box: box}, true
+					return Reread{Page: l.Page, Box: box}, seg, true
 				}
 				continue
 			}
 			// The label alone: a table's header cell over its value, or a label whose
 			// value OCR lost in the cell's rules. The value is on the line below, from
-			// under the label on, or in the rest of this line's band.
-			if i+1 < len(ls) {
+			// under the label on.
+			if i+1 < len(ls) && end == len(ln.text) {
 				below := src[ls[i+1].src]
 				if !below.Box.Empty() && below.Page == l.Page && below.Box.Min.Y-l.Box.Max.Y < 2*l.Box.Dy() {
 					left := max(below.Box.Min.X, xAt(ln, l, h.start))
-					if end == len(ln.text) && l.Box.Max.X > left {
-						// Nothing else on the label's line: the line below is its value.
-						return Reread{Page: l.Page, Box: image.Rect(left, below.Box.Min.Y, below.Box.Max.X, below.Box.Max.Y)}, true
+					if below.Box.Max.X > left {
+						return Reread{Page: l.Page, Box: image.Rect(left, below.Box.Min.Y, below.Box.Max.X, below.Box.Max.Y)}, ls[i+1].text, true
 					}
 				}
 			}
 		}
 	}
-	return Reread{}, false
+	return Reread{}, "", false
 }
 
 // xAt is the x on the page where the character at byte pos of ln's text begins (the
@@ -173,70 +216,106 @@ func countNonSpace(s string) int {
 	return n
 }
 
-// Refine reads each answer of the crops asked for with its field's own rule and takes
-// it where the page's reading found nothing. got[i] answers asked[i].
+// Refine reads each answer of the crops asked for with its field's own rule and takes,
+// per field, the surest answer that parses: where the page's reading found nothing, or
+// where the crop was asked Over a value that looked misread and its answer is sure
+// enough. got[i] answers asked[i].
 func Refine(f *Fields, asked []Reread, got []Line) {
+	type answer struct {
+		text string
+		conf float64 // tesseract's, 0..1
+		over bool
+	}
+	best := map[string]answer{}
+	var order []string
 	for i, rr := range asked {
 		if i >= len(got) {
 			break
 		}
 		text := strings.TrimSpace(norm(got[i].Text))
-		if utf8.RuneCountInString(text) == 0 {
+		if utf8.RuneCountInString(text) == 0 || !parses(rr.Field, text) {
 			continue
 		}
-		// A crop read with a character set is as sure as a label's value; tesseract
-		// scores a word 0 when the set took away its first choice, so that figure
-		// says nothing.
+		// tesseract scores a word 0 when the character set took away its first choice,
+		// so that figure says nothing.
 		conf := got[i].Confidence
 		if conf <= 0 {
 			conf = cropConfidence
 		}
-		conf = min(conf, 1) * sureLabel
-		switch rr.Field {
+		b, seen := best[rr.Field]
+		if !seen {
+			order = append(order, rr.Field)
+		}
+		if !seen || conf > b.conf {
+			best[rr.Field] = answer{text, min(conf, 1), rr.Over}
+		}
+	}
+	for _, field := range order {
+		a := best[field]
+		if a.over && a.conf < overConfidence {
+			continue
+		}
+		// A crop read with a character set is as sure as a label's value.
+		conf := a.conf * sureLabel
+		switch field {
 		case "account_holder":
-			if v, ok := holderIn(text); ok {
-				take(&f.AccountHolder, v, conf)
-			}
+			v, _ := holderIn(a.text)
+			put(&f.AccountHolder, v, conf, a.over)
 		case "due_date":
-			if d := datesIn(text); len(d) > 0 {
-				take(&f.DueDate, d[0].value, conf)
-			}
+			put(&f.DueDate, datesIn(a.text)[0].value, conf, false)
 		case "invoice_date":
-			if d := datesIn(text); len(d) > 0 {
-				take(&f.InvoiceDate, d[0].value, conf)
-			}
+			put(&f.InvoiceDate, datesIn(a.text)[0].value, conf, false)
 		case "total":
-			if a := amountsIn(text); len(a) > 0 && a[0].value > 0 {
-				take(&f.Total, a[0].value, conf)
-			}
+			put(&f.Total, amountsIn(a.text)[0].value, conf, false)
 		case "account_type":
-			if m := typeRe.FindString(text); m != "" {
-				take(&f.AccountType, typeOf(m), conf)
-			}
+			put(&f.AccountType, typeOf(typeRe.FindString(a.text)), conf, false)
 		case "account_number":
-			if v, ok := accountNumberIn(text); ok {
-				take(&f.AccountNumber, v, conf)
-			}
+			v, _ := accountNumberIn(a.text)
+			put(&f.AccountNumber, v, conf, false)
 		case "registration_number":
-			d := strings.TrimPrefix(text, "T")
-			if v, ok := thirteen(d); ok && pay.ValidRegistrationNumber("T"+v) {
-				take(&f.RegistrationNumber, "T"+v, conf)
-			}
+			v, _ := thirteen(strings.TrimPrefix(a.text, "T"))
+			put(&f.RegistrationNumber, "T"+v, conf, false)
 		case "branch_name":
 			var b Fields
-			if readBranch(line{text: text, conf: conf / sureLabel}, text, &b) {
-				take(&f.BranchName, b.BranchName.Value, b.BranchName.Confidence)
-				if b.BranchCode.Found && !f.BranchCode.Found {
-					f.BranchCode = b.BranchCode
-				}
+			readBranch(line{text: a.text, conf: a.conf}, a.text, &b)
+			put(&f.BranchName, b.BranchName.Value, b.BranchName.Confidence, false)
+			if b.BranchCode.Found && !f.BranchCode.Found {
+				f.BranchCode = b.BranchCode
 			}
 		}
 	}
 }
 
-// take puts a crop's value in a field that has none.
-func take[T comparable](fd *Field[T], v T, conf float64) {
-	if !fd.Found {
+// parses says whether a crop's text holds a value of field by the field's own rule.
+func parses(field, text string) bool {
+	switch field {
+	case "account_holder":
+		_, ok := holderIn(text)
+		return ok
+	case "due_date", "invoice_date":
+		return len(datesIn(text)) > 0
+	case "total":
+		a := amountsIn(text)
+		return len(a) > 0 && a[0].value > 0
+	case "account_type":
+		return typeRe.FindString(text) != ""
+	case "account_number":
+		_, ok := accountNumberIn(text)
+		return ok
+	case "registration_number":
+		v, ok := thirteen(strings.TrimPrefix(text, "T"))
+		return ok && pay.ValidRegistrationNumber("T"+v)
+	case "branch_name":
+		var b Fields
+		return readBranch(line{text: text}, text, &b)
+	}
+	return false
+}
+
+// put puts a crop's value in a field that has none, or over the page's value when the
+// crop was asked over it.
+func put[T comparable](fd *Field[T], v T, conf float64, over bool) {
+	if !fd.Found || over {
 		*fd = found(v, conf)
 	}
 }

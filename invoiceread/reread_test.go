@@ -57,11 +57,18 @@ func TestRereads(t *testing.T) {
 		lines []Line
 		want  []Reread
 	}{
-		{"a holder not read, right of its label", []Line{placed("みずほ銀行 渋谷支店 普通 1234567", 100), placed("口座名義 ?? 1l", 200)},
+		{"a holder not read, right of its label, as it is and widened", []Line{placed("みずほ銀行 渋谷支店 普通 1234567", 100), placed("口座名義 ?? 1l", 200)},
 			// 口座名義 is four characters from x = 100; its value starts after them.
-			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana}}},
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana},
+				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana, Widen: 2}}},
 		{"the value ends at the next label", []Line{placed("名義 ||| 消費税 ¥1,000", 300)},
-			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana}}},
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana},
+				{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana, Widen: 2}}},
+		{"half-width kana read as letters and digits: asked over the holder found", []Line{placed("口座名義 カサツリコ9ギヨウ", 200)},
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 700, 240), Chars: CharsKana, Over: true},
+				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 700, 240), Chars: CharsKana, Widen: 2, Over: true}}},
+		{"a holder read clean is not asked for", []Line{placed("口座名義 カ)サンワコウギヨウ", 200)}, nil},
+		{"a legal-form mark read as letters is no sign of half-width kana", []Line{placed("口座名義 hh) チユウオウギケン", 200)}, nil},
 		{"a label alone over its value: the line below", []Line{placed("支払期日", 100), placed("2O2G年l2月", 150)},
 			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(100, 150, 420, 190), Chars: CharsDate}}},
 		{"a found field is not asked for", []Line{placed("支払期日 2026年12月31日", 100)}, nil},
@@ -123,6 +130,10 @@ func TestRefine(t *testing.T) {
 		{"a field found is kept", Fields{AccountHolder: found("ｶ)ﾐﾅﾄ", 0.3)}, ask("account_holder"), "カ)ヒカリ", func(t *testing.T, f Fields) {
 			assert.Equal(t, "ｶ)ﾐﾅﾄ", f.AccountHolder.Value)
 		}},
+		{"asked over a misread holder, a sure answer replaces it", Fields{AccountHolder: found("ｶｻﾂﾘｺ", 0.5)},
+			[]Reread{{Field: "account_holder", Over: true}}, "カ)サンワコウギヨウ", func(t *testing.T, f Fields) {
+				assert.Equal(t, found("ｶ)ｻﾝﾜｺｳｷﾞﾖｳ", 0.9*sureLabel), f.AccountHolder)
+			}},
 		{"no answer (the crop failed)", Fields{}, ask("account_holder"), "", func(t *testing.T, f Fields) {
 			assert.False(t, f.AccountHolder.Found)
 		}},
@@ -132,6 +143,32 @@ func TestRefine(t *testing.T) {
 			f := c.before
 			Refine(&f, c.asked, []Line{{Text: c.answer, Confidence: 0.9}})
 			c.check(t, f)
+		})
+	}
+}
+
+func TestRefineTakesTheSurerAnswer(t *testing.T) {
+	asked := []Reread{{Field: "account_holder", Over: true}, {Field: "account_holder", Widen: 2, Over: true}}
+	cases := []struct {
+		name   string
+		got    []Line
+		want   string
+		reason string
+	}{
+		{"the widened crop is surer", []Line{{Text: "カコギヨリ", Confidence: 0.27}, {Text: "カ)サンワコウキ~ヨウ", Confidence: 0.82}},
+			"ｶ)ｻﾝﾜｺｳｷﾞﾖｳ", "half-width kana read widened"},
+		{"the crop as it is is surer", []Line{{Text: "カ)ミナトキカク", Confidence: 0.80}, {Text: "カ)ナトキカン", Confidence: 0.60}},
+			"ｶ)ﾐﾅﾄｷｶｸ", "full-width kana read as they are"},
+		{"neither sure enough to replace the page's", []Line{{Text: "カコギヨリ", Confidence: 0.3}, {Text: "ナトキ", Confidence: 0.5}},
+			"ｶｻﾂﾘｺ", "the page's value stays"},
+		{"the surer answer does not parse: the other", []Line{{Text: "カ)ミナトキカク", Confidence: 0.7}, {Text: "1", Confidence: 0.95}},
+			"ｶ)ﾐﾅﾄｷｶｸ", "only answers that parse compete"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Fields{AccountHolder: found("ｶｻﾂﾘｺ", 0.5)}
+			Refine(&f, asked, c.got)
+			assert.Equal(t, c.want, f.AccountHolder.Value, c.reason)
 		})
 	}
 }

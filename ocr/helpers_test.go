@@ -70,6 +70,15 @@ func ipaex(t *testing.T) *opentype.Font {
 // renderInvoice draws the invoice on white A4 paper at dpi, as a scanner would see it.
 func renderInvoice(t *testing.T, dpi float64) *image.Gray {
 	t.Helper()
+	return renderLines(t, dpi, invoiceLines)
+}
+
+// renderLines draws lines of text on white A4 paper at dpi.
+func renderLines(t *testing.T, dpi float64, invoiceLines []struct {
+	text string
+	pt   float64
+}) *image.Gray {
+	t.Helper()
 	f := ipaex(t)
 	w, h := int(8.27*dpi), int(11.69*dpi)
 	g := image.NewGray(image.Rect(0, 0, w, h))

@@ -18,6 +18,11 @@ type Crop struct {
 	// amount, kana for an account holder. A whole page read with every character finds
 	// a 力 (kanji) for カ or a 4 for 年; the field's own set cannot.
 	Chars string
+	// Widen stretches the crop sideways before it is read (0 or 1: as it is). Half-width
+	// katakana (ｶ)ﾔﾏﾄ, as banks print a holder) are the full-width shapes squeezed to half
+	// their width, and the Japanese model reads them as letters and digits; widened ×2
+	// they read as the full-width kana they stand for.
+	Widen float64
 }
 
 // Character sets for Crop.Chars.
@@ -29,7 +34,11 @@ const (
 	// CharsKana is what a zengin account holder is printed with: katakana (full width, as
 	// invoices print them), the long mark, the legal-form brackets, a period and a hyphen.
 	CharsKana = "アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワヲン" +
-		"ガギグゲゴザジズゼゾダヂヅデドバビブベボパピプペポヴァィゥェォッャュョー()（）.-・ "
+		"ガギグゲゴザジズゼゾダヂヅデドバビブベボパピプペポヴァィゥェォッャュョー()（）.-・ " +
+		// The voiced marks of half-width kana stand apart from their kana (ｷﾞ): read as
+		// themselves, the full-width marks or a tilde (invoiceread puts ﾞ back for
+		// those), never dropped.
+		"ﾞﾟ゛゜~"
 )
 
 // rereadMargin is the white border put round a crop: tesseract finds the line of a
@@ -69,6 +78,9 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 		src := g.Pix[g.PixOffset(box.Min.X, y):g.PixOffset(box.Max.X, y)]
 		copy(crop.Pix[crop.PixOffset(rereadMargin, y-box.Min.Y+rereadMargin):], src)
 	}
+	if c.Widen > 1 {
+		crop = resize(crop, int(float64(crop.Rect.Dx())*c.Widen), crop.Rect.Dy(), catmullRom)
+	}
 	file := filepath.Join(rd.dir, "crop.png")
 	if err := writePNG(file, crop); err != nil {
 		return Line{}, err
@@ -91,6 +103,9 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 		texts = append(texts, got.Text)
 		conf += got.Confidence
 		for _, w := range got.Words {
+			if c.Widen > 1 {
+				w.Box.Min.X, w.Box.Max.X = int(float64(w.Box.Min.X)/c.Widen), int(float64(w.Box.Max.X)/c.Widen)
+			}
 			w.Box = w.Box.Add(image.Pt(dx, dy))
 			l.Words = append(l.Words, w)
 			l.Box = l.Box.Union(w.Box)

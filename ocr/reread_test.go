@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,26 @@ func TestRereadReadsACropWithTheFieldsCharacters(t *testing.T) {
 	left, err := os.ReadDir(r.TempDir)
 	require.NoError(t, err)
 	assert.Empty(t, left, "Close removes the page images")
+}
+
+// A holder printed in half-width kana, as banks print it, reads as letters and digits on
+// the page; its crop widened reads as the kana.
+func TestRereadWidensHalfWidthKana(t *testing.T) {
+	lines := slices.Clone(invoiceLines)
+	lines[len(lines)-1].text = "口座名義 ﾔﾏﾄｾｲｺｳ(ｶ"
+	r := newReader(t)
+	rd, err := r.Open(context.Background(), MediaPNG, pngBytes(t, renderLines(t, 300, lines)))
+	require.NoError(t, err)
+	defer rd.Close()
+	page, box := valueBox(t, rd.Result, "口座名義")
+	as, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana})
+	require.NoError(t, err)
+	widened, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana, Widen: 2})
+	require.NoError(t, err)
+	t.Logf("half-width holder: as it is %q (%.2f), widened %q (%.2f)", as.Text, as.Confidence, widened.Text, widened.Confidence)
+	assert.Equal(t, "ヤマトセイコウ(カ", strings.ReplaceAll(widened.Text, " ", ""))
+	assert.Greater(t, widened.Confidence, as.Confidence, "the widened reading is the surer")
+	assert.True(t, widened.Box.Overlaps(box), "the widened reading's boxes are back on the page: %v in %v", widened.Box, box)
 }
 
 func TestATextLayerHasNothingToReread(t *testing.T) {
