@@ -59,18 +59,18 @@ func TestRereads(t *testing.T) {
 	}{
 		{"a holder not read, right of its label, as it is and widened", []Line{placed("みずほ銀行 渋谷支店 普通 1234567", 100), placed("口座名義 ?? 1l", 200)},
 			// 口座名義 is four characters from x = 100; its value starts after them.
-			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana},
-				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana, Widen: 2}}},
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana, Read: " ?? 11"},
+				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana, Widen: holderWiden, Read: " ?? 11"}}},
 		{"the value ends at the next label", []Line{placed("名義 ||| 消費税 ¥1,000", 300)},
-			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana},
-				{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana, Widen: 2}}},
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana, Read: " ||| "},
+				{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana, Widen: holderWiden, Read: " ||| "}}},
 		{"half-width kana read as letters and digits: asked over the holder found", []Line{placed("口座名義 カサツリコ9ギヨウ", 200)},
-			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 700, 240), Chars: CharsKana, Over: true},
-				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 700, 240), Chars: CharsKana, Widen: 2, Over: true}}},
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 700, 240), Chars: CharsKana, Over: true, Read: " カサツリコ9ギヨウ"},
+				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 700, 240), Chars: CharsKana, Widen: holderWiden, Over: true, Read: " カサツリコ9ギヨウ"}}},
 		{"a holder read clean is not asked for", []Line{placed("口座名義 カ)サンワコウギヨウ", 200)}, nil},
 		{"a legal-form mark read as letters is no sign of half-width kana", []Line{placed("口座名義 hh) チユウオウギケン", 200)}, nil},
 		{"a label alone over its value: the line below", []Line{placed("支払期日", 100), placed("2O2G年l2月", 150)},
-			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(100, 150, 420, 190), Chars: CharsDate}}},
+			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(100, 150, 420, 190), Chars: CharsDate, Read: "202G年l2月"}}},
 		{"a found field is not asked for", []Line{placed("支払期日 2026年12月31日", 100)}, nil},
 		{"no label, nothing to place", []Line{placed("ホクト ?? 1l", 100)}, nil},
 		{"a text layer has no boxes", []Line{{Text: "口座名義 ?? 1l", Confidence: 1}}, nil},
@@ -148,7 +148,7 @@ func TestRefine(t *testing.T) {
 }
 
 func TestRefineTakesTheSurerAnswer(t *testing.T) {
-	asked := []Reread{{Field: "account_holder", Over: true}, {Field: "account_holder", Widen: 2, Over: true}}
+	asked := []Reread{{Field: "account_holder", Over: true}, {Field: "account_holder", Widen: holderWiden, Over: true}}
 	cases := []struct {
 		name   string
 		got    []Line
@@ -170,5 +170,19 @@ func TestRefineTakesTheSurerAnswer(t *testing.T) {
 			Refine(&f, asked, c.got)
 			assert.Equal(t, c.want, f.AccountHolder.Value, c.reason)
 		})
+	}
+}
+
+func TestRevoice(t *testing.T) {
+	cases := []struct{ crop, page, want string }{
+		{"カ)サンワコウキヨウ", "カサツリコ9ギヨウ", "カ)サンワコウギヨウ"},
+		{"カ) チユウオウキケン", "949ギyy", "カ) チユウオウギケン"},
+		{"ヤマトセイコウ(カ", "YYトtイ19(ヵ", "ヤマトセイコウ(カ"},
+		{"カ)ハナヤ", "A)パ9ヤ", "カ)パナヤ"},
+		// Too far apart to be the same character: left alone.
+		{"キカクカイハツ", "ヤマトセイコウギ", "キカクカイハツ"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, revoice(c.crop, c.page), "%s with %s", c.crop, c.page)
 	}
 }

@@ -85,7 +85,7 @@ func TestRereadWidensHalfWidthKana(t *testing.T) {
 	page, box := valueBox(t, rd.Result, "口座名義")
 	as, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana})
 	require.NoError(t, err)
-	widened, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana, Widen: 2})
+	widened, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana, Widen: 1.6})
 	require.NoError(t, err)
 	t.Logf("half-width holder: as it is %q (%.2f), widened %q (%.2f)", as.Text, as.Confidence, widened.Text, widened.Confidence)
 	assert.Equal(t, "ヤマトセイコウ(カ", strings.ReplaceAll(widened.Text, " ", ""))
