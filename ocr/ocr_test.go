@@ -3,6 +3,7 @@ package ocr
 import (
 	"context"
 	"errors"
+	"image"
 	"os"
 	"strings"
 	"testing"
@@ -214,7 +215,14 @@ func TestParseTSVJoinsJapaneseWordsByGaps(t *testing.T) {
 		"5\t1\t1\t1\t2\t3\t380\t160\t60\t40\t-1\t \n"
 	lines, score := parseTSV([]byte(tsv), 3, false)
 	require.Len(t, lines, 2)
-	assert.Equal(t, Line{Text: "ご請求金額  ¥125,400", Confidence: 0.933, Page: 3}, lines[0])
+	assert.Equal(t, Line{Text: "ご請求金額  ¥125,400", Confidence: 0.933, Page: 3,
+		// The line keeps its box and its words' boxes on the page, for Reading.Reread.
+		Box: image.Rect(100, 100, 800, 140),
+		Words: []Word{
+			{Text: "ご請求", Box: image.Rect(100, 100, 300, 140), Confidence: 0.965},
+			{Text: "金額", Box: image.Rect(302, 100, 382, 140), Confidence: 0.935},
+			{Text: "¥125,400", Box: image.Rect(600, 100, 800, 140), Confidence: 0.9},
+		}}, lines[0])
 	assert.Equal(t, "支払期日", lines[1].Text)
 	assert.InDelta(t, 0.7, lines[1].Confidence, 1e-9)
 	assert.Positive(t, score)
