@@ -44,6 +44,16 @@ func TestSeedDemo(t *testing.T) {
 		require.NoError(t, err, email)
 		assert.NotEmpty(t, o.Roles)
 	}
+	// A start with another demo password gives it to every operator (one hash, shared).
+	other := cfg
+	other.DemoPassword = "another demo password 456"
+	require.NoError(t, seedDemo(ctx, db.Store, other, logger))
+	for _, email := range []string{"screening1@ops.demo.example", "admin2@ops.demo.example"} {
+		code, err := totp.GenerateCode(DemoOperatorSecret, time.Now())
+		require.NoError(t, err)
+		_, err = acct.SignInOperator(ctx, email, other.DemoPassword, code)
+		require.NoError(t, err, email)
+	}
 	st, err := db.Store.Stats(ctx, corp.BuyerID)
 	require.NoError(t, err)
 	assert.Equal(t, 2, st.SuppliersEnableCount)
