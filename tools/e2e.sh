@@ -68,11 +68,12 @@ mkdir -p "$RESULTS"
 rm -rf "$RESULTS/e2e"
 
 # --- servers ------------------------------------------------------------------------------
-# The test files run in E2E_SHARDS groups at once (2 by default), each against a server and
-# a database of its own, so that no group sees another's demo accounts, cards or payments.
-# One group kept one of the two cores idle: axe and the page's scripts run in the
-# browser's one main thread while the server waits, and the server renders while the
-# browser waits (issue 28's session: the stage took 9 minutes of a 20-minute run).
+# The test files run in E2E_SHARDS groups at once (2 by default), each against a server
+# and a database of its own, so that no group sees another's demo accounts, cards or
+# payments. Measured on the 2-core machine of issue 28's session: one group took 925 s;
+# two groups made each file about 1.65 times as slow (both cores were already half busy:
+# Chromium's renderer and axe, then the server) but share the 900 s of files, so a
+# balanced split is about 740 s. The split balances by the weights below.
 free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 DEMO_PASSWORD=$(node -e 'console.log(require("crypto").randomBytes(18).toString("base64url"))')
 DB_BASE="${E2E_DATABASE_NAME:-cardpay_e2e}"
@@ -176,11 +177,11 @@ step() { # step NAME COMMAND...: runs it, records its time and whether it failed
 }
 
 # The files, each to the group with the least work so far, the longest first. The
-# weights are each file's seconds in a rehearsal (all its combinations); a file not
-# listed counts 60.
+# weights are each file's seconds in one group (all its combinations, the rehearsal of
+# issue 28's session); a file not listed counts 60.
 declare -A weight=(
-	[a11y]=156 [account]=90 [api]=30 [cards]=120 [collections]=60 [journey]=60 [ops]=60
-	[payments]=90 [security]=20 [signup]=60 [snackbar]=15 [suppliers]=60 [upload]=60
+	[a11y]=142 [account]=83 [api]=4 [cards]=76 [collections]=127 [journey]=27 [ops]=145
+	[payments]=80 [security]=1 [signup]=57 [snackbar]=41 [suppliers]=85 [upload]=32
 )
 files=(${E2E_TESTS:-tools/e2e/*.test.mjs})
 mapfile -t files < <(for f in "${files[@]}"; do b=$(basename "$f" .test.mjs); echo "${weight[$b]:-60} $f"; done | sort -rn | cut -d' ' -f2)
