@@ -230,9 +230,9 @@ func countNonSpace(s string) int {
 // enough. got[i] answers asked[i].
 func Refine(f *Fields, asked []Reread, got []Line) {
 	type answer struct {
-		text string
-		conf float64 // tesseract's, 0..1
-		over bool
+		apply setter
+		conf  float64 // tesseract's, 0..1
+		over  bool
 	}
 	best := map[string]answer{}
 	var order []string
@@ -244,7 +244,11 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 		if rr.Widen > 1 {
 			text = revoice(text, norm(rr.Read))
 		}
-		if utf8.RuneCountInString(text) == 0 || !parses(rr.Field, text) {
+		if utf8.RuneCountInString(text) == 0 {
+			continue
+		}
+		apply, ok := cropValue(rr.Field, text)
+		if !ok {
 			continue
 		}
 		// tesseract scores a word 0 when the character set took away its first choice,
@@ -258,69 +262,69 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 			order = append(order, rr.Field)
 		}
 		if !seen || conf > b.conf {
-			best[rr.Field] = answer{text, min(conf, 1), rr.Over}
+			best[rr.Field] = answer{apply, min(conf, 1), rr.Over}
 		}
 	}
 	for _, field := range order {
-		a := best[field]
-		if a.over && a.conf < overConfidence {
-			continue
-		}
-		// A crop read with a character set is as sure as a label's value.
-		conf := a.conf * sureLabel
-		switch field {
-		case "account_holder":
-			v, _ := holderIn(a.text)
-			put(&f.AccountHolder, v, conf, a.over)
-		case "due_date":
-			put(&f.DueDate, datesIn(a.text)[0].value, conf, false)
-		case "invoice_date":
-			put(&f.InvoiceDate, datesIn(a.text)[0].value, conf, false)
-		case "total":
-			put(&f.Total, amountsIn(a.text)[0].value, conf, false)
-		case "account_type":
-			put(&f.AccountType, typeOf(typeRe.FindString(a.text)), conf, false)
-		case "account_number":
-			v, _ := accountNumberIn(a.text)
-			put(&f.AccountNumber, v, conf, false)
-		case "registration_number":
-			v, _ := thirteen(strings.TrimPrefix(a.text, "T"))
-			put(&f.RegistrationNumber, "T"+v, conf, false)
-		case "branch_name":
-			var b Fields
-			readBranch(line{text: a.text, conf: a.conf}, a.text, &b)
-			put(&f.BranchName, b.BranchName.Value, b.BranchName.Confidence, false)
-			if b.BranchCode.Found && !f.BranchCode.Found {
-				f.BranchCode = b.BranchCode
-			}
+		if a := best[field]; !a.over || a.conf >= overConfidence {
+			a.apply(f, a.conf, a.over)
 		}
 	}
 }
 
-// parses says whether a crop's text holds a value of field by the field's own rule.
-func parses(field, text string) bool {
+// A setter puts a crop's value in its field, given tesseract's confidence in the crop
+// (0..1) and whether it may replace the page's value.
+type setter func(f *Fields, conf float64, over bool)
+
+// cropValue reads a crop's text with its field's own rule, once: whether it holds a value,
+// and how to put it in. A crop read with a character set is as sure as a label's value.
+func cropValue(field, text string) (setter, bool) {
 	switch field {
 	case "account_holder":
-		_, ok := holderIn(text)
-		return ok
+		v, ok := holderIn(text)
+		return func(f *Fields, c float64, over bool) { put(&f.AccountHolder, v, c*sureLabel, over) }, ok
 	case "due_date", "invoice_date":
-		return len(datesIn(text)) > 0
+		d := datesIn(text)
+		if len(d) == 0 {
+			return nil, false
+		}
+		return func(f *Fields, c float64, _ bool) {
+			fd := &f.DueDate
+			if field == "invoice_date" {
+				fd = &f.InvoiceDate
+			}
+			put(fd, d[0].value, c*sureLabel, false)
+		}, true
 	case "total":
 		a := amountsIn(text)
-		return len(a) > 0 && a[0].value > 0
+		if len(a) == 0 || a[0].value <= 0 {
+			return nil, false
+		}
+		return func(f *Fields, c float64, _ bool) { put(&f.Total, a[0].value, c*sureLabel, false) }, true
 	case "account_type":
-		return typeRe.FindString(text) != ""
+		m := typeRe.FindString(text)
+		return func(f *Fields, c float64, _ bool) { put(&f.AccountType, typeOf(m), c*sureLabel, false) }, m != ""
 	case "account_number":
-		_, ok := accountNumberIn(text)
-		return ok
+		v, ok := accountNumberIn(text)
+		return func(f *Fields, c float64, _ bool) { put(&f.AccountNumber, v, c*sureLabel, false) }, ok
 	case "registration_number":
 		v, ok := thirteen(strings.TrimPrefix(text, "T"))
-		return ok && pay.ValidRegistrationNumber("T"+v)
+		ok = ok && pay.ValidRegistrationNumber("T"+v)
+		return func(f *Fields, c float64, _ bool) { put(&f.RegistrationNumber, "T"+v, c*sureLabel, false) }, ok
 	case "branch_name":
 		var b Fields
-		return readBranch(line{text: text}, text, &b)
+		if !readBranch(line{text: text, conf: 1}, text, &b) {
+			return nil, false
+		}
+		return func(f *Fields, c float64, _ bool) {
+			// readBranch's own certainty (a branch's shape), on the crop's confidence.
+			put(&f.BranchName, b.BranchName.Value, c*b.BranchName.Confidence, false)
+			if b.BranchCode.Found && !f.BranchCode.Found {
+				f.BranchCode = found(b.BranchCode.Value, c*b.BranchCode.Confidence)
+			}
+		}, true
 	}
-	return false
+	return nil, false
 }
 
 // put puts a crop's value in a field that has none, or over the page's value when the
