@@ -3,6 +3,7 @@ package invoicefiles
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 
 	"cardpay/banks"
 	"cardpay/invoiceread"
@@ -106,7 +107,12 @@ func matchCandidates(cands []store.InvoiceMatchCandidate) invoiceread.Candidates
 func histories(rows []store.SupplierHistory) []invoiceread.History {
 	out := make([]invoiceread.History, len(rows))
 	for i, h := range rows {
+		var places []invoiceread.Place
+		if len(h.Places) > 0 {
+			_ = json.Unmarshal(h.Places, &places) // places that do not decode guide nothing
+		}
 		out[i] = invoiceread.History{
+			Places:     places,
 			SupplierID: h.SupplierID, CorporateNumber: h.CorporateNumber, Corrected: h.Corrected,
 			Remembered: invoiceread.Remembered{
 				IssuerName: h.IssuerName, RegistrationNumber: h.RegistrationNumber,
@@ -116,4 +122,30 @@ func histories(rows []store.SupplierHistory) []invoiceread.History {
 		}
 	}
 	return out
+}
+
+// knownPlaces answers, for an invoice of buyerID read so far, where the issuer's last
+// paid invoice printed its changing values (invoiceread.IssuerHistory's places): the
+// OCR job reads a missed amount or date there. A failing query guides nothing; the
+// reading goes on as it is.
+func knownPlaces(ctx context.Context, st *store.Store, buyerID int64, log *slog.Logger) func(invoiceread.Fields) []invoiceread.Place {
+	return func(read invoiceread.Fields) []invoiceread.Place {
+		hs, err := st.SupplierHistories(ctx, buyerID)
+		if err != nil || len(hs) == 0 {
+			if err != nil {
+				log.Warn("supplier histories not read: no learned places", "error", err)
+			}
+			return nil
+		}
+		cands, err := st.InvoiceMatchCandidates(ctx, buyerID)
+		if err != nil {
+			log.Warn("match candidates not read: no learned places", "error", err)
+			return nil
+		}
+		h, ok := invoiceread.IssuerHistory(read, matchCandidates(cands), histories(hs))
+		if !ok {
+			return nil
+		}
+		return h.Places
+	}
 }

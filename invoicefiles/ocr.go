@@ -134,7 +134,7 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 	if err != nil {
 		return o.failed(f, store.OCRFailed, "ocr", err)
 	}
-	read, rereads := ReadFields(ctx, rd)
+	read, rereads := ReadFields(ctx, rd, knownPlaces(ctx, o.Store, f.BuyerID, o.logger()))
 	rd.Close()
 	res, ms := rd.Result, time.Since(start).Milliseconds()
 	if number, ok := read.CorporateNumber(); ok && o.Registry != nil {
@@ -146,26 +146,53 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 	if err != nil {
 		return o.failed(f, store.OCRFailed, "fields", err)
 	}
+	var lines []byte
+	if placed := Lines(rd.Lines); len(placed) > 0 && !placed[0].Box.Empty() {
+		// Kept for what a payment of the file learns (a PDF's text layer has no boxes).
+		if lines, err = invoiceread.MarshalLines(placed); err != nil {
+			return o.failed(f, store.OCRFailed, "lines", err)
+		}
+	}
 	o.logger().Info("invoice read", "file", f.ID, "source", res.Source, "pages", res.Pages, "rereads", rereads,
 		"ms", ms, "tool_max_rss_kb", res.MaxRSSKB)
-	return store.InvoiceFileOCR{Status: store.OCRDone, Fields: fields, Text: res.Text, Ms: int(ms)}
+	return store.InvoiceFileOCR{Status: store.OCRDone, Fields: fields, Lines: lines, Text: res.Text, Ms: int(ms)}
 }
 
 // ReadFields extracts an invoice's fields from its reading, then reads the fields it
-// found unsure or not at all again from their crops of the page (invoiceread.Rereads), and
-// answers how many crops were read. The job and the accuracy run (cmd/ocraccuracy) read
-// with it alike. A crop that cannot be read leaves its field as the page's reading had it.
-func ReadFields(ctx context.Context, rd *ocr.Reading) (invoiceread.Fields, int) {
-	lines := make([]invoiceread.Line, len(rd.Lines))
-	for i, l := range rd.Lines {
+// found unsure or not at all again from their crops of the page (invoiceread.Rereads),
+// then, when placesOf (nil: none) knows where the issuer prints an amount or a date still
+// missed, from there (invoiceread.PlacedRereads); it answers how many crops were read.
+// placesOf is asked once, with the fields read so far (the issuer is found by them). The
+// job and the accuracy run (cmd/ocraccuracy) read with it alike. A crop that cannot be
+// read leaves its field as the page's reading had it.
+func ReadFields(ctx context.Context, rd *ocr.Reading, placesOf func(invoiceread.Fields) []invoiceread.Place) (invoiceread.Fields, int) {
+	lines := Lines(rd.Lines)
+	f := invoiceread.Extract(rd.Text, lines)
+	n := reread(ctx, rd, &f, invoiceread.Rereads(lines, f))
+	if placesOf != nil && ctx.Err() == nil {
+		if places := placesOf(f); len(places) > 0 {
+			n += reread(ctx, rd, &f, invoiceread.PlacedRereads(lines, f, places))
+		}
+	}
+	return f, n
+}
+
+// Lines are the OCR adapter's lines in invoiceread's terms.
+func Lines(in []ocr.Line) []invoiceread.Line {
+	lines := make([]invoiceread.Line, len(in))
+	for i, l := range in {
 		ws := make([]invoiceread.Word, len(l.Words))
 		for j, w := range l.Words {
 			ws[j] = invoiceread.Word{Text: w.Text, Box: w.Box}
 		}
 		lines[i] = invoiceread.Line{Text: l.Text, Confidence: l.Confidence, Page: l.Page, Box: l.Box, Words: ws}
 	}
-	f := invoiceread.Extract(rd.Text, lines)
-	asked := invoiceread.Rereads(lines, f)
+	return lines
+}
+
+// reread reads the crops asked for and refines f with their answers; it answers how many
+// were asked.
+func reread(ctx context.Context, rd *ocr.Reading, f *invoiceread.Fields, asked []invoiceread.Reread) int {
 	got := make([]invoiceread.Line, len(asked))
 	for i, rr := range asked {
 		l, err := rd.Reread(ctx, ocr.Crop{Page: rr.Page, Box: rr.Box, Chars: cropChars[rr.Chars], Widen: rr.Widen})
@@ -177,8 +204,8 @@ func ReadFields(ctx context.Context, rd *ocr.Reading) (invoiceread.Fields, int) 
 		}
 		got[i] = invoiceread.Line{Text: l.Text, Confidence: l.Confidence}
 	}
-	invoiceread.Refine(&f, asked, got)
-	return f, len(asked)
+	invoiceread.Refine(f, asked, got)
+	return len(asked)
 }
 
 // cropChars are the OCR adapter's character sets for the kinds of field.

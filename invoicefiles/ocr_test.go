@@ -3,6 +3,7 @@ package invoicefiles_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -79,7 +80,8 @@ func TestTheSameFileIsNotReadTwice(t *testing.T) {
 	}
 	buyer, other := newBuyer("twice@files.example"), newBuyer("twice-other@files.example")
 	first := file(buyer, "invoices/twice-1")
-	read := store.InvoiceFileOCR{Status: store.OCRDone, Fields: json.RawMessage(`{"total":{"value":"11000"}}`), Text: "請求書 ¥11,000", Ms: 2400}
+	read := store.InvoiceFileOCR{Status: store.OCRDone, Fields: json.RawMessage(`{"total":{"value":"11000"}}`), Text: "請求書 ¥11,000", Ms: 2400,
+		Lines: json.RawMessage(`[{"t":"請求書 ¥11,000","c":0.9,"p":1,"b":[10,10,200,40]}]`)}
 	require.NoError(t, db.Store.SetInvoiceFileOCR(ctx, buyer, first.ID, read))
 
 	job0 := &invoicefiles.OCR{Store: db.Store, Files: &files.Local{Dir: t.TempDir()}, Reader: &ocr.Reader{ToolDir: t.TempDir()}}
@@ -90,6 +92,9 @@ func TestTheSameFileIsNotReadTwice(t *testing.T) {
 	assert.Equal(t, store.OCRDone, got.OCRStatus, "copied, not read")
 	assert.JSONEq(t, string(read.Fields), string(got.OCRFields))
 	assert.Equal(t, read.Text, got.OCRText)
+	lines, err := db.Store.InvoiceFileLines(ctx, buyer, again.ID)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(read.Lines), string(lines), "the lines are copied too: a payment of the copy learns from them")
 
 	// Another buyer's identical file is theirs to read: here, without the tools, it is not.
 	theirs := file(other, "invoices/twice-3")
@@ -136,4 +141,84 @@ func TestTheRegistryNamesTheIssuer(t *testing.T) {
 	assert.Equal(t, truth.RegistrationNumber, fields.RegistrationNumber.Value)
 	assert.Equal(t, "株式会社登録上の名前", fields.IssuerName.Value, "the registered name, not the printed one")
 	assert.True(t, fields.IssuerFromRegistry)
+}
+
+// Learning where a supplier prints its fields (issue 28): the supplier's invoices print
+// the payment date after a label the rules do not know (ご決済予定), so the reading misses
+// it. Paid once, the first file's kept lines teach where it is (invoiceread.Learn, as the
+// payment does); the supplier's next invoice, found by its registration number, has the
+// date read from there. Another buyer's reading of the same invoice misses it still.
+func TestASuppliersPlacesReadTheDateTheRulesMiss(t *testing.T) {
+	if err := ocr.Available(); err != nil {
+		t.Fatalf("the OCR tools are missing (task ocr-tools): %v", err)
+	}
+	ctx := context.Background()
+	tno := invoicegen.New(5).Invoice().RegistrationNumber
+	page := func(due string) []byte {
+		b, err := invoicegen.RenderText([]invoicegen.TextLine{
+			{Text: "請求書", Pt: 22}, {Text: "株式会社ひかり商事 御中", Pt: 12}, {Text: "株式会社サンプル製作所", Pt: 12},
+			{Text: "登録番号 " + tno, Pt: 11}, {Text: "ご請求金額 ¥125,400", Pt: 14}, {Text: "ご決済予定 " + due, Pt: 11},
+		})
+		require.NoError(t, err, "needs the font from the ocr-tools task")
+		return b
+	}
+	fs := &files.Local{Dir: t.TempDir()}
+	job := &invoicefiles.OCR{Store: db.Store, Files: fs}
+	upload := func(buyerID int64, key string, png []byte) store.InvoiceFile {
+		require.NoError(t, fs.Put(ctx, key, bytes.NewReader(png), int64(len(png)), pay.FileTypePNG))
+		f, err := db.Store.CreateInvoiceFile(ctx, buyerID, store.NewInvoiceFile{
+			StorageKey: key, OriginalName: "invoice.png", Size: int64(len(png)), MediaType: pay.FileTypePNG,
+			SHA256: fmt.Sprintf("%x", sha256.Sum256(png)), Pages: 1,
+		}, invoicefiles.QueueOCR(ctx, db.Store))
+		require.NoError(t, err)
+		payload, _ := json.Marshal(invoicefiles.OCRJob{BuyerID: buyerID, FileID: f.ID})
+		require.NoError(t, job.Run(ctx, payload))
+		f, err = db.Store.InvoiceFile(ctx, buyerID, f.ID)
+		require.NoError(t, err)
+		require.Equal(t, store.OCRDone, f.OCRStatus)
+		return f
+	}
+	fieldsOf := func(f store.InvoiceFile) invoiceread.Fields {
+		var read invoiceread.Fields
+		require.NoError(t, json.Unmarshal(f.OCRFields, &read))
+		return read
+	}
+
+	buyer := newBuyer(t, "a@places.example")
+	first := upload(buyer, "invoices/places-1", page("2026年11月25日"))
+	assert.False(t, fieldsOf(first).DueDate.Found, "the rules know no ご決済予定: %s", first.OCRText)
+
+	// The buyer pays it with the date typed: what the payment keeps for the supplier.
+	raw, err := db.Store.InvoiceFileLines(ctx, buyer, first.ID)
+	require.NoError(t, err)
+	lines, err := invoiceread.UnmarshalLines(raw)
+	require.NoError(t, err)
+	require.NotEmpty(t, lines, "an image's reading keeps its lines with their boxes")
+	places := invoiceread.Learn(lines, invoiceread.Known{Total: 125400, DueDate: "2026-11-25"})
+	require.NotEmpty(t, places)
+	t.Logf("learned: %+v", places)
+	placesJSON, err := json.Marshal(places)
+	require.NoError(t, err)
+	sup, err := db.Store.CreateSupplier(ctx, buyer, pay.SupplierInput{BusinessForm: pay.Corporation, Name: "株式会社サンプル製作所",
+		NameKana: "サンプルセイサクシヨ", CorporateNumber: tno[1:]}, nil)
+	require.NoError(t, err)
+	paid, err := db.Store.CreateInvoice(ctx, buyer, store.NewInvoice{SupplierID: sup.ID, InvoiceType: pay.InvoicePayment,
+		ExaminationStatus: pay.TransferCompleted, Amount: 125400})
+	require.NoError(t, err)
+	tx, err := db.Store.DB.BeginTxx(ctx, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Store.SaveSupplierHistory(ctx, tx, buyer, paid, store.SupplierHistory{
+		RegistrationNumber: tno, IssuerName: sup.Name, Places: placesJSON}))
+	require.NoError(t, tx.Commit())
+
+	next := fieldsOf(upload(buyer, "invoices/places-2", page("2026年12月25日")))
+	assert.True(t, next.DueDate.Found, "read where the supplier prints it")
+	assert.Equal(t, "2026-12-25", next.DueDate.Value)
+	assert.Equal(t, int64(125400), next.Total.Value)
+
+	other := newBuyer(t, "b@places.example")
+	_, err = db.Store.InvoiceFileLines(ctx, other, first.ID)
+	assert.ErrorIs(t, err, store.ErrNotFound, "a file's lines are its buyer's")
+	theirs := fieldsOf(upload(other, "invoices/places-3", page("2026年12月25日")))
+	assert.False(t, theirs.DueDate.Found, "another buyer's payments teach this buyer's readings nothing")
 }

@@ -53,6 +53,9 @@ type History struct {
 	CorporateNumber string // the supplier's, 13 digits, or ""
 	Remembered
 	Corrected []string
+	// Places are where the supplier's last invoice printed the values that change from
+	// one invoice to the next (Learn).
+	Places []Place
 }
 
 // Corrections are the fields of used (the values a payment was submitted with) that the
@@ -383,17 +386,7 @@ func FindHistory(read Fields, hs []History, supplierID int64) (History, bool) {
 // remembered account and holder find the registered account. A supplier whose history
 // holds a registration number is matched by it too (the suppliers table keeps none).
 func Suggest(read Fields, c Candidates, hs []History) (Offered, MatchResult) {
-	byID := map[int64]History{}
-	for _, h := range hs {
-		byID[h.SupplierID] = h
-	}
-	withNumbers := Candidates{Suppliers: make([]Supplier, len(c.Suppliers))}
-	for i, s := range c.Suppliers {
-		if h, ok := byID[s.ID]; ok && s.RegistrationNumber == "" {
-			s.RegistrationNumber = h.RegistrationNumber
-		}
-		withNumbers.Suppliers[i] = s
-	}
+	withNumbers := numbered(c, hs)
 	first := Match(read, withNumbers)
 	h, ok := FindHistory(read, hs, first.SupplierID)
 	if !ok {
@@ -401,6 +394,29 @@ func Suggest(read Fields, c Candidates, hs []History) (Offered, MatchResult) {
 	}
 	o := Offer(read, &h)
 	return o, Match(o.Fields, withNumbers)
+}
+
+// IssuerHistory is the history of the invoice's issuer, found as Suggest finds it: by the
+// number read, else by the supplier the reading matches.
+func IssuerHistory(read Fields, c Candidates, hs []History) (History, bool) {
+	return FindHistory(read, hs, Match(read, numbered(c, hs)).SupplierID)
+}
+
+// numbered are the candidates with the registration numbers their histories hold (the
+// suppliers table keeps none).
+func numbered(c Candidates, hs []History) Candidates {
+	byID := map[int64]History{}
+	for _, h := range hs {
+		byID[h.SupplierID] = h
+	}
+	out := Candidates{Suppliers: make([]Supplier, len(c.Suppliers))}
+	for i, s := range c.Suppliers {
+		if h, ok := byID[s.ID]; ok && s.RegistrationNumber == "" {
+			s.RegistrationNumber = h.RegistrationNumber
+		}
+		out.Suppliers[i] = s
+	}
+	return out
 }
 
 // editDistance is the Levenshtein distance between a and b, by character.

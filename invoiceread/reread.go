@@ -288,19 +288,19 @@ func cropValue(field, text string) (setter, bool) {
 		if len(d) == 0 {
 			return nil, false
 		}
-		return func(f *Fields, c float64, _ bool) {
+		return func(f *Fields, c float64, over bool) {
 			fd := &f.DueDate
 			if field == "invoice_date" {
 				fd = &f.InvoiceDate
 			}
-			put(fd, d[0].value, c*sureLabel, false)
+			put(fd, d[0].value, c*sureLabel, over)
 		}, true
 	case "total":
 		a := amountsIn(text)
 		if len(a) == 0 || a[0].value <= 0 {
 			return nil, false
 		}
-		return func(f *Fields, c float64, _ bool) { put(&f.Total, a[0].value, c*sureLabel, false) }, true
+		return func(f *Fields, c float64, over bool) { put(&f.Total, a[0].value, c*sureLabel, over) }, true
 	case "account_type":
 		m := typeRe.FindString(text)
 		return func(f *Fields, c float64, _ bool) { put(&f.AccountType, typeOf(m), c*sureLabel, false) }, m != ""

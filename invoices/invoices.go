@@ -600,6 +600,10 @@ func (s *Payments) learned(ctx context.Context, buyerID int64, fileID *int64, c 
 	if f.OCRStatus != store.OCRDone || len(f.OCRFields) == 0 || json.Unmarshal(f.OCRFields, &read) != nil {
 		return store.SupplierHistory{}, false, nil
 	}
+	places, err := s.places(ctx, buyerID, f.ID, c.Invoice)
+	if err != nil {
+		return store.SupplierHistory{}, false, err
+	}
 	used := invoiceread.Remembered{
 		IssuerName: c.Supplier.Name, RegistrationNumber: c.Invoice.RegistrationNumber,
 		BankCode: c.Account.BankCode, BankName: c.Account.BankName, BranchCode: c.Account.BranchCode,
@@ -611,7 +615,31 @@ func (s *Payments) learned(ctx context.Context, buyerID int64, fileID *int64, c 
 		BankCode: used.BankCode, BankName: used.BankName, BranchCode: used.BranchCode, BranchName: used.BranchName,
 		AccountType: used.AccountType, AccountNumber: used.AccountNumber, HolderName: used.AccountHolder,
 		Corrected: invoiceread.Corrections(read, used, c.Supplier.BusinessName, c.Supplier.NameKana),
+		Places:    places,
 	}, true, nil
+}
+
+// places are where the file's reading found the amount and the dates submitted
+// (invoiceread.Learn), as the supplier's history keeps them; nil when the reading kept no
+// lines (a PDF's text layer, a file read before they were kept) or found none.
+func (s *Payments) places(ctx context.Context, buyerID, fileID int64, inv pay.CheckedInvoice) (json.RawMessage, error) {
+	raw, err := s.Store.InvoiceFileLines(ctx, buyerID, fileID)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := invoiceread.UnmarshalLines(raw)
+	if err != nil || len(lines) == 0 {
+		return nil, nil // an older file's lines that do not decode teach nothing
+	}
+	k := invoiceread.Known{Total: inv.Amount, DueDate: inv.DueDate.Format(time.DateOnly)}
+	if inv.InvoiceDate != nil {
+		k.InvoiceDate = inv.InvoiceDate.Format(time.DateOnly)
+	}
+	ps := invoiceread.Learn(lines, k)
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	return json.Marshal(ps)
 }
 
 // evidence compares the entry with the invoice file as read; a file not read (yet, or

@@ -30,7 +30,9 @@ const (
 	// CharsDigits holds the yen marks printed round an amount: left out, the ¥ is forced
 	// into a digit or takes the word's confidence down to 0.
 	CharsDigits = "0123456789,¥\\円-"
-	CharsDate   = "0123456789年月日/.-"
+	// CharsDate holds the era too: without 令和 and R a 和暦 date (令和8年1月5日, R8.1.5),
+	// two of the five forms invoices print, read as digits alone and was no date.
+	CharsDate = "0123456789年月日/.-令和R"
 	// CharsKana is what a zengin account holder is printed with: katakana (full width, as
 	// invoices print them), the long mark, the legal-form brackets, a period and a hyphen.
 	CharsKana = "アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワヲン" +

@@ -93,6 +93,24 @@ func TestRereadWidensHalfWidthKana(t *testing.T) {
 	assert.True(t, widened.Box.Overlaps(box), "the widened reading's boxes are back on the page: %v in %v", widened.Box, box)
 }
 
+// Two of the five date forms invoices print are 和暦: the date characters hold the era.
+func TestRereadReadsAJapaneseEraDate(t *testing.T) {
+	lines := slices.Clone(invoiceLines)
+	for i := range lines {
+		if strings.HasPrefix(lines[i].text, "支払期日") {
+			lines[i].text = "支払期日 令和8年12月25日"
+		}
+	}
+	r := newReader(t)
+	rd, err := r.Open(context.Background(), MediaPNG, pngBytes(t, renderLines(t, 200, lines)))
+	require.NoError(t, err)
+	defer rd.Close()
+	page, box := valueBox(t, rd.Result, "支払期日")
+	got, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsDate})
+	require.NoError(t, err)
+	assert.Equal(t, "令和8年12月25日", strings.ReplaceAll(got.Text, " ", ""))
+}
+
 func TestATextLayerHasNothingToReread(t *testing.T) {
 	r := newReader(t)
 	rd, err := r.Open(context.Background(), MediaPDF, textPDF(t))

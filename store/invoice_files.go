@@ -54,9 +54,12 @@ type NewInvoiceFile struct {
 type InvoiceFileOCR struct {
 	Status string
 	Fields json.RawMessage // nil keeps {}
-	Text   string
-	Error  string
-	Ms     int
+	// Lines are the reading's lines with their boxes (invoiceread.MarshalLines; nil
+	// keeps []): what a payment of the file learns its supplier's places from.
+	Lines json.RawMessage
+	Text  string
+	Error string
+	Ms    int
 }
 
 const invoiceFileColumns = `id, buyer_id, storage_key, original_name, size, media_type, sha256, pages,
@@ -93,13 +96,16 @@ func (s *Store) InvoiceFile(ctx context.Context, buyerID, id int64) (InvoiceFile
 
 // SetInvoiceFileOCR stores the OCR state and, when given, what was read.
 func (s *Store) SetInvoiceFileOCR(ctx context.Context, buyerID, id int64, r InvoiceFileOCR) error {
-	fields := r.Fields
+	fields, lines := r.Fields, r.Lines
 	if len(fields) == 0 {
 		fields = json.RawMessage(`{}`)
 	}
+	if len(lines) == 0 {
+		lines = json.RawMessage(`[]`)
+	}
 	res, err := s.DB.ExecContext(ctx, `UPDATE invoice_files
-		SET ocr_status = $3, ocr_fields = $4, ocr_text = $5, ocr_error = $6, ocr_ms = $7
-		WHERE buyer_id = $1 AND id = $2`, buyerID, id, r.Status, string(fields), r.Text, r.Error, r.Ms)
+		SET ocr_status = $3, ocr_fields = $4, ocr_text = $5, ocr_error = $6, ocr_ms = $7, ocr_lines = $8
+		WHERE buyer_id = $1 AND id = $2`, buyerID, id, r.Status, string(fields), r.Text, r.Error, r.Ms, string(lines))
 	if err != nil {
 		return fmt.Errorf("store: set OCR of invoice file %d: %w", id, err)
 	}
@@ -115,10 +121,11 @@ func (s *Store) SetInvoiceFileOCR(ctx context.Context, buyerID, id int64, r Invo
 func (s *Store) InvoiceFileReading(ctx context.Context, buyerID int64, sha256 string, exceptID int64) (r InvoiceFileOCR, ok bool, err error) {
 	var row struct {
 		Fields json.RawMessage `db:"ocr_fields"`
+		Lines  json.RawMessage `db:"ocr_lines"`
 		Text   string          `db:"ocr_text"`
 		Ms     int             `db:"ocr_ms"`
 	}
-	err = sqlx.GetContext(ctx, s.DB, &row, `SELECT ocr_fields, ocr_text, ocr_ms FROM invoice_files
+	err = sqlx.GetContext(ctx, s.DB, &row, `SELECT ocr_fields, ocr_lines, ocr_text, ocr_ms FROM invoice_files
 		WHERE buyer_id = $1 AND sha256 = $2 AND id <> $3 AND ocr_status = $4 ORDER BY id DESC LIMIT 1`,
 		buyerID, sha256, exceptID, OCRDone)
 	if notFound(err) {
@@ -127,7 +134,22 @@ func (s *Store) InvoiceFileReading(ctx context.Context, buyerID int64, sha256 st
 	if err != nil {
 		return InvoiceFileOCR{}, false, fmt.Errorf("store: reading of invoice file %s: %w", sha256, err)
 	}
-	return InvoiceFileOCR{Status: OCRDone, Fields: row.Fields, Text: row.Text, Ms: row.Ms}, true, nil
+	return InvoiceFileOCR{Status: OCRDone, Fields: row.Fields, Lines: row.Lines, Text: row.Text, Ms: row.Ms}, true, nil
+}
+
+// InvoiceFileLines are the lines of the buyer's file's reading (InvoiceFileOCR.Lines; []
+// when it has none), read apart from the file's row: only a payment of the file needs
+// them. ErrNotFound when the file is not the buyer's.
+func (s *Store) InvoiceFileLines(ctx context.Context, buyerID, id int64) (json.RawMessage, error) {
+	var lines json.RawMessage
+	err := sqlx.GetContext(ctx, s.DB, &lines, `SELECT ocr_lines FROM invoice_files WHERE buyer_id = $1 AND id = $2`, buyerID, id)
+	if notFound(err) {
+		return nil, fmt.Errorf("store: lines of invoice file %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: lines of invoice file %d: %w", id, err)
+	}
+	return lines, nil
 }
 
 // LockInvoiceFile marks the file as used by a submitted payment and returns when it

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -32,36 +33,46 @@ type SupplierHistory struct {
 	AccountNumber      string          `db:"account_number"`
 	HolderName         string          `db:"holder_name"`
 	Corrected          pq.StringArray  `db:"corrected"`
-	UpdatedAt          time.Time       `db:"updated_at"`
+	// Places are where the invoice printed its changing values (invoiceread.Place, as
+	// JSON; nil keeps []).
+	Places    json.RawMessage `db:"places"`
+	UpdatedAt time.Time       `db:"updated_at"`
 }
 
 const supplierHistoryColumns = `h.buyer_id, h.supplier_id, h.invoice_id, h.registration_number, h.corporate_number,
 	h.issuer_name, h.bank_code, h.bank_name, h.branch_code, h.branch_name, h.account_type, h.account_number,
-	h.holder_name, h.corrected, h.updated_at`
+	h.holder_name, h.corrected, h.places, h.updated_at`
 
 // SaveSupplierHistory remembers h for the supplier of the buyer's payment invoiceID, in
 // tx: the submission's transaction (the also of StartPayment), so that a rolled-back
 // submission teaches nothing. The supplier is the payment's own, also one created with
 // it; h's BuyerID, SupplierID and InvoiceID are not read. It replaces what the supplier's
-// last payment taught. ErrNotFound when the payment is not the buyer's.
+// last payment taught (its places only when h has some). ErrNotFound when the payment is
+// not the buyer's.
 func (s *Store) SaveSupplierHistory(ctx context.Context, tx *sqlx.Tx, buyerID, invoiceID int64, h SupplierHistory) error {
-	corrected := h.Corrected
+	corrected, places := h.Corrected, h.Places
 	if corrected == nil {
 		corrected = pq.StringArray{}
 	}
+	if len(places) == 0 {
+		places = json.RawMessage(`[]`)
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO supplier_histories (buyer_id, supplier_id, invoice_id,
 		registration_number, corporate_number, issuer_name, bank_code, bank_name, branch_code, branch_name,
-		account_type, account_number, holder_name, corrected, updated_at)
-		SELECT i.buyer_id, i.supplier_id, i.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now()
+		account_type, account_number, holder_name, corrected, places, updated_at)
+		SELECT i.buyer_id, i.supplier_id, i.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now()
 		FROM invoices i WHERE i.buyer_id = $1 AND i.id = $2
 		ON CONFLICT (buyer_id, supplier_id) DO UPDATE SET invoice_id = EXCLUDED.invoice_id,
 			registration_number = EXCLUDED.registration_number, corporate_number = EXCLUDED.corporate_number,
 			issuer_name = EXCLUDED.issuer_name, bank_code = EXCLUDED.bank_code, bank_name = EXCLUDED.bank_name,
 			branch_code = EXCLUDED.branch_code, branch_name = EXCLUDED.branch_name,
 			account_type = EXCLUDED.account_type, account_number = EXCLUDED.account_number,
-			holder_name = EXCLUDED.holder_name, corrected = EXCLUDED.corrected, updated_at = now()`,
+			holder_name = EXCLUDED.holder_name, corrected = EXCLUDED.corrected,
+			-- A file that taught no places (a PDF's text layer) keeps the last ones.
+			places = CASE WHEN EXCLUDED.places = '[]' THEN supplier_histories.places ELSE EXCLUDED.places END,
+			updated_at = now()`,
 		buyerID, invoiceID, h.RegistrationNumber, h.CorporateNumber, h.IssuerName, h.BankCode, h.BankName,
-		h.BranchCode, h.BranchName, h.AccountType, h.AccountNumber, h.HolderName, corrected)
+		h.BranchCode, h.BranchName, h.AccountType, h.AccountNumber, h.HolderName, corrected, string(places))
 	if err != nil {
 		return fmt.Errorf("store: supplier history of payment %d: %w", invoiceID, err)
 	}

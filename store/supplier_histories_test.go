@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -127,4 +128,32 @@ func TestSupplierHistoryIsSavedWithTheSubmission(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, list, 1)
 	assert.Equal(t, p.ID, list[0].InvoiceID)
+
+	// Places: a payment that learned some keeps them; one that learned none (a PDF's text
+	// layer) leaves the last ones; one that learned others replaces them.
+	save := func(places string) {
+		tx, err := db.Store.DB.BeginTxx(ctx, nil)
+		require.NoError(t, err)
+		h := store.SupplierHistory{IssuerName: in.Name, CorporateNumber: in.CorporateNumber}
+		if places != "" {
+			h.Places = json.RawMessage(places)
+		}
+		require.NoError(t, db.Store.SaveSupplierHistory(ctx, tx, u.BuyerID, p.ID, h))
+		require.NoError(t, tx.Commit())
+	}
+	placesNow := func() string {
+		list, err := db.Store.SupplierHistories(ctx, u.BuyerID)
+		require.NoError(t, err)
+		require.Len(t, list, 1)
+		return string(list[0].Places)
+	}
+	assert.JSONEq(t, `[]`, placesNow(), "none learned yet")
+	first := `[{"field":"due_date","anchors":[{"text":"ご決済予定","at":[5,0,18,1]}]}]`
+	save(first)
+	assert.JSONEq(t, first, placesNow())
+	save("")
+	assert.JSONEq(t, first, placesNow(), "kept by a payment that learned none")
+	second := `[{"field":"total","anchors":[{"text":"ご請求金額","at":[6,0,12,1]}]}]`
+	save(second)
+	assert.JSONEq(t, second, placesNow(), "replaced by the last payment's")
 }

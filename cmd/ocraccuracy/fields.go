@@ -14,17 +14,27 @@ import (
 )
 
 // extract runs the extraction the OCR job runs on the reading (invoicefiles.ReadFields);
-// without crops, the page's reading alone, to measure what the crops add.
-func extract(ctx context.Context, rd *ocr.Reading, crops bool) invoiceread.Fields {
+// without crops, the page's reading alone, to measure what the crops add. places are
+// where the supplier's last invoice printed its amount and dates (nil: no history);
+// base is what was read before they were used.
+func extract(ctx context.Context, rd *ocr.Reading, crops bool, places []invoiceread.Place) (f, base invoiceread.Fields) {
 	if crops {
-		f, _ := invoicefiles.ReadFields(ctx, rd)
-		return f
+		asked := false
+		f, _ = invoicefiles.ReadFields(ctx, rd, func(read invoiceread.Fields) []invoiceread.Place {
+			base, asked = read, true
+			return places
+		})
+		if !asked {
+			base = f
+		}
+		return f, base
 	}
 	lines := make([]invoiceread.Line, len(rd.Lines))
 	for i, l := range rd.Lines {
 		lines[i] = invoiceread.Line{Text: l.Text, Confidence: l.Confidence}
 	}
-	return invoiceread.Extract(rd.Text, lines)
+	f = invoiceread.Extract(rd.Text, lines)
+	return f, f
 }
 
 // check is one field of the table. "Exact" is after the normalisation a person would

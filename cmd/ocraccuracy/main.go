@@ -30,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	"cardpay/invoicefiles"
 	"cardpay/invoiceread"
 	"cardpay/ocr"
 	"cardpay/ocr/invoicegen"
@@ -45,6 +46,7 @@ func main() {
 	timeout := flag.Duration("timeout", 3*time.Minute, "OCR timeout per file")
 	verbose := flag.Bool("v", false, "print each miss")
 	crops := flag.Bool("crops", true, "read unsure fields again from their crops, as the app does (false: the page's reading alone)")
+	next := flag.Bool("next", false, "also read each supplier's next invoice (same layout, other amount and dates) with the places learned from the first (invoiceread.Learn), and print how many of its fields were read with and without them")
 	flag.Parse()
 
 	kinds := invoicegen.Kinds
@@ -80,6 +82,7 @@ func main() {
 	m := &measure{
 		reader:  &ocr.Reader{Timeout: *timeout, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
 		crops:   *crops,
+		next:    *next,
 		n:       *n,
 		seed:    *seed,
 		workers: *workers,
@@ -100,6 +103,7 @@ func main() {
 type measure struct {
 	reader  *ocr.Reader
 	crops   bool
+	next    bool
 	n       int
 	seed    int64
 	workers int
@@ -118,6 +122,10 @@ type reading struct {
 	res    ocr.Result
 	err    error
 	fields invoiceread.Fields
+	// base is what was read before the supplier's learned places were used; lines are
+	// the reading's lines, to learn from.
+	base  invoiceread.Fields
+	lines []invoiceread.Line
 	// crops is the time the fields read again from their crops took (invoicefiles.ReadFields).
 	crops time.Duration
 }
@@ -143,30 +151,8 @@ func (m *measure) kind(ctx context.Context, set invoicegen.Set, kind invoicegen.
 		jobs[i] = job{truth: truth, layout: layout, doc: doc, base: base}
 	}
 
-	readings := make([]reading, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
 	start := time.Now()
-	for range m.workers {
-		wg.Go(func() {
-			for i := range next {
-				rd, err := m.reader.Open(ctx, jobs[i].doc.MediaType, jobs[i].doc.Bytes)
-				if err != nil {
-					readings[i] = reading{err: err}
-					continue
-				}
-				t0 := time.Now()
-				f := extract(ctx, rd, m.crops)
-				readings[i] = reading{res: rd.Result, fields: f, crops: time.Since(t0)}
-				rd.Close()
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	readings := m.readAll(ctx, jobs, nil)
 	wall := time.Since(start)
 
 	kr := kindResult{Kind: kind, Hits: map[string]int{}, Wall: wall}
@@ -221,7 +207,96 @@ func (m *measure) kind(ctx context.Context, set invoicegen.Set, kind invoicegen.
 		must(os.WriteFile(j.base+".json", b, 0o644))
 	}
 	fmt.Fprintf(os.Stderr, "%s %s: %d files read in %s\n", set, kind, kr.Docs, wall.Round(100*time.Millisecond))
+	if m.next {
+		m.nextInvoices(ctx, set, kind, jobs, readings, &kr)
+	}
 	return kr
+}
+
+// readAll reads the jobs with m.workers readers at once; places[i] (nil: none) are the
+// places job i's supplier taught.
+func (m *measure) readAll(ctx context.Context, jobs []job, places [][]invoiceread.Place) []reading {
+	readings := make([]reading, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range m.workers {
+		wg.Go(func() {
+			for i := range next {
+				rd, err := m.reader.Open(ctx, jobs[i].doc.MediaType, jobs[i].doc.Bytes)
+				if err != nil {
+					readings[i] = reading{err: err}
+					continue
+				}
+				var ps []invoiceread.Place
+				if places != nil {
+					ps = places[i]
+				}
+				t0 := time.Now()
+				f, base := extract(ctx, rd, m.crops, ps)
+				readings[i] = reading{res: rd.Result, fields: f, base: base, lines: invoicefiles.Lines(rd.Lines), crops: time.Since(t0)}
+				rd.Close()
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return readings
+}
+
+// nextInvoices measures learning per supplier: each first invoice's supplier is paid with
+// the true amount and dates (as a buyer who corrected the reading would), its places are
+// learned from the first reading (invoiceread.Learn, as the payment does), and the
+// supplier's next invoice (invoicegen.Next: the same layout and forms, a month later,
+// another total) is read with them. Both readings of the next invoice are counted: before
+// the places were used and after.
+func (m *measure) nextInvoices(ctx context.Context, set invoicegen.Set, kind invoicegen.Kind, first []job, firstRead []reading, kr *kindResult) {
+	// Their own generator, so that the first invoices are the same with -next or without.
+	g := set.New(m.seed + 1_000_003)
+	jobs := make([]job, len(first))
+	places := make([][]invoiceread.Place, len(first))
+	for i, j := range first {
+		truth := g.Next(j.truth)
+		doc, err := g.Render(ctx, truth, j.layout, kind)
+		if err != nil {
+			fail(fmt.Errorf("%s %s #%d next: %w", set, kind, i+1, err))
+		}
+		base := j.base + "-next"
+		must(os.WriteFile(base+doc.Ext, doc.Bytes, 0o644))
+		jobs[i] = job{truth: truth, layout: j.layout, doc: doc, base: base}
+		if firstRead[i].err == nil {
+			places[i] = invoiceread.Learn(firstRead[i].lines, invoiceread.Known{
+				Total: j.truth.Total, InvoiceDate: j.truth.InvoiceDate, DueDate: j.truth.DueDate})
+			kr.Learned += len(places[i])
+		}
+	}
+	readings := m.readAll(ctx, jobs, places)
+	kr.NextHits, kr.NextBase = map[string]int{}, map[string]int{}
+	for i, j := range jobs {
+		kr.NextDocs++
+		rd := readings[i]
+		rec := record{Set: string(set), Truth: j.truth, Layout: j.layout.String(), Places: places[i]}
+		if rd.err != nil {
+			rec.Error = rd.err.Error()
+		} else {
+			rec.Text, rec.Fields, rec.Base = rd.res.Text, &rd.fields, &rd.base
+			for _, c := range checks {
+				if _, ok := c.check(&rd.base, j.truth); ok {
+					kr.NextBase[c.name]++
+				}
+				got, ok := c.check(&rd.fields, j.truth)
+				if ok {
+					kr.NextHits[c.name]++
+				} else {
+					rec.Misses = append(rec.Misses, fmt.Sprintf("%s: 正 %q 読 %q", c.name, c.want(j.truth), got))
+				}
+			}
+		}
+		b, _ := json.MarshalIndent(rec, "", "  ")
+		must(os.WriteFile(j.base+".json", b, 0o644))
+	}
 }
 
 type record struct {
@@ -231,6 +306,10 @@ type record struct {
 	Error  string `json:",omitempty"`
 	Text   string
 	Fields any
+	// Base and Places: a next invoice's reading before its supplier's places were used,
+	// and those places.
+	Base   any                 `json:",omitempty"`
+	Places []invoiceread.Place `json:",omitempty"`
 	Misses []string
 }
 

@@ -31,6 +31,12 @@ type kindResult struct {
 	Wall           time.Duration // reading all the kind's files with the workers
 	ToolRSSKB      int64
 	GoRSSKB        int64
+	// The supplier's next invoice (-next): how many were read, the fields read right
+	// with the places learned from the first (NextHits) and before they were used
+	// (NextBase), and how many places were learned in all.
+	NextDocs           int
+	NextHits, NextBase map[string]int
+	Learned            int
 }
 
 // aims are issue 28's targets per field, marked ✗ in the table when missed.
@@ -92,6 +98,10 @@ func printSet(w io.Writer, sr setReport, n int, seed int64, workers int) {
 		fmt.Fprintf(w, " %s |", pct(r.RegistryIssuer, r.Docs, 0))
 	}
 	fmt.Fprint(w, "\n\n¹ 読み取った登録番号で法人番号の登録名を引いたとき（本番の NTA_APP_ID あり、国税庁の法人番号 Web-API はすべての法人を知っている）。全項目には含めない。\n")
+
+	if len(results) > 0 && results[0].NextDocs > 0 {
+		printNext(w, sr)
+	}
 
 	fmt.Fprintf(w, "\n### OCR 時間とメモリ — %s（%d 件ずつ同時に読む）\n\n", sr.Set, workers)
 	fmt.Fprint(w, "| 種類 | ページ | 失敗 | 1ページ p50 | p95 | ページ/分 | ツールの最大RSS | Go プロセスの最大RSS |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -162,4 +172,43 @@ func mb(kb int64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.0f MB", float64(kb)/1024)
+}
+
+// nextFields are the fields a supplier's learned places guide.
+var nextFields = []string{"合計金額", "支払期日", "請求日"}
+
+// printNext prints the next invoices' table: per kind, each guided field and all fields
+// read right before the learned places were used → after.
+func printNext(w io.Writer, sr setReport) {
+	fmt.Fprintf(w, "\n### 同じ取引先の次の請求書 — %s（前回の支払いの金額・日付の位置から読み直す前 → 後）\n\n", sr.Set)
+	fmt.Fprint(w, "| 項目 |")
+	for _, r := range sr.Kinds {
+		fmt.Fprintf(w, " %s |", r.Kind)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range sr.Kinds {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprintln(w)
+	for _, name := range nextFields {
+		fmt.Fprintf(w, "| %s |", name)
+		for _, r := range sr.Kinds {
+			fmt.Fprintf(w, " %s → %s |", pct(r.NextBase[name], r.NextDocs, 0), pct(r.NextHits[name], r.NextDocs, aims[name]))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprint(w, "| **全項目** |")
+	for _, r := range sr.Kinds {
+		base, hits := 0, 0
+		for _, c := range checks {
+			base += r.NextBase[c.name]
+			hits += r.NextHits[c.name]
+		}
+		fmt.Fprintf(w, " **%s → %s** |", pct(base, r.NextDocs*len(checks), 0), pct(hits, r.NextDocs*len(checks), overallAim))
+	}
+	fmt.Fprint(w, "\n| 学習した位置（件） |")
+	for _, r := range sr.Kinds {
+		fmt.Fprintf(w, " %d |", r.Learned)
+	}
+	fmt.Fprintln(w)
 }

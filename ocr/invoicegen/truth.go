@@ -60,6 +60,10 @@ type Truth struct {
 	Seal bool // a red 角印 drawn over the issuer name
 
 	Holdout bool // drawn by a holdout generator (NewHoldout): other names, banks and forms
+
+	// The forms the dates and the amount are printed in (DateForms, AmountForms): the
+	// supplier's next invoice (Next) prints them alike.
+	InvoiceDateForm, DueDateForm, TotalForm int
 }
 
 // Item is one line of the invoice.
@@ -207,49 +211,23 @@ func (g *Generator) Invoice() Truth {
 	default:
 		due = issued.AddDate(0, 0, []int{14, 30, 45, 60}[g.pick(4)])
 	}
-	t.InvoiceDate, t.DueDate = issued.Format(time.DateOnly), due.Format(time.DateOnly)
 	forms := len(DateForms)
 	if g.holdout {
 		forms += len(HoldoutDateForms)
 	}
-	form := g.pick(forms)
-	t.InvoiceDateText = dateText(issued, form)
+	t.InvoiceDateForm = g.pick(forms)
+	t.DueDateForm = t.InvoiceDateForm
 	if g.chance(0.3) {
-		form = g.pick(forms)
+		t.DueDateForm = g.pick(forms)
 	}
-	t.DueDateText = dateText(due, form)
-
-	n := 1 + g.pick(6)
-	withReduced := g.chance(0.5)
-	for i := 0; i < n; i++ {
-		var it Item
-		if withReduced && (i%2 == 1 || (i == 0 && g.chance(0.3))) {
-			p := pool.items8[g.pick(len(pool.items8))]
-			it = Item{Name: p.name, UnitPrice: p.price, Reduced: true}
-		} else {
-			p := pool.items10[g.pick(len(pool.items10))]
-			it = Item{Name: p.name, UnitPrice: p.price}
-		}
-		it.Quantity = int64(1 + g.pick(12))
-		it.Amount = it.Quantity * it.UnitPrice
-		t.Items = append(t.Items, it)
-		if it.Reduced {
-			t.Subtotal8 += it.Amount
-		} else {
-			t.Subtotal10 += it.Amount
-		}
-	}
-	// One rounding per rate, per invoice (the インボイス rule); down, as most do.
-	t.Tax10 = t.Subtotal10 * 10 / 100
-	t.Tax8 = t.Subtotal8 * 8 / 100
-	t.Subtotal = t.Subtotal10 + t.Subtotal8
-	t.Tax = t.Tax10 + t.Tax8
-	t.Total = t.Subtotal + t.Tax
+	g.dates(&t, issued, due)
+	g.bill(&t, pool)
 	amountForms := len(AmountForms)
 	if g.holdout {
 		amountForms += len(HoldoutAmountForms)
 	}
-	t.TotalText = amountText(t.Total, g.pick(amountForms))
+	t.TotalForm = g.pick(amountForms)
+	t.TotalText = amountText(t.Total, t.TotalForm)
 
 	if g.chance(0.2) {
 		t.BankName = "ゆうちょ銀行"
@@ -294,6 +272,64 @@ func (g *Generator) Invoice() Truth {
 	t.Seal = g.chance(0.5)
 	t.Holdout = g.holdout
 	return t
+}
+
+// dates sets the invoice's dates and prints them in t's forms.
+func (g *Generator) dates(t *Truth, issued, due time.Time) {
+	t.InvoiceDate, t.DueDate = issued.Format(time.DateOnly), due.Format(time.DateOnly)
+	t.InvoiceDateText = dateText(issued, t.InvoiceDateForm)
+	t.DueDateText = dateText(due, t.DueDateForm)
+}
+
+// bill draws the items and adds them up.
+func (g *Generator) bill(t *Truth, pool *pool) {
+	t.Items, t.Subtotal10, t.Subtotal8 = nil, 0, 0
+	n := 1 + g.pick(6)
+	withReduced := g.chance(0.5)
+	for i := 0; i < n; i++ {
+		var it Item
+		if withReduced && (i%2 == 1 || (i == 0 && g.chance(0.3))) {
+			p := pool.items8[g.pick(len(pool.items8))]
+			it = Item{Name: p.name, UnitPrice: p.price, Reduced: true}
+		} else {
+			p := pool.items10[g.pick(len(pool.items10))]
+			it = Item{Name: p.name, UnitPrice: p.price}
+		}
+		it.Quantity = int64(1 + g.pick(12))
+		it.Amount = it.Quantity * it.UnitPrice
+		t.Items = append(t.Items, it)
+		if it.Reduced {
+			t.Subtotal8 += it.Amount
+		} else {
+			t.Subtotal10 += it.Amount
+		}
+	}
+	// One rounding per rate, per invoice (the インボイス rule); down, as most do.
+	t.Tax10 = t.Subtotal10 * 10 / 100
+	t.Tax8 = t.Subtotal8 * 8 / 100
+	t.Subtotal = t.Subtotal10 + t.Subtotal8
+	t.Tax = t.Tax10 + t.Tax8
+	t.Total = t.Subtotal + t.Tax
+}
+
+// Next is the supplier's next invoice after t: the same issuer, addressee, bank account,
+// seal and forms (a supplier prints its invoices alike), a month later, with other
+// items and so another total and another number.
+func (g *Generator) Next(t Truth) Truth {
+	g.n++
+	next := t
+	next.N = g.n
+	next.InvoiceNumber = fmt.Sprintf("%s-%04d%02d-%03d", strings.SplitN(t.InvoiceNumber, "-", 2)[0], 2025+g.pick(2), 1+g.pick(12), g.pick(1000))
+	issued, _ := time.Parse(time.DateOnly, t.InvoiceDate)
+	due, _ := time.Parse(time.DateOnly, t.DueDate)
+	nextDue := due.AddDate(0, 1, 0)
+	if due.AddDate(0, 0, 1).Day() == 1 { // 月末払い stays at the month's end
+		nextDue = time.Date(due.Year(), due.Month()+2, 0, 0, 0, 0, 0, time.UTC)
+	}
+	g.dates(&next, issued.AddDate(0, 1, 0), nextDue)
+	g.bill(&next, g.pool())
+	next.TotalText = amountText(next.Total, t.TotalForm)
+	return next
 }
 
 // corporateNumber draws 12 digits and puts the check digit in front.
