@@ -956,6 +956,18 @@ var (
 	bankPrefix = []string{"お振込み先", "お振込先", "振込先", "お振込口座", "振込口座", "金融機関名", "金融機関", "銀行名", "振込", "口座"}
 )
 
+// bankAtEnd is the bank whose name ends name (at least four characters of it, as
+// banks.Closest takes them), the longest first.
+func bankAtEnd(name string) (banks.Bank, bool) {
+	rs := []rune(name)
+	for i := 1; len(rs)-i >= 4; i++ {
+		if b, ok := banks.Closest(string(rs[i:])); ok {
+			return b, true
+		}
+	}
+	return banks.Bank{}, false
+}
+
 func readAccount(ls []line, f *Fields) {
 	bankLine := -1
 	for i, ln := range ls {
@@ -972,6 +984,12 @@ func readAccount(ls []line, f *Fields) {
 			// list knows the real one.
 			if b, ok := banks.Closest(name); ok && b.Name != name {
 				name, conf = b.Name, conf*0.9
+			} else if !ok {
+				// A label glued before the name (お支払先口座みずほ銀行): the longest end
+				// of it that the zengin list knows.
+				if b, ok := bankAtEnd(name); ok {
+					name, conf = b.Name, conf*0.9
+				}
 			}
 			f.BankName = found(name, conf)
 			bankLine = i
@@ -1035,6 +1053,11 @@ func readBranch(ln line, rest string, f *Fields) bool {
 	if d := digitsOfKanji(name); len(d) == 3 {
 		// ゆうちょ's branches are named by number in kanji: 〇一八店.
 		f.BranchName, f.BranchCode = found(name, conf), found(d, conf)
+		return true
+	}
+	if k := kanjiNumberRead(name); k != "" && kind == "店" {
+		// The same, a numeral misread (一O八, 一〇人): a little less sure.
+		f.BranchName, f.BranchCode = found(k, conf*0.9), found(digitsOfKanji(k), conf*0.9)
 		return true
 	}
 	if len(name) == 3 && pay.AllDigits(name) {
@@ -1107,7 +1130,8 @@ func readYucho(ls []line, f *Fields) {
 
 // typeOf is the account type typeRe's match names.
 func typeOf(m string) pay.AccountType {
-	if strings.HasPrefix(m, "当") || strings.HasPrefix(m, "(当") {
+	// typeRe lets OCR's spaces into the brackets: "( 当)" is 当座 too.
+	if strings.HasPrefix(strings.TrimLeft(m, "( "), "当") {
 		return pay.AccountCurrent
 	}
 	return pay.AccountOrdinary

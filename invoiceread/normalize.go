@@ -2,6 +2,7 @@ package invoiceread
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -209,6 +210,35 @@ func kanjiNumber(digits string) string {
 		}
 	}
 	return b.String()
+}
+
+// kanjiSlips are what OCR reads for kanji numerals: the letter or digit O, a circle for
+// 〇; the long mark or a dash for 一; 人 and 入 for 八.
+var kanjiSlips = map[rune]rune{'O': '〇', 'o': '〇', '0': '〇', '○': '〇', '◯': '〇', 'ー': '一', '-': '一', '―': '一', '人': '八', '入': '八'}
+
+// kanjiNumberRead is s, three kanji numerals as ゆうちょ names a branch (〇一八), with
+// OCR's slips put right, when at least two of the three were read as numerals; "" when s
+// is not one.
+func kanjiNumberRead(s string) string {
+	rs := []rune(s)
+	if len(rs) != 3 {
+		return ""
+	}
+	real := 0
+	for i, r := range rs {
+		switch {
+		case slices.Contains(kanjiDigits, r):
+			real++
+		case kanjiSlips[r] != 0:
+			rs[i] = kanjiSlips[r]
+		default:
+			return ""
+		}
+	}
+	if real < 2 {
+		return ""
+	}
+	return string(rs)
 }
 
 // digitsOfKanji reads kanji numerals digit by digit (〇一八 → 018); "" for anything else.
