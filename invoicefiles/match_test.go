@@ -42,6 +42,20 @@ func readFile(t *testing.T, buyerID int64, key string, fields invoiceread.Fields
 	return f
 }
 
+// remember records a paid payment to the buyer's supplier and what it taught, as a
+// submission does.
+func remember(t *testing.T, buyerID, supplierID int64, h store.SupplierHistory) {
+	t.Helper()
+	ctx := context.Background()
+	paid, err := db.Store.CreateInvoice(ctx, buyerID, store.NewInvoice{SupplierID: supplierID, InvoiceType: pay.InvoicePayment,
+		ExaminationStatus: pay.TransferCompleted, Amount: 10000})
+	require.NoError(t, err)
+	tx, err := db.Store.DB.BeginTxx(ctx, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Store.SaveSupplierHistory(ctx, tx, buyerID, paid, h))
+	require.NoError(t, tx.Commit())
+}
+
 func sure[T any](v T) invoiceread.Field[T] {
 	return invoiceread.Field[T]{Value: v, Confidence: 0.95, Found: true}
 }
@@ -58,18 +72,12 @@ func TestFileMatchOffersTheSuppliersHistory(t *testing.T) {
 	sup, err := db.Store.CreateSupplier(ctx, buyer, pay.SupplierInput{BusinessForm: pay.Corporation, Name: "株式会社山田商事",
 		NameKana: "ヤマダショウジ", CorporateNumber: "1180301018771"}, &acct)
 	require.NoError(t, err)
-	paid, err := db.Store.CreateInvoice(ctx, buyer, store.NewInvoice{SupplierID: sup.ID, InvoiceType: pay.InvoicePayment,
-		ExaminationStatus: pay.TransferCompleted, Amount: 10000})
-	require.NoError(t, err)
-	tx, err := db.Store.DB.BeginTxx(ctx, nil)
-	require.NoError(t, err)
-	require.NoError(t, db.Store.SaveSupplierHistory(ctx, tx, buyer, paid, store.SupplierHistory{
+	remember(t, buyer, sup.ID, store.SupplierHistory{
 		RegistrationNumber: "T1180301018771", CorporateNumber: "1180301018771", IssuerName: sup.Name,
 		BankCode: acct.BankCode, BankName: acct.BankName, BranchCode: acct.BranchCode, BranchName: acct.BranchName,
 		AccountType: acct.AccountType, AccountNumber: acct.AccountNumber, HolderName: acct.HolderName,
 		Corrected: []string{"account_number", "account_holder"},
-	}))
-	require.NoError(t, tx.Commit())
+	})
 
 	reading := invoiceread.Fields{IssuerName: sure("株式会社山田商事"), RegistrationNumber: sure("T1180301018771"),
 		BankName: sure("みずほ銀行"), BranchName: sure("東京営業部"), AccountType: sure(pay.AccountOrdinary),

@@ -202,14 +202,7 @@ func TestASuppliersPlacesReadTheDateTheRulesMiss(t *testing.T) {
 	sup, err := db.Store.CreateSupplier(ctx, buyer, pay.SupplierInput{BusinessForm: pay.Corporation, Name: "株式会社サンプル製作所",
 		NameKana: "サンプルセイサクシヨ", CorporateNumber: tno[1:]}, nil)
 	require.NoError(t, err)
-	paid, err := db.Store.CreateInvoice(ctx, buyer, store.NewInvoice{SupplierID: sup.ID, InvoiceType: pay.InvoicePayment,
-		ExaminationStatus: pay.TransferCompleted, Amount: 125400})
-	require.NoError(t, err)
-	tx, err := db.Store.DB.BeginTxx(ctx, nil)
-	require.NoError(t, err)
-	require.NoError(t, db.Store.SaveSupplierHistory(ctx, tx, buyer, paid, store.SupplierHistory{
-		RegistrationNumber: tno, IssuerName: sup.Name, Places: placesJSON}))
-	require.NoError(t, tx.Commit())
+	remember(t, buyer, sup.ID, store.SupplierHistory{RegistrationNumber: tno, IssuerName: sup.Name, Places: placesJSON})
 
 	next := fieldsOf(upload(buyer, "invoices/places-2", page("2026年12月25日")))
 	assert.True(t, next.DueDate.Found, "read where the supplier prints it")

@@ -18,10 +18,10 @@ import (
 	"unicode"
 
 	"github.com/signintech/gopdf"
-	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
-	"golang.org/x/image/math/fixed"
 	"golang.org/x/text/unicode/norm"
+
+	"cardpay/ocr/invoicegen"
 )
 
 const fontPath = "/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf"
@@ -73,28 +73,20 @@ func renderInvoice(t *testing.T, dpi float64) *image.Gray {
 	return renderLines(t, dpi, invoiceLines)
 }
 
-// renderLines draws lines of text on white A4 paper at dpi.
+// renderLines draws lines of text on white A4 paper at dpi (invoicegen.DrawText).
 func renderLines(t *testing.T, dpi float64, invoiceLines []struct {
 	text string
 	pt   float64
 }) *image.Gray {
 	t.Helper()
-	f := ipaex(t)
-	w, h := int(8.27*dpi), int(11.69*dpi)
-	g := image.NewGray(image.Rect(0, 0, w, h))
-	for i := range g.Pix {
-		g.Pix[i] = 255
+	ipaex(t)
+	lines := make([]invoicegen.TextLine, len(invoiceLines))
+	for i, l := range invoiceLines {
+		lines[i] = invoicegen.TextLine{Text: l.text, Pt: l.pt}
 	}
-	y := 0.8 * dpi
-	for _, l := range invoiceLines {
-		face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: l.pt, DPI: dpi, Hinting: font.HintingFull})
-		if err != nil {
-			t.Fatal(err)
-		}
-		y += l.pt / 72 * dpi * 1.9
-		d := font.Drawer{Dst: g, Src: image.Black, Face: face, Dot: fixed.P(int(0.9*dpi), int(y))}
-		d.DrawString(l.text)
-		face.Close()
+	g, err := invoicegen.DrawText(lines, dpi)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return g
 }

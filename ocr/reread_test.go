@@ -73,16 +73,27 @@ func TestRereadReadsACropWithTheFieldsCharacters(t *testing.T) {
 	assert.Empty(t, left, "Close removes the page images")
 }
 
+// openWith reads the small invoice at dpi with its line of label printed as line, and
+// answers the reading (closed when the test ends) and where the label's value is.
+func openWith(t *testing.T, dpi float64, label, line string) (*Reading, int, image.Rectangle) {
+	t.Helper()
+	lines := slices.Clone(invoiceLines)
+	for i := range lines {
+		if strings.HasPrefix(lines[i].text, label) {
+			lines[i].text = line
+		}
+	}
+	rd, err := newReader(t).Open(context.Background(), MediaPNG, pngBytes(t, renderLines(t, dpi, lines)))
+	require.NoError(t, err)
+	t.Cleanup(func() { rd.Close() })
+	page, box := valueBox(t, rd.Result, label)
+	return rd, page, box
+}
+
 // A holder printed in half-width kana, as banks print it, reads as letters and digits on
 // the page; its crop widened reads as the kana.
 func TestRereadWidensHalfWidthKana(t *testing.T) {
-	lines := slices.Clone(invoiceLines)
-	lines[len(lines)-1].text = "口座名義 ﾔﾏﾄｾｲｺｳ(ｶ"
-	r := newReader(t)
-	rd, err := r.Open(context.Background(), MediaPNG, pngBytes(t, renderLines(t, 300, lines)))
-	require.NoError(t, err)
-	defer rd.Close()
-	page, box := valueBox(t, rd.Result, "口座名義")
+	rd, page, box := openWith(t, 300, "口座名義", "口座名義 ﾔﾏﾄｾｲｺｳ(ｶ")
 	as, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana})
 	require.NoError(t, err)
 	widened, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana, Widen: 1.6})
@@ -95,17 +106,7 @@ func TestRereadWidensHalfWidthKana(t *testing.T) {
 
 // Two of the five date forms invoices print are 和暦: the date characters hold the era.
 func TestRereadReadsAJapaneseEraDate(t *testing.T) {
-	lines := slices.Clone(invoiceLines)
-	for i := range lines {
-		if strings.HasPrefix(lines[i].text, "支払期日") {
-			lines[i].text = "支払期日 令和8年12月25日"
-		}
-	}
-	r := newReader(t)
-	rd, err := r.Open(context.Background(), MediaPNG, pngBytes(t, renderLines(t, 200, lines)))
-	require.NoError(t, err)
-	defer rd.Close()
-	page, box := valueBox(t, rd.Result, "支払期日")
+	rd, page, box := openWith(t, 200, "支払期日", "支払期日 令和8年12月25日")
 	got, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsDate})
 	require.NoError(t, err)
 	assert.Equal(t, "令和8年12月25日", strings.ReplaceAll(got.Text, " ", ""))

@@ -33,11 +33,11 @@ func yamadaInvoice(t *testing.T, seed int64) (invoicegen.Truth, []byte) {
 	return tr, pdf
 }
 
-// uploadAndRead uploads an invoice and waits for its reading: the file page's path and
-// its page once read.
-func uploadAndRead(t *testing.T, c *webtest.Client, pdf []byte) (string, webtest.Response) {
+// uploadAndRead uploads an invoice (name says its kind: 請求書.pdf, 請求書.png) and waits
+// for its reading: the file page's path and its page once read.
+func uploadAndRead(t *testing.T, c *webtest.Client, name string, content []byte) (string, webtest.Response) {
 	t.Helper()
-	res := upload(t, c, "請求書.pdf", pdf)
+	res := upload(t, c, name, content)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	loc := res.Header.Get("Location")
 	var page webtest.Response
@@ -70,7 +70,7 @@ func TestSecondInvoiceOfASupplierOffersWhatTheBuyerCorrected(t *testing.T) {
 	p := newPayer(t, "4111111111111111")
 
 	truth, pdf := yamadaInvoice(t, 21)
-	file, page := uploadAndRead(t, p.c, pdf)
+	file, page := uploadAndRead(t, p.c, "請求書.pdf", pdf)
 	assert.Contains(t, readRow(page.Body, "口座番号"), "1234561")
 	assert.Contains(t, readRow(page.Body, "口座番号"), "請求書から読み取り（確度 高）")
 	assert.Empty(t, readRow(page.Body, "口座名義"), "the holder is not on the invoice")
@@ -114,7 +114,7 @@ func TestSecondInvoiceOfASupplierOffersWhatTheBuyerCorrected(t *testing.T) {
 
 	// The second invoice, misprinted and missing the same way.
 	_, pdf = yamadaInvoice(t, 22)
-	file, page = uploadAndRead(t, p.c, pdf)
+	file, page = uploadAndRead(t, p.c, "請求書.pdf", pdf)
 	number, holder := readRow(page.Body, "口座番号"), readRow(page.Body, "口座名義")
 	assert.Contains(t, number, "1234567", "the number the buyer paid to")
 	assert.Contains(t, number, "前回のお支払いから（確度 高）")
@@ -159,22 +159,6 @@ func placesInvoice(t *testing.T, due time.Time) []byte {
 	return b
 }
 
-// uploadImage uploads a PNG invoice and waits for its reading: the file page's path and
-// its page once read.
-func uploadImage(t *testing.T, c *webtest.Client, png []byte) (string, webtest.Response) {
-	t.Helper()
-	res := upload(t, c, "請求書.png", png)
-	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
-	loc := res.Header.Get("Location")
-	var page webtest.Response
-	require.Eventually(t, func() bool {
-		page = c.Get(loc)
-		return page.StatusCode == http.StatusOK && !strings.Contains(page.Body, "読み取り中")
-	}, 60*time.Second, 200*time.Millisecond, "the OCR job finishes")
-	require.Contains(t, page.Body, "読み取りが終わりました")
-	return loc, page
-}
-
 // Issue 28, learn per supplier, the field positions: the buyer types the payment date the
 // reading missed and pays; the payment learns where the supplier prints it, and the
 // supplier's next invoice has its date read from there, shown as read from the invoice.
@@ -184,7 +168,7 @@ func TestSecondInvoiceOfASupplierIsReadWhereTheLastOnePrintedTheDate(t *testing.
 	due, err := time.Parse(time.DateOnly, dueISO)
 	require.NoError(t, err)
 
-	file, page := uploadImage(t, p.c, placesInvoice(t, due))
+	file, page := uploadAndRead(t, p.c, "請求書.png", placesInvoice(t, due))
 	assert.Empty(t, readRow(page.Body, "お支払期限"), "the rules know no ご決済予定")
 	assert.Contains(t, readRow(page.Body, "ご請求金額（税込）"), "125,400")
 
@@ -224,7 +208,7 @@ func TestSecondInvoiceOfASupplierIsReadWhereTheLastOnePrintedTheDate(t *testing.
 	assert.Contains(t, fields, "total")
 
 	next := due.AddDate(0, 1, 0)
-	_, page = uploadImage(t, p.c, placesInvoice(t, next))
+	_, page = uploadAndRead(t, p.c, "請求書.png", placesInvoice(t, next))
 	row := readRow(page.Body, "お支払期限")
 	assert.Contains(t, row, next.Format(time.DateOnly), "read where the supplier prints it")
 	assert.Contains(t, row, "請求書から読み取り")

@@ -17,11 +17,24 @@ type TextLine struct {
 	Pt   float64
 }
 
-// RenderText draws lines of text in IPAex Gothic on white A4 paper at 200 dpi, one under
-// the other from the top left, as a scanner sees a plain page, and answers the PNG: a
-// page with exactly the wording a test needs (a label the rules do not know, say), which
-// the invoice layouts do not print.
+// RenderText draws lines of text on white A4 paper at 200 dpi (DrawText) and answers the
+// PNG: a page with exactly the wording a test needs (a label the rules do not know, say),
+// which the invoice layouts do not print.
 func RenderText(lines []TextLine) ([]byte, error) {
+	g, err := DrawText(lines, 200)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := png.Encode(&out, g); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// DrawText draws lines of text in IPAex Gothic on white A4 paper at dpi, one under the
+// other from the top left, as a scanner sees a plain page.
+func DrawText(lines []TextLine, dpi float64) (*image.Gray, error) {
 	data, err := loadFont()
 	if err != nil {
 		return nil, err
@@ -30,8 +43,7 @@ func RenderText(lines []TextLine) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invoicegen: font: %w", err)
 	}
-	const dpi = 200.0
-	g := image.NewGray(image.Rect(0, 0, FaxWidth, FaxHeight))
+	g := image.NewGray(image.Rect(0, 0, int(8.27*dpi), int(11.69*dpi)))
 	for i := range g.Pix {
 		g.Pix[i] = 255
 	}
@@ -46,9 +58,5 @@ func RenderText(lines []TextLine) ([]byte, error) {
 		d.DrawString(l.Text)
 		face.Close()
 	}
-	var out bytes.Buffer
-	if err := png.Encode(&out, g); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return g, nil
 }
