@@ -113,11 +113,29 @@ func (p payer) toConfirm(t *testing.T, amount string) webtest.Response {
 
 func (p payer) submit(t *testing.T, confirm webtest.Response) webtest.Response {
 	t.Helper()
+	return p.post(t, confirm, false)
+}
+
+// submitAcknowledging submits the confirm page with every 確認しました it asks for
+// ticked: the entry differs from the invoice as read, knowingly.
+func (p payer) submitAcknowledging(t *testing.T, confirm webtest.Response) webtest.Response {
+	t.Helper()
+	return p.post(t, confirm, true)
+}
+
+func (p payer) post(t *testing.T, confirm webtest.Response, acknowledge bool) webtest.Response {
+	t.Helper()
 	m := submitKeyRe.FindStringSubmatch(confirm.Body)
 	require.NotNil(t, m, "the confirm page carries its submit key")
 	cards, err := webtest.Store().Cards(context.Background(), p.u.BuyerID)
 	require.NoError(t, err)
-	return p.c.Post("/payments/add/confirm", url.Values{"submit_key": {m[1]}, "card_id": {strconv.FormatInt(cards[0].ID, 10)}, "action": {"submit"}})
+	form := url.Values{"submit_key": {m[1]}, "card_id": {strconv.FormatInt(cards[0].ID, 10)}, "action": {"submit"}}
+	if acknowledge {
+		for _, a := range acknowledgeRe.FindAllStringSubmatch(confirm.Body, -1) {
+			form.Add("acknowledge", a[1])
+		}
+	}
+	return p.c.Post("/payments/add/confirm", form)
 }
 
 func TestPayAnInvoiceWithoutJavaScript(t *testing.T) {

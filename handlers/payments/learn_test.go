@@ -91,15 +91,7 @@ func TestSecondInvoiceOfASupplierOffersWhatTheBuyerCorrected(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	confirm := p.c.Get("/payments/add/confirm")
 	require.Equal(t, http.StatusOK, confirm.StatusCode, confirm.Body)
-	key := submitKeyRe.FindStringSubmatch(confirm.Body)
-	require.NotNil(t, key)
-	cards, err := webtest.Store().Cards(t.Context(), p.u.BuyerID)
-	require.NoError(t, err)
-	submit := url.Values{"submit_key": {key[1]}, "card_id": {strconv.FormatInt(cards[0].ID, 10)}, "action": {"submit"}}
-	for _, m := range acknowledgeRe.FindAllStringSubmatch(confirm.Body, -1) {
-		submit.Add("acknowledge", m[1]) // the account differs from the invoice's, knowingly
-	}
-	res = p.c.Post("/payments/add/confirm", submit)
+	res = p.submitAcknowledging(t, confirm) // the account differs from the invoice's, knowingly
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	require.True(t, strings.HasPrefix(res.Header.Get("Location"), "/payments/complete?id="), res.Header.Get("Location"))
 
@@ -182,15 +174,7 @@ func TestSecondInvoiceOfASupplierIsReadWhereTheLastOnePrintedTheDate(t *testing.
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	confirm := p.c.Get("/payments/add/confirm")
 	require.Equal(t, http.StatusOK, confirm.StatusCode, confirm.Body)
-	key := submitKeyRe.FindStringSubmatch(confirm.Body)
-	require.NotNil(t, key)
-	cards, err := webtest.Store().Cards(t.Context(), p.u.BuyerID)
-	require.NoError(t, err)
-	submit := url.Values{"submit_key": {key[1]}, "card_id": {strconv.FormatInt(cards[0].ID, 10)}, "action": {"submit"}}
-	for _, m := range acknowledgeRe.FindAllStringSubmatch(confirm.Body, -1) {
-		submit.Add("acknowledge", m[1])
-	}
-	res = p.c.Post("/payments/add/confirm", submit)
+	res = p.submitAcknowledging(t, confirm)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 
 	hs, err := webtest.Store().SupplierHistories(t.Context(), p.u.BuyerID)
