@@ -103,7 +103,7 @@ func Match(f Fields, c Candidates) MatchResult {
 	}
 	holder := ""
 	if sure(f.AccountHolder) {
-		holder = holderKey(f.AccountHolder.Value)
+		holder = unvoiced(holderKey(f.AccountHolder.Value))
 	}
 	type hitAccount struct {
 		supplier int64
@@ -122,9 +122,9 @@ func Match(f Fields, c Candidates) MatchResult {
 			switch {
 			case m.BankCode != "" && m.BranchCode != "" && a.BankCode == m.BankCode && a.BranchCode == m.BranchCode:
 				hits = append(hits, hitAccount{s.ID, a, "銀行・支店・口座番号が一致しました"})
-			case m.BankCode != "" && m.BranchCode == "" && a.BankCode == m.BankCode && holder != "" && holderKey(a.Holder) == holder:
+			case m.BankCode != "" && m.BranchCode == "" && a.BankCode == m.BankCode && holder != "" && unvoiced(holderKey(a.Holder)) == holder:
 				hits = append(hits, hitAccount{s.ID, a, "銀行・口座番号・口座名義が一致しました"})
-			case m.BankCode == "" && holder != "" && holderKey(a.Holder) == holder:
+			case m.BankCode == "" && holder != "" && unvoiced(holderKey(a.Holder)) == holder:
 				hits = append(hits, hitAccount{s.ID, a, "口座番号・口座名義が一致しました"})
 			}
 		}
@@ -151,6 +151,11 @@ func bankKey(s string) string {
 func branchKey(s string) string {
 	return strings.TrimSuffix(removeSpaces(norm(s)), "支店")
 }
+
+// unvoiced is a zengin holder without its voiced and semi-voiced marks: OCR drops the
+// half-width ﾞ and ﾟ (ｷﾞ is two glyphs, the mark a speck), and with the account's number
+// (and bank) agreeing, ｶ)ﾁﾕｳｵｳｷｹﾝ read is the registered ｶ)ﾁﾕｳｵｳｷﾞｹﾝ.
+func unvoiced(s string) string { return strings.NewReplacer("ﾞ", "", "ﾟ", "").Replace(s) }
 
 func holderKey(s string) string {
 	h, err := pay.NormalizeHolderName(s)

@@ -65,6 +65,10 @@ func TestInvoicereadMatch(t *testing.T) {
 			AccountNumber: sureField("1234567")}, 1, 0, "0005", "345", "名称"},
 		{"unknown bank: number and holder", invoiceread.Fields{
 			AccountNumber: sureField("1234567"), AccountHolder: sureField("サトウ ヒカル")}, 2, 21, "", "", "口座"},
+		{"number and holder, the holder's voiced mark lost", invoiceread.Fields{
+			AccountNumber: sureField("1234567"), AccountHolder: sureField("ｶ)ｻﾝﾌﾙｼﾖｳｼ")}, 1, 11, "", "", "口座"},
+		{"bank, number and holder, the voiced mark lost", invoiceread.Fields{
+			BankName: sureField("三菱UFJ銀行"), AccountNumber: sureField("1234567"), AccountHolder: sureField("ｶ)ｻﾝﾌﾙｼﾖｳｼ")}, 1, 11, "0005", "", "口座"},
 		{"信用金庫 as zengin abbreviates it", invoiceread.Fields{BankName: sureField("城南信用金庫")}, 0, 0, "1344", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,6 +123,8 @@ func TestInvoicereadEvidence(t *testing.T) {
 			[]invoiceread.Warning{{"account_number", "入力した口座番号（7654321）が請求書の口座番号（1234567）と一致しません。"}}},
 		{"holder", func(e *invoiceread.Entered) { e.AccountHolder = "ｶ)ﾍﾞﾂｶｲｼﾔ" }, nil, buyer,
 			[]invoiceread.Warning{{"account_holder", "入力した口座名義（ｶ)ﾍﾞﾂｶｲｼﾔ）が請求書の口座名義（ｶ)ｻﾝﾌﾟﾙｼﾖｳｼﾞ）と一致しません。"}}},
+		{"holder read without the voiced marks OCR dropped", nil,
+			func(f *invoiceread.Fields) { f.AccountHolder = sureField("ｶ)ｻﾝﾌﾙｼﾖｳｼ") }, buyer, nil},
 		{"addressee is another company", nil, nil, []string{"株式会社別会社"},
 			[]invoiceread.Warning{{"addressee", "請求書の宛名（株式会社山田商店 経理部 御中）がお客様の会社名（株式会社別会社）と一致しません。自社宛ての請求書かご確認ください。"}}},
 		{"addressee matches the buyer's second name", nil, nil, []string{"別名", "(株)山田商店"}, nil},
