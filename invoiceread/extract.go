@@ -1031,6 +1031,40 @@ func readAccount(ls []line, f *Fields) {
 	readType(ls[from:to], f)
 	readNumber(ls, from, to, f)
 	readHolder(ls, from, to, f)
+	agreeBranch(f)
+}
+
+// agreeBranch makes the branch's name and number agree with the zengin list, once the
+// bank is known there: a number read with a name (渋谷支店 (店番135)) that the list gives
+// to another branch is put right from the name when they are a digit apart (185 → 135);
+// a name one character off the number's branch takes the list's name. Names and numbers that the list does not pair stay as read: which of
+// the two OCR got wrong is then not known.
+func agreeBranch(f *Fields) {
+	if !f.BankName.Found || !f.BranchCode.Found || !f.BranchName.Found {
+		return
+	}
+	bank, _ := matchBank(asSure(*f)) // as Match finds it: zengin's names drop 銀行
+	if bank == "" {
+		return
+	}
+	code := f.BranchCode.Value
+	byCode, codeKnown := banks.BranchByCode(bank, code)
+	name := branchKey(f.BranchName.Value)
+	if codeKnown && branchKey(byCode.Name) == name {
+		return // they agree
+	}
+	var byName []banks.Branch
+	for _, br := range banks.SearchBranches(bank, f.BranchName.Value, 20) {
+		if branchKey(br.Name) == name {
+			byName = append(byName, br)
+		}
+	}
+	switch {
+	case len(byName) == 1 && editDistance(byName[0].Code, code) == 1:
+		f.BranchCode = found(byName[0].Code, f.BranchCode.Confidence*0.9)
+	case len(byName) == 0 && codeKnown && editDistance(branchKey(byCode.Name), name) == 1:
+		f.BranchName = found(byCode.Name, f.BranchName.Confidence*0.9)
+	}
 }
 
 // branchLabelRe is a branch's label that the labels table does not know (支店 alone, as a
