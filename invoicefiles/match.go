@@ -107,12 +107,7 @@ func matchCandidates(cands []store.InvoiceMatchCandidate) invoiceread.Candidates
 func histories(rows []store.SupplierHistory) []invoiceread.History {
 	out := make([]invoiceread.History, len(rows))
 	for i, h := range rows {
-		var places []invoiceread.Place
-		if len(h.Places) > 0 {
-			_ = json.Unmarshal(h.Places, &places) // places that do not decode guide nothing
-		}
 		out[i] = invoiceread.History{
-			Places:     places,
 			SupplierID: h.SupplierID, CorporateNumber: h.CorporateNumber, Corrected: h.Corrected,
 			Remembered: invoiceread.Remembered{
 				IssuerName: h.IssuerName, RegistrationNumber: h.RegistrationNumber,
@@ -125,9 +120,9 @@ func histories(rows []store.SupplierHistory) []invoiceread.History {
 }
 
 // knownPlaces answers, for an invoice of buyerID read so far, where the issuer's last
-// paid invoice printed its changing values (invoiceread.IssuerHistory's places): the
-// OCR job reads a missed amount or date there. A failing query guides nothing; the
-// reading goes on as it is.
+// paid invoice printed its changing values (store.SupplierHistory.Places of the supplier
+// invoiceread.IssuerHistory finds): the OCR job reads a missed amount or date there. A
+// failing query guides nothing; the reading goes on as it is.
 func knownPlaces(ctx context.Context, st *store.Store, buyerID int64, log *slog.Logger) func(invoiceread.Fields) []invoiceread.Place {
 	return func(read invoiceread.Fields) []invoiceread.Place {
 		hs, err := st.SupplierHistories(ctx, buyerID)
@@ -146,6 +141,13 @@ func knownPlaces(ctx context.Context, st *store.Store, buyerID int64, log *slog.
 		if !ok {
 			return nil
 		}
-		return h.Places
+		// Only the issuer's places are decoded (the file page's match needs none).
+		var places []invoiceread.Place
+		for _, row := range hs {
+			if row.SupplierID == h.SupplierID && len(row.Places) > 0 {
+				_ = json.Unmarshal(row.Places, &places) // places that do not decode guide nothing
+			}
+		}
+		return places
 	}
 }

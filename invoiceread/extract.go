@@ -1037,8 +1037,9 @@ func readAccount(ls []line, f *Fields) {
 // agreeBranch makes the branch's name and number agree with the zengin list, once the
 // bank is known there: a number read with a name (渋谷支店 (店番135)) that the list gives
 // to another branch is put right from the name when they are a digit apart (185 → 135);
-// a name one character off the number's branch takes the list's name. Names and numbers that the list does not pair stay as read: which of
-// the two OCR got wrong is then not known.
+// a name one character off the number's branch takes the list's name. Names and numbers
+// that the list does not pair stay as read: which of the two OCR got wrong is then not
+// known.
 func agreeBranch(f *Fields) {
 	if !f.BankName.Found || !f.BranchCode.Found || !f.BranchName.Found {
 		return

@@ -53,9 +53,6 @@ type History struct {
 	CorporateNumber string // the supplier's, 13 digits, or ""
 	Remembered
 	Corrected []string
-	// Places are where the supplier's last invoice printed the values that change from
-	// one invoice to the next (Learn).
-	Places []Place
 }
 
 // Corrections are the fields of used (the values a payment was submitted with) that the
