@@ -340,3 +340,85 @@ func TestACaptureAnsweredAfterACorrectionIsNotThePayments(t *testing.T) {
 	t.Logf("old %s: PSP %s; current %s: PSP %s, card %s, ledger %v", old, p.txs[old].Status,
 		after.PaymentRef, p.txs[after.PaymentRef].Status, after.CardStatus, balances(t, after))
 }
+
+// The capture job's run reaches the PSP and its answer is lost (a timeout): the job is
+// retried. Before the retry, screening sends the payment back and the buyer corrects it
+// under the same authorisation (the amount unchanged), so it is back in 審査中 and the
+// retry has nothing to capture. The card at the PSP is charged all the same: the retry
+// records that capture, or the books would say authorised while the PSP holds the money
+// (the money model found this: "PSP captured 1260; ledger receivable 0 (審査中)").
+func TestACaptureWhoseAnswerWasLostIsRecordedAfterACorrection(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	s := newService(p)
+	pm := completed(t, s, f, "capture-lost-answer", false)
+	ref := pm.PaymentRef
+	_, err := p.Capture(ctx, ref, pm.AuthorizedAmount) // the job's run; its answer never came
+	require.NoError(t, err)
+	_, err = s.Screening.SendBack(ctx, newOperator(t, pay.RoleScreening), pm.ID, pay.SendBackOther, "請求書番号が違います")
+	require.NoError(t, err)
+	_, err = s.Payments.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: f.submission("").Invoice})
+	require.NoError(t, err)
+	after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	require.Equal(t, pay.InProgress, after.ExaminationStatus)
+	require.Equal(t, ref, after.PaymentRef, "the same authorisation")
+
+	assert.Equal(t, 1, runJobs(t, s, invoices.CaptureJobKind, pm.ID), "the capture job's retry")
+	after, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.CardCaptured, after.CardStatus)
+	assert.Equal(t, pay.InProgress, after.ExaminationStatus, "still in screening: only the card's record moved")
+	psp := p.txs[ref]
+	got := balances(t, after)[pay.AccountCardReceivable]
+	assert.Equal(t, psp.Captured-psp.Refunded, got, "the ledger's card receivable is what the PSP holds")
+	t.Logf("PSP %s: captured %d, refunded %d; ledger card receivable %d (%s, card %s)", ref, psp.Captured, psp.Refunded,
+		got, after.ExaminationStatus.Label(), after.CardStatus)
+
+	// Cancelled now, the card job refunds the capture the books know of: both posted.
+	_, err = s.Payments.Cancel(ctx, f.buyer, "buyer:1", pm.ID, "")
+	require.NoError(t, err)
+	assert.Equal(t, 1, runJobs(t, s, invoices.CardJobKind, pm.ID))
+	assert.Equal(t, gateway.StatusRefunded, p.txs[ref].Status)
+	after, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.CardRefunded, after.CardStatus)
+	assert.Empty(t, balances(t, after))
+	var postings []string
+	require.NoError(t, db.Store.DB.Select(&postings, `SELECT kind FROM ledger_postings WHERE invoice_id = $1 ORDER BY id`, pm.ID))
+	assert.Equal(t, []string{"capture", "refund"}, postings)
+}
+
+// The same lost answer, and the payment is cancelled before the retry: whichever job runs
+// first, the capture and its refund are both posted and nothing is left at the PSP.
+func TestACaptureWhoseAnswerWasLostIsRefundedAfterACancel(t *testing.T) {
+	for _, captureFirst := range []bool{true, false} {
+		t.Run(fmt.Sprintf("capture job first %v", captureFirst), func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t)
+			p := newPSP()
+			s := newService(p)
+			pm := completed(t, s, f, fmt.Sprintf("capture-lost-cancel-%v", captureFirst), false)
+			_, err := p.Capture(ctx, pm.PaymentRef, pm.AuthorizedAmount)
+			require.NoError(t, err)
+			_, err = s.Payments.Cancel(ctx, f.buyer, "buyer:1", pm.ID, "")
+			require.NoError(t, err)
+			if captureFirst {
+				assert.Equal(t, 1, runJobs(t, s, invoices.CaptureJobKind, pm.ID))
+			}
+			assert.Equal(t, 1, runJobs(t, s, invoices.CardJobKind, pm.ID))
+			if !captureFirst {
+				assert.Equal(t, 1, runJobs(t, s, invoices.CaptureJobKind, pm.ID))
+			}
+			after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
+			require.NoError(t, err)
+			assert.Equal(t, pay.CardRefunded, after.CardStatus)
+			assert.Equal(t, gateway.StatusRefunded, p.txs[pm.PaymentRef].Status)
+			assert.Empty(t, balances(t, after))
+			var postings []string
+			require.NoError(t, db.Store.DB.Select(&postings, `SELECT kind FROM ledger_postings WHERE invoice_id = $1 ORDER BY id`, pm.ID))
+			assert.Equal(t, []string{"capture", "refund"}, postings)
+		})
+	}
+}

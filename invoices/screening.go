@@ -179,8 +179,16 @@ func (s *Screening) RunCaptureJob(ctx context.Context, payload json.RawMessage) 
 	if err != nil {
 		return err
 	}
-	if p.PaymentRef != j.Ref || p.ExaminationStatus != pay.InProgressExaminationCompleted || p.CardStatus == pay.CardCaptured {
-		return nil // cancelled, corrected or captured meanwhile: the card job or an earlier run did the rest
+	if p.PaymentRef != j.Ref || p.CardStatus == pay.CardCaptured {
+		// Corrected to a new authorisation (the correction's card job releases this one),
+		// or captured by an earlier run.
+		return nil
+	}
+	if p.ExaminationStatus != pay.InProgressExaminationCompleted {
+		if p.CardStatus == pay.CardAuthorized {
+			return s.recordLostCapture(ctx, j)
+		}
+		return nil // released: the card job did the rest
 	}
 	tx, err := s.Gateway.Lookup(ctx, j.Ref)
 	if err != nil && !errors.Is(err, gateway.ErrNotFound) {
@@ -213,6 +221,31 @@ func (s *Screening) RunCaptureJob(ctx context.Context, payload json.RawMessage) 
 		// corrected to a new authorisation meanwhile: the correction's job releases
 		// (refunds) this one, and the new one is captured when screening completes again.
 		return nil
+	}
+	return err
+}
+
+// recordLostCapture is the capture job of a payment that left 審査完了 under the same
+// authorisation (sent back and corrected, cancelled or expired) before the job ran
+// again: nothing is to be captured now, but an earlier run may have captured with its
+// answer lost (a timeout), and the retry that would have recorded it finds the payment
+// elsewhere. The card at the PSP is then charged while the books say authorised. The
+// PSP's word is recorded: a payment completed again is not captured twice, and the card
+// job of a cancelled one refunds the capture, posting both.
+func (s *Screening) recordLostCapture(ctx context.Context, j PaymentJob) error {
+	tx, err := s.Gateway.Lookup(ctx, j.Ref)
+	if errors.Is(err, gateway.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("invoices: capture %s: %w", j.Ref, err)
+	}
+	if tx.Status != gateway.StatusCaptured && tx.Status != gateway.StatusPartiallyRefunded {
+		return nil
+	}
+	err = s.Store.SetPaymentCard(ctx, nil, j.BuyerID, j.ID, j.Ref, pay.CardCaptured, string(resultOr(tx.ResultCode, gateway.ResultApproved)), s.now())
+	if errors.Is(err, pay.ErrCardTransition) || errors.Is(err, store.ErrStateChanged) {
+		return nil // released or corrected since it was read: that change's job has the money
 	}
 	return err
 }

@@ -72,12 +72,14 @@ const (
 	faultNotReached
 )
 
-// faultyPSP is the sandbox PSP behind a network that loses one call when told to.
+// faultyPSP is the sandbox PSP behind a network that loses one call when told to. Each
+// sequence has its own: a fault drawn by one worker's sequence and taken by another's
+// call made a failure that its replay could not reproduce.
 type faultyPSP struct {
 	gateway.Gateway
 	next atomic.Int32
-	// injected counts the faults that hit a call.
-	injected atomic.Int64
+	// injected counts the faults that hit a call (the world's count, every sequence's).
+	injected *atomic.Int64
 }
 
 func (f *faultyPSP) fault() int32 {
@@ -114,11 +116,12 @@ func (f *faultyPSP) Refund(ctx context.Context, id string, amount int64) (gatewa
 
 // modelWorld is what every sequence shares: the database, the PSP, the operators.
 type modelWorld struct {
-	st        *store.Store
-	svc       *invoices.Services
-	config    invoices.Config // what svc is built from; each sequence builds its own on its clock
-	psp       *faultyPSP
-	sandbox   gateway.Gateway
+	st      *store.Store
+	svc     *invoices.Services
+	config  invoices.Config // what svc is built from; each sequence builds its own on its clock
+	sandbox gateway.Gateway
+	// faults counts the faults every sequence's PSP injected.
+	faults    atomic.Int64
 	pspURL    string
 	clock     *modelClock
 	screener1 store.Operator
@@ -193,9 +196,8 @@ func newModelWorld(t *testing.T) *modelWorld {
 	require.NoError(t, err)
 	handler = srv
 	client := sandbox.NewClient(ts.URL, "sk_test_model", "whsec_model", &http.Client{Timeout: 10 * time.Second})
-	psp := &faultyPSP{Gateway: client}
-	w := &modelWorld{st: d.Store, psp: psp, sandbox: client, pspURL: ts.URL, clock: clock,
-		config: invoices.Config{Store: d.Store, Gateway: psp, BaseURL: modelAppOrigin, Now: clock.Now, Logger: quiet},
+	w := &modelWorld{st: d.Store, sandbox: client, pspURL: ts.URL, clock: clock,
+		config: invoices.Config{Store: d.Store, Gateway: client, BaseURL: modelAppOrigin, Now: clock.Now, Logger: quiet},
 		remitter: invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
 		stats: modelStats{actions: map[string]int{}}}
@@ -297,6 +299,7 @@ type modelSequence struct {
 	// svc is the world's service on the sequence's own clock, which starts on the same
 	// day every time: a replayed sequence meets the same calendar.
 	svc   *invoices.Services
+	psp   *faultyPSP // svc's
 	clock *modelClock
 
 	b        modelBuyer
@@ -616,7 +619,7 @@ func (s *modelSequence) actions() map[string]func(*rapid.T) {
 			}
 		},
 		"the PSP's next answer is lost": func(t *rapid.T) {
-			w.psp.next.Store(int32(rapid.IntRange(faultAnswerLost, faultNotReached).Draw(t, "fault")))
+			s.psp.next.Store(int32(rapid.IntRange(faultAnswerLost, faultNotReached).Draw(t, "fault")))
 			w.stats.action("fault", false)
 		},
 		"time passes": func(t *rapid.T) {
@@ -889,12 +892,14 @@ func TestMoneyModel(t *testing.T) {
 					clock := &modelClock{now: modelStart}
 					c := w.config
 					c.Now = clock.Now
+					psp := &faultyPSP{Gateway: w.sandbox, injected: &w.faults}
+					c.Gateway = psp
 					svc := invoices.New(c)
 					if served%buyerSequences == 0 {
 						buyer = w.newBuyer(rt)
 					}
 					served++
-					s := &modelSequence{w: w, b: buyer, svc: svc, clock: clock}
+					s := &modelSequence{w: w, b: buyer, svc: svc, psp: psp, clock: clock}
 					acts := s.actions()
 					// Every sequence starts with a payment: the steps then interleave on it.
 					acts["submit"](rt)
@@ -936,7 +941,7 @@ func TestMoneyModel(t *testing.T) {
 		}
 		row("milliseconds spent per action (MONEY_PROFILE)", actionSummary(times), true)
 	}
-	row("faults injected at the PSP (answer lost or request lost)", fmt.Sprintf("%d", w.psp.injected.Load()), true)
+	row("faults injected at the PSP (answer lost or request lost)", fmt.Sprintf("%d", w.faults.Load()), true)
 	row("outcomes", fmt.Sprintf("%d transferred, %d refunded, %d returned after a failed transfer", st.transfered, st.refunded, st.returned), true)
 	row("violations (ledger balances, taken = sent + fees + held + refunded, no refund after a file, no transfer without a capture, transferred at most once, state = ledger, PSP = ledger, no stray authorisation)",
 		fmt.Sprintf("%d", boolInt(failed)), !failed)
