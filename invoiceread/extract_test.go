@@ -222,6 +222,9 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"holder's (カ at the end, then a gap", "口座名義 : ホクトシステム (カ  ーー  リー  合計金額", map[string]string{"holder": "ﾎｸﾄｼｽﾃﾑ(ｶ"}},
 		{"a stray digit before the holder's カ)", "「名義人  5カ)ヒカリシヨクヒン  —", map[string]string{"holder": "ｶ)ﾋｶﾘｼﾖｸﾋﾝ"}},
 		{"holder's カ) read as hh)", "口座名義 hh) チユウオウギケン", map[string]string{"holder": "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ"}},
+		// 口 read as 日 or as the katakana ロ: no word of an invoice begins so.
+		{"口座 read 日座", "日座番号 1234567\n日座名義 カ)ミナトキカク", map[string]string{"number": "1234567", "holder": "ｶ)ﾐﾅﾄｷｶｸ"}},
+		{"口座 read ロ座", "ロ座番号 7654321\nロ座名義 ヤマダ タロウ", map[string]string{"number": "7654321", "holder": "ﾔﾏﾀﾞ ﾀﾛｳ"}},
 		{"a small kana read twice (ュユ)", "口座名義 カ)チュユウオウギケン", map[string]string{"holder": "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ"}},
 		{"a small kana read twice (ョヨ)", "口座名義 カ)ヒカリショヨクヒン", map[string]string{"holder": "ｶ)ﾋｶﾘｼﾖｸﾋﾝ"}},
 		{"both date labels lost: the first date issued, the later one due", "請求書  ‘Re  2026/8/2\n合同会社ブルーオーシャン 御中  “SME  2026/8/16",

@@ -24,6 +24,9 @@ type Reread struct {
 	// Widen is how much the crop is stretched sideways before it is read (0: as it is):
 	// half-width kana, ocr.Crop.Widen.
 	Widen float64
+	// HalfWidth asks for the widened crop's half-width kana to be redrawn as full-width
+	// ones, each voiced mark against its kana (ocr.Crop.HalfWidth).
+	HalfWidth bool
 	// Read is what the page's reading has there (Refine takes the voiced marks a widened
 	// crop loses from it).
 	Read string
@@ -108,7 +111,9 @@ func Rereads(lines []Line, f Fields) []Reread {
 			// digits, or lost: the crop again, widened towards the full-width shapes the
 			// model knows. The surer of the two answers is taken (Refine). ×1.6 read the
 			// generator's half-width holders surer than ×2 (0.79–0.93 against 0.51–0.87).
-			rr.Widen = holderWiden
+			// Redrawn with each voiced mark set against its kana: widened with the rest,
+			// ｷﾞ's mark stood apart and was dropped (キ).
+			rr.Widen, rr.HalfWidth = holderWiden, true
 			out = append(out, rr)
 		}
 	}

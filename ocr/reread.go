@@ -23,6 +23,9 @@ type Crop struct {
 	// their width, and the Japanese model reads them as letters and digits; widened ×2
 	// they read as the full-width kana they stand for.
 	Widen float64
+	// HalfWidth redraws the crop's half-width kana as full-width ones (halfWidthKana):
+	// the glyphs widened by Widen, the voiced marks set against their kana.
+	HalfWidth bool
 }
 
 // Character sets for Crop.Chars.
@@ -60,28 +63,9 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 	if err != nil {
 		return Line{}, err
 	}
-	// Half the box's height above and below: a crop cut through the tops of the glyphs
-	// (a word's box can miss a raised bracket) reads worse. Not to the sides: the box's
-	// left is often the end of the field's label, and a stroke of it reads as a bracket.
-	pad := max(c.Box.Dy()/2, 4)
-	box := image.Rect(c.Box.Min.X, c.Box.Min.Y-pad, c.Box.Max.X+pad, c.Box.Max.Y+pad).Intersect(g.Rect)
-	box.Min.X = blankNear(g, box, box.Min.X, c.Box.Dy())
-	// The rows above and below are the neighbouring lines' (a number's feet over a
-	// holder's name read as marks): the crop ends at the first blank row out from the box.
-	box.Min.Y, box.Max.Y = blankRow(g, box, c.Box.Min.Y, -1), blankRow(g, box, c.Box.Max.Y-1, +1)+1
-	if box.Dx() < 4 || box.Dy() < 4 {
-		return Line{}, fmt.Errorf("ocr: crop %v outside page %d", c.Box, c.Page)
-	}
-	crop := image.NewGray(image.Rect(0, 0, box.Dx()+2*rereadMargin, box.Dy()+2*rereadMargin))
-	for i := range crop.Pix {
-		crop.Pix[i] = 0xff
-	}
-	for y := box.Min.Y; y < box.Max.Y; y++ {
-		src := g.Pix[g.PixOffset(box.Min.X, y):g.PixOffset(box.Max.X, y)]
-		copy(crop.Pix[crop.PixOffset(rereadMargin, y-box.Min.Y+rereadMargin):], src)
-	}
-	if c.Widen > 1 {
-		crop = resize(crop, int(float64(crop.Rect.Dx())*c.Widen), crop.Rect.Dy(), catmullRom)
+	crop, box, err := cropImage(g, c)
+	if err != nil {
+		return Line{}, err
 	}
 	file := filepath.Join(rd.dir, "crop.png")
 	if err := writePNG(file, crop); err != nil {
@@ -118,6 +102,37 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 	}
 	l.Text, l.Page = strings.Join(texts, " "), c.Page
 	return l, nil
+}
+
+// cropImage cuts c's box out of page g for tesseract, with paper round it (and widened
+// when c asks); box is the part of the page it shows, rereadMargin in.
+func cropImage(g *image.Gray, c Crop) (*image.Gray, image.Rectangle, error) {
+	// Half the box's height above and below: a crop cut through the tops of the glyphs
+	// (a word's box can miss a raised bracket) reads worse. Not to the sides: the box's
+	// left is often the end of the field's label, and a stroke of it reads as a bracket.
+	pad := max(c.Box.Dy()/2, 4)
+	box := image.Rect(c.Box.Min.X, c.Box.Min.Y-pad, c.Box.Max.X+pad, c.Box.Max.Y+pad).Intersect(g.Rect)
+	box.Min.X = blankNear(g, box, box.Min.X, c.Box.Dy())
+	// The rows above and below are the neighbouring lines' (a number's feet over a
+	// holder's name read as marks): the crop ends at the first blank row out from the box.
+	box.Min.Y, box.Max.Y = blankRow(g, box, c.Box.Min.Y, -1), blankRow(g, box, c.Box.Max.Y-1, +1)+1
+	if box.Dx() < 4 || box.Dy() < 4 {
+		return nil, image.Rectangle{}, fmt.Errorf("ocr: crop %v outside page %d", c.Box, c.Page)
+	}
+	crop := image.NewGray(image.Rect(0, 0, box.Dx()+2*rereadMargin, box.Dy()+2*rereadMargin))
+	for i := range crop.Pix {
+		crop.Pix[i] = 0xff
+	}
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		src := g.Pix[g.PixOffset(box.Min.X, y):g.PixOffset(box.Max.X, y)]
+		copy(crop.Pix[crop.PixOffset(rereadMargin, y-box.Min.Y+rereadMargin):], src)
+	}
+	if c.HalfWidth && c.Widen > 1 {
+		crop = halfWidthKana(crop, c.Widen)
+	} else if c.Widen > 1 {
+		crop = resize(crop, int(float64(crop.Rect.Dx())*c.Widen), crop.Rect.Dy(), catmullRom)
+	}
+	return crop, box, nil
 }
 
 // pageImage is page n's prepared image, decoded once for the crops of that page.

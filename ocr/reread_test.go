@@ -104,6 +104,19 @@ func TestRereadWidensHalfWidthKana(t *testing.T) {
 	assert.True(t, widened.Box.Overlaps(box), "the widened reading's boxes are back on the page: %v in %v", widened.Box, box)
 }
 
+// A half-width voiced kana is two glyphs (ｷﾞ): widened with the rest, the mark stands a
+// glyph's width away and is dropped (キ); redrawn against its kana it reads ギ.
+func TestRereadSetsAVoicedMarkAgainstItsKana(t *testing.T) {
+	rd, page, box := openWith(t, 300, "口座名義", "口座名義 ｶ)ｻﾝﾜｺｳｷﾞﾖｳ")
+	widened, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana, Widen: 1.6})
+	require.NoError(t, err)
+	redrawn, err := rd.Reread(context.Background(), Crop{Page: page, Box: box, Chars: CharsKana, Widen: 1.6, HalfWidth: true})
+	require.NoError(t, err)
+	t.Logf("ｶ)ｻﾝﾜｺｳｷﾞﾖｳ: widened %q (%.2f), redrawn %q (%.2f)", widened.Text, widened.Confidence, redrawn.Text, redrawn.Confidence)
+	assert.Equal(t, "カ)サンワコウギヨウ", strings.ReplaceAll(redrawn.Text, " ", ""))
+	assert.True(t, redrawn.Box.Overlaps(box), "the redrawn reading's boxes are on the page: %v in %v", redrawn.Box, box)
+}
+
 // Two of the five date forms invoices print are 和暦: the date characters hold the era.
 func TestRereadReadsAJapaneseEraDate(t *testing.T) {
 	rd, page, box := openWith(t, 200, "支払期日", "支払期日 令和8年12月25日")
