@@ -171,6 +171,13 @@ func prepare(text string, in []Line) []line {
 			if i+1 < len(ms) {
 				end = ms[i+1][0]
 			}
+			// A label in brackets against the one before it qualifies that one
+			// (対象金額(税抜)): no column of its own, or a header row's values go one
+			// column off (the tax taking the next cell's value).
+			if k := len(ln.hits) - 1; k >= 0 && m[0] > 0 && t[m[0]-1] == '(' && ln.hits[k].end == m[0]-1 {
+				ln.hits[k].seg = t[ln.hits[k].end:end]
+				continue
+			}
 			ln.hits = append(ln.hits, hit{labelDef: def, start: m[0], end: m[1], seg: t[m[1]:end]})
 		}
 		out = append(out, ln)
@@ -410,11 +417,13 @@ func readAmountsAndDates(ls []line, f *Fields) {
 		}
 	}
 	pickTotal(ls, amounts, f)
-	pickTax(amounts, f)
+	pickTax(ls, amounts, f)
 	if f.Total.Confidence < sureShape && f.Tax.Found {
 		// No total line was read, only a guess: the subtotal and its tax, if the invoice
 		// printed a 小計, say it better.
-		if sub, conf, ok := subtotal(ls); ok && sub > f.Tax.Value {
+		// Only a tax of that subtotal at 8 to 10 %: a tax misread (a table's rule read as
+		// 1) made 550,000 + 1 the total.
+		if sub, conf, ok := subtotal(ls); ok && taxFits(sub, f.Tax.Value) {
 			f.Total = found(sub+f.Tax.Value, min(conf, f.Tax.Confidence)*sureGuess)
 		}
 	}
@@ -668,11 +677,11 @@ func printed(ls []line, v int64) bool {
 	return false
 }
 
-func pickTax(amounts []amountCand, f *Fields) {
+func pickTax(ls []line, amounts []amountCand, f *Fields) {
 	var whole *amountCand
 	var sum int64
 	var sumConf float64 = 1
-	seen := map[string]bool{}
+	seen := map[string]int{} // a rate's key: the index of the tax counted for it
 	for i := range amounts {
 		a := &amounts[i]
 		// Japanese consumption tax is 10 % at most: the tax of a total is at most 10/110
@@ -687,11 +696,17 @@ func pickTax(amounts []amountCand, f *Fields) {
 			continue
 		}
 		// Per-rate tax lines: each rate counted once, however often the invoice repeats it.
+		// Where its lines disagree, the one that is the rate's tax of an amount the
+		// invoice prints (its taxable base) is taken, else the first.
 		key := a.rateKey
-		if seen[key] {
+		if at, ok := seen[key]; ok {
+			if !rateTaxOf(ls, key, amounts[at].value) && rateTaxOf(ls, key, a.value) {
+				sum += a.value - amounts[at].value
+				seen[key] = i
+			}
 			continue
 		}
-		seen[key] = true
+		seen[key] = i
 		sum += a.value
 		sumConf = min(sumConf, a.conf)
 	}
@@ -701,6 +716,23 @@ func pickTax(amounts []amountCand, f *Fields) {
 	case sum > 0:
 		f.Tax = found(sum, sumConf*0.95)
 	}
+}
+
+// rateTaxOf says whether tax is the consumption tax at the rate of key (10, 8) of an
+// amount the invoice prints: rounded down or to the nearest yen.
+func rateTaxOf(ls []line, key string, tax int64) bool {
+	rate, err := strconv.ParseInt(key, 10, 64)
+	if err != nil || rate <= 0 || tax <= 0 {
+		return false
+	}
+	for _, ln := range ls {
+		for _, b := range amountsIn(ln.text) {
+			if t := b.value * rate; b.value > tax && (t/100 == tax || (t+50)/100 == tax) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ---- registration number ----

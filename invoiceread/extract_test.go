@@ -168,6 +168,14 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"total": "1100"}},
 		{"amount on the line below its label", "ご請求金額\n¥ 88,000 -", map[string]string{"total": "88000"}},
 		{"OCR ] for 1 and a split group", "ご請求金額 ¥ ],868,1 30-", map[string]string{"total": "1868130"}},
+		// A header row over its values (issue 28, generator photo): 対象金額(税抜) is one
+		// column, and the rule closing ¥55,000's cell is no 1.
+		{"a header row's tax, its cell's rule no digit", "対象金額(税抜)  消費税額  小計  ¥550,000\n10%対象  |  ¥550,000,_  __¥55,000|  消費税  ¥55,000\n合計金額  ぎ\\605.000",
+			map[string]string{"total": "605000", "tax": "55000"}},
+		{"per-rate tax lines disagreeing: the one that is the rate's tax of the base", "10%対象 ¥550,000 消費税 ¥58,000\n10%対象 ¥550,000 消費税 ¥55,000\n合計 ¥605,000",
+			map[string]string{"total": "605000", "tax": "55000"}},
+		{"a tax that is no tax of the subtotal makes no total with it", "小計 ¥550,000\n消費税 ¥1",
+			map[string]string{"total": "550000"}}, // the largest amount, at a guess: not 550,001
 		{"the total the invoice confirms beats a misread one", "ご請求金額 ¥868\n小計 ¥1,698,300\n消費税 ¥169,830\n合計金額 ¥1,868,130",
 			map[string]string{"total": "1868130", "tax": "169830"}},
 		{"a tax over a tenth of the total is not the tax", "消費税 ¥1,322,600\n消費税 ¥132,260\n合計 ¥1,454,860",

@@ -89,6 +89,12 @@ func fixDigits(s string) string {
 		if r == '|' && !left && (i == 0 || rs[i-1] == ' ') {
 			continue
 		}
+		// Nor is a rule or bracket after a whole group of thousands (¥55,000| closes its
+		// cell): a fourth digit there would break the group, and read as one it became
+		// an amount of its own (¥55,000 and 1, the 1 taken for the tax).
+		if (r == '|' || r == ']' || r == '[') && left && i >= 4 && rs[i-4] == ',' && isDigit(i-2) && isDigit(i-3) {
+			continue
+		}
 		if (left && sep(i+1)) || (right && sep(i-1)) {
 			rs[i] = d
 			changed = true
