@@ -785,7 +785,7 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
-	// Last, a T-number OCR ran into letters: the check digit says it is one.
+	// Then a T-number OCR ran into letters: the check digit says it is one.
 	for _, ln := range ls {
 		for _, m := range tAfterNoiseRe.FindAllStringSubmatch(ln.text, -1) {
 			if pay.ValidRegistrationNumber("T" + m[1]) {
@@ -794,7 +794,27 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
+	// Last, label and T both lost (read as noise, as +7 or as 1: 登録番号T5510… read
+	// "@#2@8@S8 5510…"): thirteen digits standing alone, or fourteen of which the first
+	// is the T read as 1 or 7, whose check digit holds. A thirteen-digit number with the
+	// check digit of a T-number is one (or the issuer's corporate number, which is the
+	// same digits); an item's barcode would pass one time in nine, hence last and less sure.
+	for _, ln := range ls {
+		for _, m := range bareDigitsRe.FindAllStringSubmatch(ln.text, -1) {
+			d := m[1]
+			if len(d) == 14 && (d[0] == '1' || d[0] == '7') {
+				d = d[1:]
+			}
+			if len(d) == 13 && pay.ValidRegistrationNumber("T"+d) {
+				f.RegistrationNumber = found("T"+d, ln.conf*sureShape*0.8)
+				return
+			}
+		}
+	}
 }
+
+// bareDigitsRe is a run of 13 or 14 digits, no digit either side.
+var bareDigitsRe = regexp.MustCompile(`(?:^|[^0-9])([0-9]{13,14})(?:$|[^0-9])`)
 
 // ---- addressee and issuer ----
 

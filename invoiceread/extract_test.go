@@ -104,6 +104,13 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"T run into OCR's letters", "3hH" + validT, map[string]string{"reg": validT}},
 		{"letters before a T and 13 digits failing the check", "3hH" + invalidT, map[string]string{"reg": "—"}},
 		{"letters before a T and 14 digits", "ABT" + validT[1:] + "5", map[string]string{"reg": "—"}},
+		// Label and T both lost (issue 28, holdout photos and faxes): the check digit says.
+		{"label and T lost: 13 digits alone", "@#2@8@S8 " + validT[1:], map[string]string{"reg": validT}},
+		{"label lost, T read as +7", "TAT ACHRet +7" + validT[1:], map[string]string{"reg": validT}},
+		{"label lost, T read as 1", "#089 -1" + validT[1:], map[string]string{"reg": validT}},
+		{"13 digits alone failing the check", "JAN " + invalidT[1:], map[string]string{"reg": "—"}},
+		{"14 digits alone not begun by a T misread", "4" + validT[1:], map[string]string{"reg": "—"}},
+		{"a labelled T-number beats 13 digits alone", "JAN 4912345678904\n登録番号 " + validT, map[string]string{"reg": validT}},
 
 		// Total = subtotal + tax (issue 28: the accuracy run's misses).
 		{"tax from the total less the subtotal", "小計  17,280円\n1. 請求額合計 ¥18,662.-",
