@@ -352,6 +352,10 @@ func amountsIn(s string) []amountTok {
 		default:
 			continue
 		}
+		// An item's or a document's code (A-100, SI-202608) is no amount.
+		if at := m[4]; m[2] < 0 && at >= 2 && s[at-1] == '-' && isASCIILetter(s[at-2]) {
+			continue
+		}
 		digits := strings.NewReplacer(",", "", ".", "", " ", "").Replace(s[m[4]:m[5]])
 		if len(digits) > 12 {
 			continue
@@ -505,6 +509,11 @@ func valuesBelow(ls []line, i int, pending []hit) ([]amountCand, []dateCand) {
 		}
 		toks, ds := amountsIn(part), datesIn(part)
 		if len(toks) == 0 && len(ds) == 0 {
+			if len(ln.hits) > 0 {
+				// A header row of its own (品番 数量 単価 金額): what is below it is its
+				// rows', not the label's (御請求額 over a table took an item's 100).
+				break
+			}
 			continue
 		}
 		na, nd := 0, 0

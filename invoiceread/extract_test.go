@@ -183,6 +183,11 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"total": "605000", "tax": "55000"}},
 		{"a tax that is no tax of the subtotal makes no total with it", "小計 ¥550,000\n消費税 ¥1",
 			map[string]string{"total": "550000"}}, // the largest amount, at a guess: not 550,001
+		// A label over a table of its own (issue 28, a holdout ledger): the table's rows
+		// are not the label's value, and an item's code is no amount.
+		{"a label over another header row takes nothing from its rows", "2 1,087,790 円也\n御請求額\n品番  品名  数量 単位  単価  金額\nA-100  レンタルサーバー (月額)  1  x  5.500  5,500",
+			map[string]string{"total": "1087790"}},
+		{"an item's code is no amount", "御請求額\nA-100 B-107", map[string]string{"total": "—"}},
 		{"the total the invoice confirms beats a misread one", "ご請求金額 ¥868\n小計 ¥1,698,300\n消費税 ¥169,830\n合計金額 ¥1,868,130",
 			map[string]string{"total": "1868130", "tax": "169830"}},
 		{"a tax over a tenth of the total is not the tax", "消費税 ¥1,322,600\n消費税 ¥132,260\n合計 ¥1,454,860",
