@@ -178,6 +178,13 @@ func prepare(text string, in []Line) []line {
 				ln.hits[k].seg = t[ln.hits[k].end:end]
 				continue
 			}
+			// Two labels of a field written as one (請求額合計 is 請求額 and 合計): one
+			// label, of the higher rank. Apart, the first had no value of its own and
+			// took the next line's.
+			if k := len(ln.hits) - 1; k >= 0 && ln.hits[k].end == m[0] && ln.hits[k].field == def.field {
+				ln.hits[k].end, ln.hits[k].rank, ln.hits[k].seg = m[1], max(ln.hits[k].rank, def.rank), t[m[1]:end]
+				continue
+			}
 			ln.hits = append(ln.hits, hit{labelDef: def, start: m[0], end: m[1], seg: t[m[1]:end]})
 		}
 		out = append(out, ln)
@@ -661,6 +668,7 @@ func taxFits(sub, tax int64) bool {
 // less the subtotal when that is a tax of it; a total that does not balance gives way to
 // subtotal + tax when that sum is printed on the invoice.
 func balance(ls []line, f *Fields) {
+	defer splitTotal(ls, f)
 	sub, conf, ok := subtotal(ls)
 	if !ok {
 		return
@@ -671,6 +679,26 @@ func balance(ls []line, f *Fields) {
 	case f.Tax.Found && taxFits(sub, f.Tax.Value) && (!f.Total.Found || f.Total.Value != sub+f.Tax.Value) &&
 		!(f.Total.Found && taxFits(sub, f.Total.Value-sub)) && printed(ls, sub+f.Tax.Value):
 		f.Total = found(sub+f.Tax.Value, min(conf, f.Tax.Confidence)*sureShape)
+	}
+}
+
+// splitTotal finds the tax when no 消費税 label gave one (read as noise in a ruled
+// header: 「税率 WR 消費税 税抜金額 ae」), or when the one it gave is not the total less
+// an amount the invoice prints: two printed amounts that add up to the total, the smaller
+// 8 to 10 % of the larger, are the amount before tax and its tax.
+func splitTotal(ls []line, f *Fields) {
+	if !f.Total.Found || (f.Tax.Found && printed(ls, f.Total.Value-f.Tax.Value)) {
+		return
+	}
+	all := allAmounts(ls)
+	var sub int64
+	for a := range all {
+		if b := f.Total.Value - a; a > sub && all[b] > 0 && taxFits(a, b) {
+			sub = a
+		}
+	}
+	if sub > 0 {
+		f.Tax = found(f.Total.Value-sub, f.Total.Confidence*sureShape)
 	}
 }
 

@@ -188,6 +188,13 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"a label over another header row takes nothing from its rows", "2 1,087,790 円也\n御請求額\n品番  品名  数量 単位  単価  金額\nA-100  レンタルサーバー (月額)  1  x  5.500  5,500",
 			map[string]string{"total": "1087790"}},
 		{"an item's code is no amount", "御請求額\nA-100 B-107", map[string]string{"total": "—"}},
+		// No tax label read (a ruled header as noise): two printed amounts that add up to
+		// the total, the smaller 8–10 % of the larger, are the pre-tax amount and its tax.
+		{"the tax from a printed split of the total", "税率 WR 消費税 税抜金額 ae\n¥2,391,790  ¥238,026  ¥2,629,816\n請求額合計 ¥2,629,816",
+			map[string]string{"total": "2629816", "tax": "238026"}},
+		{"a misread tax gives way to a printed split", "請求額合計 ¥114,510\n消費税 1\n¥104,100 ¥10,410",
+			map[string]string{"total": "114510", "tax": "10410"}},
+		{"no split that fits: no tax", "請求額合計 ¥114,510\n¥100,000 ¥14,510", map[string]string{"total": "114510", "tax": "—"}},
 		{"the total the invoice confirms beats a misread one", "ご請求金額 ¥868\n小計 ¥1,698,300\n消費税 ¥169,830\n合計金額 ¥1,868,130",
 			map[string]string{"total": "1868130", "tax": "169830"}},
 		{"a tax over a tenth of the total is not the tax", "消費税 ¥1,322,600\n消費税 ¥132,260\n合計 ¥1,454,860",
