@@ -371,7 +371,12 @@ func amountsIn(s string) []amountTok {
 		if err != nil {
 			continue
 		}
-		out = append(out, amountTok{value: v, marked: m[2] >= 0 || strings.HasPrefix(suffix, "円"), start: m[0], end: m[1]})
+		marked := m[2] >= 0 || strings.HasPrefix(suffix, "円")
+		// The 金 of 預金 (普通預金 1234567) is the account's type, not money's mark.
+		if m[2] >= 0 && s[m[2]:m[3]] == "金" && strings.HasSuffix(s[:m[2]], "預") {
+			marked = false
+		}
+		out = append(out, amountTok{value: v, marked: marked, start: m[0], end: m[1]})
 	}
 	return out
 }
@@ -553,7 +558,7 @@ func valuesBelow(ls []line, i int, pending []hit) ([]amountCand, []dateCand) {
 	return amounts, dates
 }
 
-var moneyLineRe = regexp.MustCompile(`(?:^|[\s:(])金\s*¥?\s*(\d{1,3}(?:\s?,\s?\d{3})+|\d+)\s*円\s*(也)?`)
+var moneyLineRe = regexp.MustCompile(`(?:^|[\s:(])金\s*¥?\s*(\d{1,3}(?:\s?[,.]\s?\d{3})+|\d+)\s*円\s*(也)?`)
 
 func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 	// OCR misreads one of an invoice's several statements of its total (ご請求金額 at the
@@ -579,7 +584,7 @@ func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 	// 金 1,234 円也 is how receipts and formal invoices state the sum.
 	for _, ln := range ls {
 		if m := moneyLineRe.FindStringSubmatch(ln.text); m != nil {
-			v, err := strconv.ParseInt(strings.NewReplacer(",", "", " ", "").Replace(m[1]), 10, 64)
+			v, err := strconv.ParseInt(strings.NewReplacer(",", "", ".", "", " ", "").Replace(m[1]), 10, 64)
 			if err == nil && v > 0 {
 				f.Total = found(v, ln.conf*sureShape)
 				return

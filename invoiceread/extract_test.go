@@ -195,6 +195,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"a misread tax gives way to a printed split", "請求額合計 ¥114,510\n消費税 1\n¥104,100 ¥10,410",
 			map[string]string{"total": "114510", "tax": "10410"}},
 		{"no split that fits: no tax", "請求額合計 ¥114,510\n¥100,000 ¥14,510", map[string]string{"total": "114510", "tax": "—"}},
+		{"金 … 円 with a period for the comma", "金114.510円(税込)\n北洋銀行  当座預金  5732688", map[string]string{"total": "114510"}},
+		{"an account number after 預金 is no money", "北洋銀行  当座預金  5732688\n¥12,000", map[string]string{"total": "12000"}},
 		{"the total the invoice confirms beats a misread one", "ご請求金額 ¥868\n小計 ¥1,698,300\n消費税 ¥169,830\n合計金額 ¥1,868,130",
 			map[string]string{"total": "1868130", "tax": "169830"}},
 		{"a tax over a tenth of the total is not the tax", "消費税 ¥1,322,600\n消費税 ¥132,260\n合計 ¥1,454,860",
