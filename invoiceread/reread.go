@@ -117,8 +117,59 @@ func Rereads(lines []Line, f Fields) []Reread {
 			out = append(out, rr)
 		}
 	}
+	if len(out) < maxRereads && !f.BranchName.Found && f.BankName.Found && !slices.ContainsFunc(out, func(r Reread) bool { return r.Field == "branch_name" }) {
+		if rr, seg, ok := afterBank(ls, lines, f.BankName.Value); ok {
+			rr.Field, rr.Chars, rr.Read = "branch_name", CharsAny, seg
+			out = append(out, rr)
+		}
+	}
 	return out
 }
+
+// afterBank places the branch that follows the bank's name on its line when the page's
+// reading lost it: the gap to the line's next word, when it is wide enough to have held
+// a name (a ruled row's cell tesseract dropped: 「北洋銀行 ⟨gap⟩ 当座預金 5732688」), or,
+// the bank's name ending its line, as wide a part to its right. The bank's name is looked
+// for as found, else as the line's first bank name of any kind (OCR's spelling of it).
+func afterBank(ls []line, src []Line, bank string) (Reread, string, bool) {
+	for _, ln := range ls {
+		l := src[ln.src]
+		if l.Box.Empty() {
+			continue
+		}
+		end := -1
+		if i := strings.Index(ln.text, bank); i >= 0 {
+			end = i + len(bank)
+		} else if m := bankRe.FindStringIndex(ln.text); m != nil {
+			end = m[1]
+		}
+		if end < 0 {
+			continue
+		}
+		h := l.Box.Dy()
+		x0 := xAt(ln, l, end)
+		x1 := x0 + branchWidth*h
+		for _, w := range l.Words {
+			if w.Box.Min.X > x0+h/4 {
+				x1 = w.Box.Min.X
+				break
+			}
+		}
+		if x1-x0 < branchGap*h {
+			return Reread{}, "", false // the next word follows closely: nothing was lost there
+		}
+		return Reread{Page: l.Page, Box: image.Rect(x0, l.Box.Min.Y, x1, l.Box.Max.Y)}, ln.text[end:], true
+	}
+	return Reread{}, "", false
+}
+
+// branchGap is the gap after a bank's name, in the line's heights, from which a branch
+// may have been lost in it; branchWidth how far right of a name ending its line a
+// branch is looked for (本店営業部 is five characters and a space).
+const (
+	branchGap   = 3
+	branchWidth = 7
+)
 
 // misreadKana says whether the text read after a holder's label holds letters or digits
 // among its kana, past a legal-form mark read as letters (hh)): the half-width kana most

@@ -2,6 +2,7 @@ package invoiceread
 
 import (
 	"image"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -185,4 +186,46 @@ func TestRevoice(t *testing.T) {
 	for _, c := range cases {
 		assert.Equal(t, c.want, revoice(c.crop, c.page), "%s with %s", c.crop, c.page)
 	}
+}
+
+// at is a line of words each placed at its own x (40 px a character, 40 high) on page 1.
+func at(y int, words ...any) Line {
+	l := Line{Confidence: 0.9, Page: 1}
+	var texts []string
+	for i := 0; i+1 < len(words); i += 2 {
+		text, x := words[i].(string), words[i+1].(int)
+		b := image.Rect(x, y, x+40*len([]rune(text)), y+40)
+		l.Words = append(l.Words, Word{Text: text, Box: b})
+		l.Box = l.Box.Union(b)
+		texts = append(texts, text)
+	}
+	l.Text = strings.Join(texts, "  ")
+	return l
+}
+
+// A branch the page's reading lost from a ruled row (the cell dropped, a wide gap left
+// after the bank's name) is read again from that gap; one that was read, or a gap too
+// narrow to have held it, asks for nothing.
+func TestRereadsTheBranchLostAfterTheBank(t *testing.T) {
+	branchCrops := func(lines []Line) []Reread {
+		var out []Reread
+		for _, rr := range Rereads(lines, Extract("", lines)) {
+			if rr.Field == "branch_name" {
+				out = append(out, rr)
+			}
+		}
+		return out
+	}
+	got := branchCrops([]Line{at(100, "北洋銀行", 100, "当座預金", 800, "5732688", 1100)})
+	if assert.Len(t, got, 1) {
+		assert.Equal(t, image.Rect(260, 100, 800, 140), got[0].Box, "the gap between the bank and the next word")
+		assert.Equal(t, CharsAny, got[0].Chars)
+	}
+	got = branchCrops([]Line{at(100, "みずほ銀行", 100)})
+	if assert.Len(t, got, 1) {
+		assert.Equal(t, image.Rect(300, 100, 300+branchWidth*40, 140), got[0].Box, "right of a bank ending its line")
+	}
+	assert.Empty(t, branchCrops([]Line{at(100, "北洋銀行", 100, "本店営業部", 300, "当座", 560)}), "the branch was read")
+	assert.Empty(t, branchCrops([]Line{at(100, "北洋銀行", 100, "当座預金", 340, "5732688", 560)}), "a gap of two characters lost nothing")
+	assert.Empty(t, branchCrops([]Line{at(100, "北洋銀行", 100, "当座預金", 800)}[:0]), "no lines")
 }
