@@ -3,6 +3,7 @@ package invoiceread
 import (
 	"image"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -123,8 +124,49 @@ func Rereads(lines []Line, f Fields) []Reread {
 			out = append(out, rr)
 		}
 	}
+	if len(out) < maxRereads && !f.AccountType.Found && f.AccountNumber.Found && !slices.ContainsFunc(out, func(r Reread) bool { return r.Field == "account_type" }) {
+		if rr, seg, ok := markBefore(ls, lines, f.AccountNumber.Value); ok {
+			rr.Field, rr.Chars, rr.Read = "account_type", CharsType, seg
+			out = append(out, rr)
+		}
+	}
 	return out
 }
+
+// markBefore places the account type's bracketed mark printed before the account number
+// ((普) 1234567) that the page's reading could not read: (#), (8), (MH), CF).
+func markBefore(ls []line, src []Line, number string) (Reread, string, bool) {
+	for _, ln := range ls {
+		l := src[ln.src]
+		i := strings.Index(ln.text, number)
+		if l.Box.Empty() || i < 0 {
+			continue
+		}
+		m := markBeforeRe.FindStringIndex(ln.text[:i])
+		if m == nil {
+			continue
+		}
+		// xAt at a word's first character answers the end of the word before it: the
+		// mark begins where the next word does.
+		x0 := xAt(ln, l, m[0])
+		for _, w := range l.Words {
+			if w.Box.Min.X >= x0 {
+				x0 = w.Box.Min.X
+				break
+			}
+		}
+		box := image.Rect(x0, l.Box.Min.Y, xAt(ln, l, m[1]), l.Box.Max.Y)
+		if box.Dx() <= 0 {
+			continue
+		}
+		return Reread{Page: l.Page, Box: box}, ln.text[m[0]:m[1]], true
+	}
+	return Reread{}, "", false
+}
+
+// markBeforeRe is a bracketed mark of one to three characters ending just before the
+// account number; the opening bracket may be lost.
+var markBeforeRe = regexp.MustCompile(`\(?\s?[^\s()|]{1,3}\s?\)\s*$`)
 
 // afterBank places the branch that follows the bank's name on its line when the page's
 // reading lost it: the gap to the line's next word, when it is wide enough to have held

@@ -229,3 +229,26 @@ func TestRereadsTheBranchLostAfterTheBank(t *testing.T) {
 	assert.Empty(t, branchCrops([]Line{at(100, "北洋銀行", 100, "当座預金", 340, "5732688", 560)}), "a gap of two characters lost nothing")
 	assert.Empty(t, branchCrops([]Line{at(100, "北洋銀行", 100, "当座預金", 800)}[:0]), "no lines")
 }
+
+// An account type's bracketed mark OCR could not read before the account number is read
+// again from its crop, with the type's characters; a type read asks for nothing.
+func TestRereadsTheTypesMarkBeforeTheNumber(t *testing.T) {
+	typeCrops := func(lines []Line) []Reread {
+		var out []Reread
+		for _, rr := range Rereads(lines, Extract("", lines)) {
+			if rr.Field == "account_type" {
+				out = append(out, rr)
+			}
+		}
+		return out
+	}
+	for _, mark := range []string{"(#)", "(MH)", "CF)", "(8)"} {
+		got := typeCrops([]Line{at(100, "北洋銀行本店営業部", 100), at(200, "請求合計", 100, mark, 500, "0874346", 700)})
+		if assert.Len(t, got, 1, mark) {
+			assert.Equal(t, image.Rect(500, 200, 500+40*len([]rune(mark)), 240), got[0].Box, mark)
+			assert.Equal(t, CharsType, got[0].Chars)
+		}
+	}
+	assert.Empty(t, typeCrops([]Line{at(100, "北洋銀行", 100, "普通", 300, "0874346", 500)}), "the type was read")
+	assert.Empty(t, typeCrops([]Line{at(100, "北洋銀行", 100, "0874346", 500)}), "no mark before the number")
+}
