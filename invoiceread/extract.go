@@ -1039,12 +1039,15 @@ var (
 	markRe     = regexp.MustCompile(`(?:(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*(?:No\.?\s*)?\d{4,8}|(?:口座種別|預金種目|種別)\s*[:：|]?\s*\|?\s*\(\s?[^\s()]{1,2}\s?\))`)
 	acctDigits = regexp.MustCompile(`\d(?:[\d\s-]{0,10}\d)?`)
 	kanaRunRe  = regexp.MustCompile(`[\p{Katakana}ｦ-ﾟー\-()\.･・A-Z\s~゛゜°”]+`)
-	// misreadMarkRe is a holder's legal-form mark カ) read as one or two letters or
-	// digits (A), hh), 5)) before the name's kana; strayBeforeKanaRe a stray letter or
+	// misreadMarkRe is a holder's legal-form mark カ) read as letters or digits (A),
+	// hh), 5), BRASH)) before the name's kana; strayBeforeKanaRe a stray letter or
 	// digit (a table's rule) directly before the kana.
-	misreadMarkRe     = regexp.MustCompile(`^([0-9A-Za-z]{1,2}\))\s?[\p{Katakana}ｦ-ﾟ]`)
+	misreadMarkRe     = regexp.MustCompile(`^([0-9A-Za-z]{1,5}\))\s?[\p{Katakana}ｦ-ﾟ]`)
 	strayBeforeKanaRe = regexp.MustCompile(`^[0-9A-Za-z][\p{Katakana}ｦ-ﾟ]`)
-	wideGapRe         = regexp.MustCompile(`\s{2,}`)
+	// formCoRe is a legal-form mark whose full-width bracket was read as コ and a
+	// bracket (ユ） read ユコ)): no mark is two kana so.
+	formCoRe  = regexp.MustCompile(`^(カ|ユ|メ|ド|ｶ|ﾕ|ﾒ|ﾄﾞ)[コｺ]\)`)
+	wideGapRe = regexp.MustCompile(`\s{2,}`)
 	// smallKanaTwice undoes tesseract's reading a small kana as itself and its large form
 	// (チュユウ for チュウ, ショヨ for ショ).
 	smallKanaTwice = strings.NewReplacer("ャヤ", "ャ", "ュユ", "ュ", "ョヨ", "ョ")
@@ -1363,6 +1366,9 @@ func holderIn(s string) (string, bool) {
 			s = fix[1] + rest
 			break
 		}
+	}
+	if m := formCoRe.FindStringSubmatchIndex(s); m != nil {
+		s = s[m[2]:m[3]] + ")" + s[m[1]:]
 	}
 	if m := misreadMarkRe.FindStringSubmatchIndex(s); m != nil {
 		s = "カ)" + s[m[3]:]

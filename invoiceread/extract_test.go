@@ -254,6 +254,10 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		// 口 read as 日 or as the katakana ロ: no word of an invoice begins so.
 		{"口座 read 日座", "日座番号 1234567\n日座名義 カ)ミナトキカク", map[string]string{"number": "1234567", "holder": "ｶ)ﾐﾅﾄｷｶｸ"}},
 		{"口座 read ロ座", "ロ座番号 7654321\nロ座名義 ヤマダ タロウ", map[string]string{"number": "7654321", "holder": "ﾔﾏﾀﾞ ﾀﾛｳ"}},
+		{"holder's カ) read as five letters", "口座名義 BRASH)ﾏﾂｶｾﾞｼﾖｳｶｲ", map[string]string{"holder": "ｶ)ﾏﾂｶｾﾞｼﾖｳｶｲ"}},
+		{"holder's ユ） read ユコ)", "口座名義 ユコ)ウミナリテクノロジー", map[string]string{"holder": "ﾕ)ｳﾐﾅﾘﾃｸﾉﾛｼﾞ-"}},
+		{"holder's ﾄﾞ) half width read ﾄﾞｺ)", "名義人 ﾄﾞｺ)ｺﾄﾌﾞｷｶﾝｺｳ", map[string]string{"holder": "ﾄﾞ)ｺﾄﾌﾞｷｶﾝｺｳ"}},
+		{"a holder beginning コ keeps it", "口座名義 コトブキ(ｶ", map[string]string{"holder": "ｺﾄﾌﾞｷ(ｶ"}},
 		{"a small kana read twice (ュユ)", "口座名義 カ)チュユウオウギケン", map[string]string{"holder": "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ"}},
 		{"a small kana read twice (ョヨ)", "口座名義 カ)ヒカリショヨクヒン", map[string]string{"holder": "ｶ)ﾋｶﾘｼﾖｸﾋﾝ"}},
 		{"both date labels lost: the first date issued, the later one due", "請求書  ‘Re  2026/8/2\n合同会社ブルーオーシャン 御中  “SME  2026/8/16",
