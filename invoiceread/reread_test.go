@@ -203,19 +203,22 @@ func at(y int, words ...any) Line {
 	return l
 }
 
+// cropsOf answers the crops Rereads asks of field for lines, as extracted.
+func cropsOf(field string, lines []Line) []Reread {
+	var out []Reread
+	for _, rr := range Rereads(lines, Extract("", lines)) {
+		if rr.Field == field {
+			out = append(out, rr)
+		}
+	}
+	return out
+}
+
 // A branch the page's reading lost from a ruled row (the cell dropped, a wide gap left
 // after the bank's name) is read again from that gap; one that was read, or a gap too
 // narrow to have held it, asks for nothing.
 func TestRereadsTheBranchLostAfterTheBank(t *testing.T) {
-	branchCrops := func(lines []Line) []Reread {
-		var out []Reread
-		for _, rr := range Rereads(lines, Extract("", lines)) {
-			if rr.Field == "branch_name" {
-				out = append(out, rr)
-			}
-		}
-		return out
-	}
+	branchCrops := func(lines []Line) []Reread { return cropsOf("branch_name", lines) }
 	got := branchCrops([]Line{at(100, "北洋銀行", 100, "当座預金", 800, "5732688", 1100)})
 	if assert.Len(t, got, 1) {
 		assert.Equal(t, image.Rect(260, 100, 800, 140), got[0].Box, "the gap between the bank and the next word")
@@ -233,15 +236,7 @@ func TestRereadsTheBranchLostAfterTheBank(t *testing.T) {
 // An account type's bracketed mark OCR could not read before the account number is read
 // again from its crop, with the type's characters; a type read asks for nothing.
 func TestRereadsTheTypesMarkBeforeTheNumber(t *testing.T) {
-	typeCrops := func(lines []Line) []Reread {
-		var out []Reread
-		for _, rr := range Rereads(lines, Extract("", lines)) {
-			if rr.Field == "account_type" {
-				out = append(out, rr)
-			}
-		}
-		return out
-	}
+	typeCrops := func(lines []Line) []Reread { return cropsOf("account_type", lines) }
 	for _, mark := range []string{"(#)", "(MH)", "CF)", "(8)"} {
 		got := typeCrops([]Line{at(100, "北洋銀行本店営業部", 100), at(200, "請求合計", 100, mark, 500, "0874346", 700)})
 		if assert.Len(t, got, 1, mark) {

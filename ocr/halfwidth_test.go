@@ -31,26 +31,10 @@ func inkRuns(g *image.Gray) [][2]int {
 	return out
 }
 
-// blocks draws black rectangles on white paper.
-func blocks(w, h int, rs ...image.Rectangle) *image.Gray {
-	g := image.NewGray(image.Rect(0, 0, w, h))
-	for i := range g.Pix {
-		g.Pix[i] = 0xff
-	}
-	for _, r := range rs {
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			for x := r.Min.X; x < r.Max.X; x++ {
-				g.Pix[y*g.Stride+x] = 0
-			}
-		}
-	}
-	return g
-}
-
 func TestHalfWidthKanaWidensGlyphsAndSetsMarksAgainstThem(t *testing.T) {
 	// Two glyphs 10 wide and 30 high, 4 apart, then a mark 6 wide at the top of the line,
 	// 3 after the second, then a third glyph 4 after the mark.
-	g := blocks(80, 50,
+	g := page(80, 50,
 		image.Rect(10, 10, 20, 40), image.Rect(24, 10, 34, 40), // glyphs
 		image.Rect(37, 8, 43, 16), // the mark: small, in the upper half
 		image.Rect(47, 10, 57, 40))
@@ -81,7 +65,7 @@ func TestHalfWidthKanaWidensGlyphsAndSetsMarksAgainstThem(t *testing.T) {
 func TestHalfWidthKanaLeavesALowSmallGlyphAlone(t *testing.T) {
 	// A period (small, at the foot of the line) and a long mark (in the middle) are no
 	// voiced marks: widened as glyphs, each keeps its own run.
-	g := blocks(80, 50,
+	g := page(80, 50,
 		image.Rect(10, 10, 20, 40), image.Rect(23, 34, 26, 40), // a glyph, a period
 		image.Rect(30, 23, 40, 27), // a long mark
 		image.Rect(44, 10, 54, 40))
