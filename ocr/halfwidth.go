@@ -119,7 +119,7 @@ func halfWidthKana(g *image.Gray, widen float64) *image.Gray {
 	x := merged[0].x0
 	for i, r := range merged {
 		if marks[i] {
-			back := int(markOverlap * float64(r.x1-r.x0))
+			back := min(int(markOverlap*float64(r.x1-r.x0)), x)
 			columns(r.x0, r.x1, x-back, r.x1-r.x0)
 			x += r.x1 - r.x0 - back
 			continue

@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"image"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -71,4 +72,24 @@ func TestHalfWidthKanaLeavesALowSmallGlyphAlone(t *testing.T) {
 		image.Rect(44, 10, 54, 40))
 	runs := inkRuns(halfWidthKana(g, 2))
 	assert.Len(t, runs, 4, "%v", runs)
+}
+
+// Whatever a crop holds (noise, ink to its edges, one column), the redraw keeps its
+// height and never writes outside its page.
+func TestHalfWidthKanaTakesAnyCrop(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(28, 1))
+	for n := range 200 {
+		w, h := 1+rnd.IntN(120), 1+rnd.IntN(60)
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		ink := rnd.IntN(100)
+		for i := range g.Pix {
+			if rnd.IntN(100) < ink {
+				g.Pix[i] = uint8(rnd.IntN(128))
+			} else {
+				g.Pix[i] = 255
+			}
+		}
+		out := halfWidthKana(g, 1+rnd.Float64())
+		assert.Equal(t, h, out.Rect.Dy(), "crop %d (%dx%d, %d %% ink)", n, w, h, ink)
+	}
 }
