@@ -444,6 +444,7 @@ func readAmountsAndDates(ls []line, f *Fields) {
 		}
 	}
 	balance(ls, f)
+	splitTotal(ls, f)
 	for _, d := range dates {
 		switch {
 		case d.field == "due" && !f.DueDate.Found:
@@ -673,7 +674,6 @@ func taxFits(sub, tax int64) bool {
 // less the subtotal when that is a tax of it; a total that does not balance gives way to
 // subtotal + tax when that sum is printed on the invoice.
 func balance(ls []line, f *Fields) {
-	defer splitTotal(ls, f)
 	sub, conf, ok := subtotal(ls)
 	if !ok {
 		return
@@ -767,11 +767,9 @@ func rateTaxOf(ls []line, key string, tax int64) bool {
 	if err != nil || rate <= 0 || tax <= 0 {
 		return false
 	}
-	for _, ln := range ls {
-		for _, b := range amountsIn(ln.text) {
-			if t := b.value * rate; b.value > tax && (t/100 == tax || (t+50)/100 == tax) {
-				return true
-			}
+	for b := range allAmounts(ls) {
+		if t := b * rate; b > tax && (t/100 == tax || (t+50)/100 == tax) {
+			return true
 		}
 	}
 	return false

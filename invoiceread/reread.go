@@ -118,15 +118,30 @@ func Rereads(lines []Line, f Fields) []Reread {
 			out = append(out, rr)
 		}
 	}
-	if len(out) < maxRereads && !f.BranchName.Found && f.BankName.Found && !slices.ContainsFunc(out, func(r Reread) bool { return r.Field == "branch_name" }) {
-		if rr, seg, ok := afterBank(ls, lines, f.BankName.Value); ok {
-			rr.Field, rr.Chars, rr.Read = "branch_name", CharsAny, seg
-			out = append(out, rr)
+	// Fields whose label was lost too, placed by a neighbour the page's reading found.
+	for _, u := range []struct {
+		field string
+		chars Chars
+		place func() (Reread, string, bool)
+	}{
+		{"branch_name", CharsAny, func() (Reread, string, bool) {
+			if f.BranchName.Found || !f.BankName.Found {
+				return Reread{}, "", false
+			}
+			return afterBank(ls, lines, f.BankName.Value)
+		}},
+		{"account_type", CharsType, func() (Reread, string, bool) {
+			if f.AccountType.Found || !f.AccountNumber.Found {
+				return Reread{}, "", false
+			}
+			return markBefore(ls, lines, f.AccountNumber.Value)
+		}},
+	} {
+		if len(out) >= maxRereads || slices.ContainsFunc(out, func(r Reread) bool { return r.Field == u.field }) {
+			continue
 		}
-	}
-	if len(out) < maxRereads && !f.AccountType.Found && f.AccountNumber.Found && !slices.ContainsFunc(out, func(r Reread) bool { return r.Field == "account_type" }) {
-		if rr, seg, ok := markBefore(ls, lines, f.AccountNumber.Value); ok {
-			rr.Field, rr.Chars, rr.Read = "account_type", CharsType, seg
+		if rr, seg, ok := u.place(); ok {
+			rr.Field, rr.Chars, rr.Read = u.field, u.chars, seg
 			out = append(out, rr)
 		}
 	}
