@@ -422,3 +422,68 @@ func TestACaptureWhoseAnswerWasLostIsRefundedAfterACancel(t *testing.T) {
 		})
 	}
 }
+
+// A correction's safety net (the stray job of its new authorisation) runs while the
+// buyer's request is still under way: it finds the row on the old authorisation, voids
+// the new one, and by its second look the request has moved the row to it, so the void is
+// recorded. Screening sends the payment back again and the buyer corrects the amount once
+// more: the third authorisation is live at the PSP, and the payment must say so. Had the
+// move kept the card status of the voided one, the books would say voided while the PSP
+// holds the money, and no job would ever release it (the money model found this: "inv-…-3
+// still holds money (payment 審査中, card voided, current inv-…-3)").
+func TestACorrectionAfterAVoidedAuthorisationHoldsItsNewOne(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	p := newPSP()
+	s := newService(p)
+	pm := completedAndSentBack(t, s, f, "stray-then-corrected", false)
+	first := pm.PaymentRef
+	fixed := f.submission("").Invoice
+	fixed.Amount = "120000"
+	fee := pay.Fee(120000, pm.FeeBasisPoints)
+	second := first[:len(first)-1] + "2"
+	// The buyer's request reached the PSP; the stray job looks before the row moves.
+	_, err := p.Authorize(ctx, gateway.AuthorizeRequest{PaymentID: second, Amount: 120000 + fee})
+	require.NoError(t, err)
+	p.looked = func(string) {
+		_, err := s.Payments.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+		require.NoError(t, err)
+	}
+	payload, _ := json.Marshal(invoices.PaymentJob{BuyerID: f.buyer, ID: pm.ID, Ref: second, OnlyIfStray: true})
+	require.NoError(t, s.Payments.RunCardJob(ctx, payload))
+	after, err := db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	require.Equal(t, second, after.PaymentRef)
+	require.Equal(t, gateway.StatusVoided, p.txs[second].Status)
+	require.Equal(t, pay.CardVoided, after.CardStatus, "the void is recorded: the books follow the PSP")
+	require.Equal(t, pay.InProgress, after.ExaminationStatus)
+
+	_, err = s.Screening.SendBack(ctx, newOperator(t, pay.RoleScreening), pm.ID, pay.SendBackOther, "金額が違います")
+	require.NoError(t, err)
+	fixed.Amount = "130000"
+	_, err = s.Payments.Resubmit(ctx, f.buyer, "buyer:1", pm.ID, invoices.Correction{Invoice: fixed})
+	require.NoError(t, err)
+	assert.Equal(t, 4, runJobs(t, s, invoices.CardJobKind, pm.ID), "the releases of the first two, both safety nets")
+	after, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	third := after.PaymentRef
+	require.NotEqual(t, second, third)
+	t.Logf("PSP: %s %s, %s %s, %s %s; payment %s, card %s", first, p.txs[first].Status, second, p.txs[second].Status,
+		third, p.txs[third].Status, after.ExaminationStatus.Label(), after.CardStatus)
+	assert.Equal(t, gateway.StatusVoided, p.txs[first].Status)
+	assert.Equal(t, gateway.StatusAuthorized, p.txs[third].Status)
+	assert.Equal(t, pay.CardAuthorized, after.CardStatus, "the payment holds its new authorisation")
+
+	// And it is paid like any other: screening completes, the capture job captures it.
+	op1, op2 := newOperator(t, pay.RoleScreening), newOperator(t, pay.RoleScreening)
+	_, err = s.Screening.CheckPayment(ctx, op1, pm.ID)
+	require.NoError(t, err)
+	_, err = s.Screening.CompleteScreening(ctx, op2, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 2, runJobs(t, s, invoices.CaptureJobKind, pm.ID), "the first completion's (of the first authorisation), and this one's")
+	after, err = db.Store.Payment(ctx, f.buyer, pm.ID)
+	require.NoError(t, err)
+	assert.Equal(t, pay.CardCaptured, after.CardStatus)
+	assert.Equal(t, gateway.StatusCaptured, p.txs[third].Status)
+	assert.Equal(t, p.txs[third].Captured, balances(t, after)[pay.AccountCardReceivable])
+}

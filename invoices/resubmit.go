@@ -83,7 +83,7 @@ func (s *Payments) Resubmit(ctx context.Context, buyerID int64, actor string, id
 	}
 	fee := CorrectionFee(p, inv.Amount)
 	if inv.Amount+fee == p.AuthorizedAmount {
-		return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, "")
+		return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, "", gateway.Transaction{})
 	}
 	if p.CardID == nil {
 		return Submitted{}, fmt.Errorf("invoices: payment %d has no card", id)
@@ -132,7 +132,7 @@ func (s *Payments) Resubmit(ctx context.Context, buyerID int64, actor string, id
 	case pay.CardDeclined:
 		return Submitted{Payment: p}, declined(gateway.ResultCode(outcome(tx).ResultCode))
 	}
-	return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, next)
+	return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, c.Acknowledged, next, tx)
 }
 
 // ResubmitReturnPath is where the PSP sends the buyer back after the challenge of a
@@ -185,7 +185,7 @@ func (s *Payments) ResubmitReturned(ctx context.Context, buyerID int64, actor st
 	if tx.Amount != inv.Amount+fee {
 		return Submitted{Payment: p}, declined(gateway.ResultProcessorError)
 	}
-	return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, pc.Correction.Acknowledged, ref)
+	return s.applyCorrection(ctx, buyerID, actor, p, inv, fee, pc.Correction.Acknowledged, ref, tx)
 }
 
 // nextRef is the payment id of a payment's next authorisation.
@@ -198,15 +198,23 @@ func nextRef(ref string) string {
 	return fmt.Sprintf("%s-%d", ref[:i], n+1)
 }
 
-func (s *Payments) applyCorrection(ctx context.Context, buyerID int64, actor string, p store.Payment, inv pay.CheckedInvoice, fee int64, acks []string, newRef string) (Submitted, error) {
+// applyCorrection writes the correction and moves p back to 審査中; newRef, when set, is
+// the payment's next authorisation, which the PSP answered auth about (authorised), and
+// the old one is released by a job in the same transaction.
+func (s *Payments) applyCorrection(ctx context.Context, buyerID int64, actor string, p store.Payment, inv pay.CheckedInvoice, fee int64, acks []string, newRef string, auth gateway.Transaction) (Submitted, error) {
 	oldRef := p.PaymentRef
+	var next *store.AuthOutcome
+	if newRef != "" {
+		o := outcome(auth)
+		next = &o
+	}
 	out, err := s.Store.Transition(ctx, buyerID, p.ID, pay.ActResubmit, actor, "", s.now(), func(tx *sqlx.Tx, cur store.Payment) error {
 		// Checked again on the row as it is now: the capture job may have captured the
 		// payment since it was read (a payment sent back on 審査完了).
 		if errs := CheckCorrection(cur, inv.Amount); len(errs) > 0 {
 			return errs
 		}
-		if err := s.Store.CorrectPayment(ctx, tx, buyerID, p.ID, inv, fee, acks, newRef != ""); err != nil {
+		if err := s.Store.CorrectPayment(ctx, tx, buyerID, p.ID, inv, fee, acks, next); err != nil {
 			return err
 		}
 		if newRef == "" {

@@ -673,15 +673,25 @@ func nullID(id int64) *int64 {
 }
 
 // CorrectPayment writes a sent-back payment's corrected invoice in the caller's
-// transaction (Transition's change); nextAuth moves the payment to its next
-// authorisation (auth_seq), already authorised for amount + fee.
-func (s *Store) CorrectPayment(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, c pay.CheckedInvoice, fee int64, acks []string, nextAuth bool) error {
+// transaction (Transition's change); next, when not nil, moves the payment to its next
+// authorisation (auth_seq), already authorised for amount + fee with that outcome. The
+// card status is then that authorisation's, whatever became of the one before (a safety net may have
+// voided it, the void recorded, before this correction), or the books would say voided
+// while the PSP holds the new one's money and no job would ever release it.
+func (s *Store) CorrectPayment(ctx context.Context, tx *sqlx.Tx, buyerID, id int64, c pay.CheckedInvoice, fee int64, acks []string, next *AuthOutcome) error {
+	var status pay.CardStatus
+	var code string
+	if next != nil {
+		status, code = next.Status, next.ResultCode
+	}
 	_, err := tx.ExecContext(ctx, `UPDATE invoices SET amount = $3, fee = $4, authorized_amount = $3::bigint + $4::bigint,
 		due_date = $5, transfer_date = $6, invoice_number = $7, invoice_date = $8, registration_number = $9, memo = $10,
-		acknowledged = $11, auth_seq = auth_seq + CASE WHEN $12 THEN 1 ELSE 0 END, pending_correction = NULL
+		acknowledged = $11, auth_seq = auth_seq + CASE WHEN $12 THEN 1 ELSE 0 END, pending_correction = NULL,
+		card_status = CASE WHEN $12 THEN $13 ELSE card_status END,
+		card_result_code = CASE WHEN $12 THEN $14 ELSE card_result_code END
 		WHERE buyer_id = $1 AND id = $2`,
 		buyerID, id, c.Amount, fee, c.DueDate, c.TransferDate, c.InvoiceNumber, c.InvoiceDate, c.RegistrationNumber, c.Memo,
-		JSONList(acks).value(), nextAuth)
+		JSONList(acks).value(), next != nil, status, code)
 	if err != nil {
 		return fmt.Errorf("store: correct payment %d: %w", id, err)
 	}
