@@ -195,7 +195,8 @@ func Lines(in []ocr.Line) []invoiceread.Line {
 func reread(ctx context.Context, rd *ocr.Reading, f *invoiceread.Fields, asked []invoiceread.Reread) int {
 	got := make([]invoiceread.Line, len(asked))
 	for i, rr := range asked {
-		l, err := rd.Reread(ctx, ocr.Crop{Page: rr.Page, Box: rr.Box, Chars: cropChars[rr.Chars], Widen: rr.Widen, HalfWidth: rr.HalfWidth})
+		l, err := rd.Reread(ctx, ocr.Crop{Page: rr.Page, Box: rr.Box, Chars: cropChars[rr.Chars], Widen: rr.Widen, HalfWidth: rr.HalfWidth,
+			Block: rr.Block})
 		if err != nil {
 			if ctx.Err() != nil {
 				break

@@ -1029,8 +1029,9 @@ func abs(x int) int {
 var (
 	bankRe = regexp.MustCompile(`([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z・ー]{1,20}?(?:銀行|信用金庫|信用組合|労働金庫|信金|信組|農業協同組合|農協))`)
 	// branchRe reads the branch after the bank: 渋谷支店, 東京営業部, 本店, 〇一八店,
-	// 018支店, with the branch number that some add in brackets.
-	branchRe = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)\s?(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\s*\)?)?`)
+	// 018支店, with the branch number that some add in brackets (three digits, not the
+	// start of the account number after the branch: 店営業部 5862799 is no branch 586).
+	branchRe = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)\s?(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\b\s*\)?)?`)
 	typeRe   = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
 	// markRe is the bracketed mark of the account type between the branch and the
 	// number (渋谷支店 (普) 1234567) when OCR could not read the character in it.
@@ -1175,6 +1176,9 @@ var branchLabelRe = regexp.MustCompile(`^\s*支店(?:名)?\s*[:：]?\s+`)
 
 func readBranch(ln line, rest string, f *Fields) bool {
 	rest = branchLabelRe.ReplaceAllString(rest, "")
+	// A ruled table's cell wall read as a bar between the bank and the branch
+	// (「| 北洋銀行 |本店営業部」).
+	rest = strings.TrimLeft(rest, " |｜[]")
 	if t := strings.TrimLeft(rest, " :("); strings.HasPrefix(t, "本店営業部") {
 		// 本店営業部 is one name (the head office's branch), not 本店 and a 営業部.
 		f.BranchName = found("本店営業部", ln.conf*sureShape)

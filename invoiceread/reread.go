@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"cardpay/banks"
 	"cardpay/pay"
 )
 
@@ -28,6 +29,9 @@ type Reread struct {
 	// HalfWidth asks for the widened crop's half-width kana to be redrawn as full-width
 	// ones, each voiced mark against its kana (ocr.Crop.HalfWidth).
 	HalfWidth bool
+	// Block asks for the crop to be read as a block of lines (the bank's block,
+	// Field "account"), its answer's lines apart.
+	Block bool
 	// Read is what the page's reading has there (Refine takes the voiced marks a widened
 	// crop loses from it).
 	Read string
@@ -98,7 +102,10 @@ func Rereads(lines []Line, f Fields) []Reread {
 		if found && r.field != "account_holder" {
 			continue
 		}
-		rr, seg, ok := cropOf(ls, lines, r.label)
+		rr, seg, ok := headerCell(ls, lines, r.label)
+		if !ok {
+			rr, seg, ok = cropOf(ls, lines, r.label)
+		}
 		if !ok {
 			continue
 		}
@@ -145,7 +152,66 @@ func Rereads(lines []Line, f Fields) []Reread {
 			out = append(out, rr)
 		}
 	}
+	// The bank's block, read again as a whole when the page's reading lost part of it:
+	// a ruled table's rows read as noise lose every field of the account at once, and no
+	// label is left to place a field's crop (「トーeae L| | a.oe| ea|」 for 「京都銀行 本店
+	// 営業部 普通 5862799 ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ」). Asked last, beyond maxRereads: its answer fills
+	// only what the other crops did not.
+	if !accountRead(f) {
+		if rr, seg, ok := bankBlock(ls, lines); ok {
+			rr.Field, rr.Block, rr.Read = "account", true, seg
+			out = append(out, rr)
+		}
+	}
 	return out
+}
+
+// accountRead says whether the page's reading found every field of the bank account.
+func accountRead(f Fields) bool {
+	return f.BankName.Found && f.BranchName.Found && f.AccountType.Found && f.AccountNumber.Found && f.AccountHolder.Found
+}
+
+// bankBlockLines is how many lines' height the bank's block is read down from its first
+// line: a heading, a table's header row and its values, or the three or four lines of
+// bank and branch, type and number, holder.
+const bankBlockLines = 5
+
+// bankBlock places the bank's block: from the first line that names part of it (the
+// heading お振込先, a bank's or branch's name, an account's label) down bankBlockLines of
+// its height, from its left (less two heights) to the right of the page's lines.
+func bankBlock(ls []line, src []Line) (Reread, string, bool) {
+	var right int
+	for _, l := range src {
+		right = max(right, l.Box.Max.X)
+	}
+	for i, ln := range ls {
+		l := src[ln.src]
+		if l.Box.Empty() || !namesAccount(ln) {
+			continue
+		}
+		h := l.Box.Dy()
+		box := image.Rect(max(l.Box.Min.X-2*h, 0), l.Box.Min.Y-h/2, right, l.Box.Min.Y+bankBlockLines*h)
+		var read []string
+		for _, o := range ls[i:] {
+			if b := src[o.src]; b.Page == l.Page && b.Box.Overlaps(box) {
+				read = append(read, o.text)
+			}
+		}
+		return Reread{Page: l.Page, Box: box}, strings.Join(read, "\n"), true
+	}
+	return Reread{}, "", false
+}
+
+// namesAccount says whether a line names part of the bank account: a label of one of
+// its fields (振込先 among them), a bank's name or a branch's.
+func namesAccount(ln line) bool {
+	for _, h := range ln.hits {
+		switch h.field {
+		case "bank", "branch", "type", "account_number", "holder":
+			return true
+		}
+	}
+	return bankRe.MatchString(ln.text) || strings.Contains(ln.text, "支店")
 }
 
 // markBefore places the account type's bracketed mark printed before the account number
@@ -295,6 +361,185 @@ func cropOf(ls []line, src []Line, field string) (Reread, string, bool) {
 	return Reread{}, "", false
 }
 
+// headerCell places the value of field's label in a table's header row (金融機関名 支店名
+// 預金種目 口座番号 口座名義 over one row of values): the cell under the label, between
+// the values of its neighbours' columns. Labels are centred in their cells and values
+// start at a cell's left edge, so the part of the line below from the label on (cropOf)
+// cut a long holder's first half away, and a label between two others had no crop at all.
+// OCR splits such a row into several lines when a cell's text sits a little higher (受取人
+// in a taller cell): the row is every line overlapping the label's in height, and so is
+// the row of values. Each value goes to the label it is nearest across (a left-aligned
+// value reaches under its own label); the crop spans from the end of the values of the
+// columns to the left to the start of those to the right, so that what the page's reading
+// lost of the value ((普 of (普)) is inside it.
+func headerCell(ls []line, src []Line, field string) (Reread, string, bool) {
+	for i, ln := range ls {
+		l := src[ln.src]
+		if l.Box.Empty() || len(l.Words) == 0 {
+			continue
+		}
+		for k, h := range ln.hits {
+			if h.field != field {
+				continue
+			}
+			end := len(ln.text)
+			if k+1 < len(ln.hits) {
+				end = ln.hits[k+1].start
+			}
+			if strings.TrimSpace(ln.text[h.end:end]) != "" {
+				continue // the value is beside its label
+			}
+			row := sameRow(ls, src, i)
+			var spans []span // the row's labels, this one among them
+			self := span{xAt(ln, l, h.start), xAt(ln, l, h.end)}
+			for _, j := range row {
+				lj := src[ls[j].src]
+				for _, o := range ls[j].hits {
+					spans = append(spans, span{xAt(ls[j], lj, o.start), xAt(ls[j], lj, o.end)})
+				}
+			}
+			if len(spans) < 2 {
+				continue // a label alone: cropOf's
+			}
+			below := rowBelow(ls, src, row)
+			if len(below) == 0 {
+				continue
+			}
+			r, seg, ok := cellUnder(ls, src, below, spans, self)
+			if ok {
+				r.Page = l.Page
+				return r, seg, true
+			}
+		}
+	}
+	return Reread{}, "", false
+}
+
+// span is an x range on the page.
+type span struct{ x0, x1 int }
+
+// far is further than any page is wide, either way (not math.MaxInt: gap subtracts).
+const far = 1 << 30
+
+// gap is how far apart two x ranges are (0 when they overlap).
+func (a span) gap(b span) int { return max(a.x0-b.x1, b.x0-a.x1, 0) }
+
+// sameRow is line i with the lines of its page that overlap it by half the lower's height.
+func sameRow(ls []line, src []Line, i int) []int {
+	a := src[ls[i].src]
+	var out []int
+	for j := range ls {
+		b := src[ls[j].src]
+		if j == i || (b.Page == a.Page && !b.Box.Empty() && overlapY(a.Box, b.Box) >= min(a.Box.Dy(), b.Box.Dy())/2) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func overlapY(a, b image.Rectangle) int { return min(a.Max.Y, b.Max.Y) - max(a.Min.Y, b.Min.Y) }
+
+// rowBelow is the row of lines under row: the nearest line starting below row's lowest
+// bottom (within two of its lines' height), with the lines overlapping it.
+func rowBelow(ls []line, src []Line, row []int) []int {
+	var bottom, h int
+	page := src[ls[row[0]].src].Page
+	for _, j := range row {
+		b := src[ls[j].src].Box
+		bottom, h = max(bottom, b.Max.Y), max(h, b.Dy())
+	}
+	next := -1
+	for j := range ls {
+		b := src[ls[j].src]
+		if b.Page != page || b.Box.Empty() || slices.Contains(row, j) || b.Box.Min.Y < bottom-h/3 || b.Box.Min.Y-bottom > 2*h {
+			continue
+		}
+		if next < 0 || b.Box.Min.Y < src[ls[next].src].Box.Min.Y {
+			next = j
+		}
+	}
+	if next < 0 {
+		return nil
+	}
+	return sameRow(ls, src, next)
+}
+
+// cellUnder is the crop of the values row (the lines below) in the column of the label
+// at self, among the row's labels at spans. The row's words are cut into values at gaps
+// of a line's height; a value belongs to the label whose column it can start in (a left-
+// aligned value starts after the label before and before its own label ends) or end in
+// (a right-aligned amount), the nearest when none fits.
+func cellUnder(ls []line, src []Line, below []int, spans []span, self span) (Reread, string, bool) {
+	slices.SortFunc(spans, func(a, b span) int { return a.x0 - b.x0 })
+	k := slices.Index(spans, self)
+	var box image.Rectangle
+	var words []Word
+	for _, j := range below {
+		l := src[ls[j].src]
+		box = box.Union(l.Box)
+		words = append(words, l.Words...)
+	}
+	slices.SortFunc(words, func(a, b Word) int { return a.Box.Min.X - b.Box.Min.X })
+	// The values, as runs of words.
+	type value struct {
+		span
+		text []string
+	}
+	var values []value
+	for _, w := range words {
+		if n := len(values); n > 0 && w.Box.Min.X-values[n-1].x1 < box.Dy() {
+			values[n-1].x1 = max(values[n-1].x1, w.Box.Max.X)
+			values[n-1].text = append(values[n-1].text, w.Text)
+			continue
+		}
+		values = append(values, value{span{w.Box.Min.X, w.Box.Max.X}, []string{w.Text}})
+	}
+	// column says which label's column a value is in.
+	column := func(v value) int {
+		best, bestCost := 0, math.MaxInt
+		for c, s := range spans {
+			from, to := -far, far // where a value of c may start, or end
+			if c > 0 {
+				from = spans[c-1].x1
+			}
+			if c+1 < len(spans) {
+				to = spans[c+1].x0
+			}
+			// Left-aligned first: a holder that starts in its cell and ends under the
+			// next column's label would fit that column as a right-aligned amount.
+			cost := min(2*span{from, s.x1}.gap(span{v.x0, v.x0}), 2*span{s.x0, to}.gap(span{v.x1, v.x1})+1)
+			if cost < bestCost {
+				best, bestCost = c, cost
+			}
+		}
+		return best
+	}
+	// From the end of the values to the left to the start of those to the right, never
+	// past the neighbours' labels (their values may be lost too).
+	x0, x1 := box.Min.X, box.Max.X
+	if k > 0 {
+		x0 = spans[k-1].x0
+	}
+	if k+1 < len(spans) {
+		x1 = spans[k+1].x1
+	}
+	var read []string
+	for _, v := range values {
+		switch c := column(v); {
+		case c == k:
+			read = append(read, v.text...)
+		case c < k:
+			x0 = max(x0, v.x1)
+		default:
+			x1 = min(x1, v.x0)
+		}
+	}
+	if x1-x0 < box.Dy()/2 {
+		return Reread{}, "", false
+	}
+	return Reread{Box: image.Rect(x0, box.Min.Y, x1, box.Max.Y)}, strings.Join(read, " "), true
+}
+
 // xAt is the x on the page where the character at byte pos of ln's text begins (the
 // text's end: where its last character ends). Each word's characters share its box
 // evenly; when normalising changed the count of characters, the line's box is shared.
@@ -424,6 +669,26 @@ func cropValue(field, text string) (setter, bool) {
 		v, ok := thirteen(strings.TrimPrefix(text, "T"))
 		ok = ok && pay.ValidRegistrationNumber("T"+v)
 		return func(f *Fields, c float64, _ bool) { put(&f.RegistrationNumber, "T"+v, c*sureLabel, false) }, ok
+	case "account":
+		// The bank's block: the account's rules on its lines, each field as sure as the
+		// rule that found it, on the crop's confidence.
+		b := Extract(text, nil)
+		if bk, ok := banks.Closest(b.BankName.Value); !ok || bk.Name != b.BankName.Value {
+			// A bank's name in a block read out of a ruled table's noise is taken only
+			// when the zengin list knows it (吉孝銀行 is no bank).
+			b.BankName = Field[string]{}
+		}
+		if !b.BankName.Found && !b.AccountNumber.Found && !b.AccountHolder.Found {
+			return nil, false
+		}
+		return func(f *Fields, c float64, _ bool) {
+			fill(&f.BankName, b.BankName, c)
+			fill(&f.BranchName, b.BranchName, c)
+			fill(&f.BranchCode, b.BranchCode, c)
+			fill(&f.AccountType, b.AccountType, c)
+			fill(&f.AccountNumber, b.AccountNumber, c)
+			fill(&f.AccountHolder, b.AccountHolder, c)
+		}, true
 	case "branch_name":
 		var b Fields
 		if !readBranch(line{text: text, conf: 1}, text, &b) {
@@ -445,6 +710,14 @@ func cropValue(field, text string) (setter, bool) {
 func put[T comparable](fd *Field[T], v T, conf float64, over bool) {
 	if !fd.Found || over {
 		*fd = found(v, conf)
+	}
+}
+
+// fill puts a field a block's crop read into a field that has none, its confidence the
+// rule's times the crop's.
+func fill[T comparable](fd *Field[T], got Field[T], conf float64) {
+	if got.Found && !fd.Found {
+		*fd = found(got.Value, got.Confidence*conf)
 	}
 }
 

@@ -1,6 +1,7 @@
 package invoiceread
 
 import (
+	"fmt"
 	"image"
 	"strings"
 	"testing"
@@ -79,17 +80,71 @@ func TestRereads(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := Extract("", c.lines)
-			assert.Equal(t, c.want, Rereads(c.lines, f))
+			assert.Equal(t, c.want, fieldCrops(Rereads(c.lines, f)))
 		})
 	}
+}
+
+// fieldCrops are the crops of single fields among asked: the bank's block, asked when
+// the account is not whole, has its own test (TestTheBankBlockIsReadAgain).
+func fieldCrops(asked []Reread) []Reread {
+	var out []Reread
+	for _, r := range asked {
+		if !r.Block {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func TestRereadsAreBounded(t *testing.T) {
 	lines := []Line{placed("口座名義 ??", 100), placed("支払期日 ??", 150), placed("口座番号 ??", 200),
 		placed("ご請求金額 ??", 250), placed("支店名 ??", 300), placed("登録番号 ??", 350), placed("請求日 ??", 400)}
 	rr := Rereads(lines, Extract("", lines))
-	require.Len(t, rr, maxRereads)
+	require.Len(t, rr, maxRereads+1, "the fields' crops, then the bank's block")
 	assert.Equal(t, "account_holder", rr[0].Field, "the holder, the field read worst, first")
+	assert.Equal(t, "account", rr[maxRereads].Field)
+	assert.True(t, rr[maxRereads].Block)
+}
+
+// A ledger's bank table read as noise loses the whole account, labels and all: the block
+// from the first line naming part of it (the heading) is read again as lines, and its
+// answer fills the fields the page's reading and the other crops did not.
+func TestTheBankBlockIsReadAgain(t *testing.T) {
+	lines := []Line{placed("ご請求金額 ¥114,510", 100), placed("お振込み先", 200), placed("トーeae L| | a.oe| ea|", 250),
+		placed("SC AWEUB te 5862799 0 .", 300), placed("備考", 500)}
+	f := Extract("", lines)
+	require.False(t, f.BankName.Found)
+	asked := Rereads(lines, f)
+	require.Len(t, asked, 1)
+	// From the heading's left less two heights to the page's right, five heights down.
+	assert.Equal(t, Reread{Field: "account", Page: 1, Box: image.Rect(20, 180, 1220, 400), Block: true,
+		Read: "お振込み先\nトーeae L| | a.oe| ea|\nSC AWEUB te 5862799 0 ."}, asked[0])
+
+	// The answer: the table's rows as lines. The bank's and number's fields are filled,
+	// the holder read by the crop before it is kept, a bank the zengin list does not know
+	// is not taken.
+	before := Fields{AccountHolder: found("ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", 0.8)}
+	after := before
+	Refine(&after, asked, []Line{{Text: "お振込み先\n金融機関名 支店名 種別 口座番号\n京都銀行 本店営業部 普通 5862799 ﾅﾝﾄｶ", Confidence: 0.6}})
+	assert.Equal(t, "京都銀行", after.BankName.Value)
+	assert.Equal(t, "本店営業部", after.BranchName.Value)
+	assert.Equal(t, pay.AccountOrdinary, after.AccountType.Value)
+	assert.Equal(t, "5862799", after.AccountNumber.Value)
+	assert.Equal(t, before.AccountHolder, after.AccountHolder, "found before: kept")
+	assert.Less(t, after.BankName.Confidence, 0.6, "the rule's certainty on the crop's")
+	unknown := Fields{}
+	Refine(&unknown, asked, []Line{{Text: "吉孝銀行 本店営業部 5862799", Confidence: 0.6}})
+	assert.False(t, unknown.BankName.Found, "no such bank")
+	assert.Equal(t, "5862799", unknown.AccountNumber.Value)
+	assert.Equal(t, "本店営業部", unknown.BranchName.Value)
+	assert.False(t, unknown.BranchCode.Found, "the number's first digits are no branch code")
+
+	// A whole account asks for no block.
+	whole := []Line{placed("お振込み先 京都銀行 本店営業部 普通 5862799", 200), placed("口座名義 ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", 250)}
+	g := Extract("", whole)
+	require.True(t, accountRead(g), "%+v", g)
+	assert.Empty(t, Rereads(whole, g))
 }
 
 func TestRefine(t *testing.T) {
@@ -246,4 +301,88 @@ func TestRereadsTheTypesMarkBeforeTheNumber(t *testing.T) {
 	}
 	assert.Empty(t, typeCrops([]Line{at(100, "北洋銀行", 100, "普通", 300, "0874346", 500)}), "the type was read")
 	assert.Empty(t, typeCrops([]Line{at(100, "北洋銀行", 100, "0874346", 500)}), "no mark before the number")
+}
+
+// A holdout ledger's bank table as tesseract placed it (a 300 dpi scan): the header row
+// split into two lines (受取人 sits higher in its taller cell), the values in the row
+// below, left-aligned in cells whose labels are centred, the account type's (普) read
+// as ")" and the holder's half-width kana as がが77-ム.
+func ledgerBankTable(values ...Word) []Line {
+	w := func(s string, x0, y0, x1, y1 int) Word { return Word{Text: s, Box: image.Rect(x0, y0, x1, y1)} }
+	header := []Word{w("金融", 280, 2125, 366, 2157), w("機関", 387, 2121, 430, 2166), w("名", 429, 2125, 451, 2157),
+		w("支店", 682, 2125, 781, 2157), w("名", 760, 2121, 783, 2166), w("預金", 957, 2125, 1026, 2156),
+		w("種目", 1044, 2125, 1092, 2157), w("口座", 1222, 2125, 1286, 2157), w("番号", 1296, 2125, 1357, 2157)}
+	if values == nil {
+		values = []Word{w("北洋", 197, 2204, 268, 2238), w("銀行", 280, 2204, 342, 2238), w("本", 575, 2205, 608, 2238),
+			w("店", 615, 2204, 645, 2238), w("営業", 660, 2204, 720, 2238), w("部", 730, 2204, 758, 2238),
+			w(")", 930, 2204, 989, 2243), w("4540592", 1165, 2207, 1323, 2236), w("が", 1448, 2205, 1497, 2243),
+			w("が", 1504, 2204, 1564, 2236), w("77-", 1576, 2207, 1639, 2236), w("ム", 1620, 2200, 1640, 2248)}
+	}
+	line := func(ws []Word) Line {
+		// Words apart by less than a character are one word of the text (北洋銀行).
+		l := Line{Confidence: 0.85, Page: 1, Words: ws}
+		for i, x := range ws {
+			if i > 0 && x.Box.Min.X-ws[i-1].Box.Max.X >= 40 {
+				l.Text += "  "
+			}
+			l.Text += x.Text
+			l.Box = l.Box.Union(x.Box)
+		}
+		return l
+	}
+	return []Line{
+		line([]Word{w("お振込み先", 182, 2041, 387, 2092)}),
+		line([]Word{w("受取", 1815, 2125, 1917, 2157), w("人", 1888, 2093, 1921, 2170)}),
+		line(header),
+		line(values),
+		line([]Word{w("備考", 202, 2364, 269, 2396)}),
+	}
+}
+
+// Each label of a header row places the cell below it: from the end of the values to its
+// left to the start of those to its right, never past the neighbouring labels.
+func TestHeaderCells(t *testing.T) {
+	lines := ledgerBankTable()
+	ls := prepare("", lines)
+	for _, c := range []struct {
+		field string
+		box   image.Rectangle
+		read  string
+	}{
+		{"holder", image.Rect(1323, 2200, 1640, 2248), "が が 77- ム"},
+		{"type", image.Rect(758, 2200, 1165, 2248), ")"},
+		{"account_number", image.Rect(989, 2200, 1448, 2248), "4540592"},
+		{"branch", image.Rect(342, 2200, 930, 2248), "本 店 営業 部"},
+		{"bank", image.Rect(197, 2200, 575, 2248), "北洋 銀行"},
+	} {
+		r, read, ok := headerCell(ls, lines, c.field)
+		require.True(t, ok, c.field)
+		assert.Equal(t, c.box, r.Box, c.field)
+		assert.Equal(t, c.read, read, c.field)
+	}
+
+	// The type's cell lost altogether: the gap between the branch and the number.
+	w := lines[3].Words
+	lost := ledgerBankTable(append(append([]Word{}, w[:6]...), w[7:]...)...)
+	r, read, ok := headerCell(prepare("", lost), lost, "type")
+	require.True(t, ok)
+	assert.Equal(t, image.Rect(758, 2200, 1165, 2248), r.Box)
+	assert.Empty(t, read)
+
+	// What Rereads asks of the page: the holder (as it is and widened) and the type, not
+	// the fields the page's reading found.
+	f := Extract("", lines)
+	require.True(t, f.AccountNumber.Found)
+	require.False(t, f.AccountType.Found)
+	var got []string
+	for _, rr := range Rereads(lines, f) {
+		got = append(got, fmt.Sprintf("%s %v", rr.Field, rr.Box))
+	}
+	assert.Equal(t, []string{"account_holder (1323,2200)-(1640,2248)", "account_holder (1323,2200)-(1640,2248)",
+		"account_type (758,2200)-(1165,2248)", "account (80,2016)-(1921,2296)"}, got, "and the bank's block, from its heading")
+
+	// A label alone on its line (no other label in its row) stays cropOf's.
+	solo := []Line{placed("支払期日", 100), placed("2O2G年l2月", 150)}
+	_, _, ok = headerCell(prepare("", solo), solo, "due")
+	assert.False(t, ok)
 }

@@ -26,6 +26,10 @@ type Crop struct {
 	// HalfWidth redraws the crop's half-width kana as full-width ones (halfWidthKana):
 	// the glyphs widened by Widen, the voiced marks set against their kana.
 	HalfWidth bool
+	// Block reads the crop as a block of lines (page segmentation 6), not one line: the
+	// bank's block of a page whose reading lost it among a table's rules. The answer's
+	// Text holds its lines apart ("\n").
+	Block bool
 }
 
 // Character sets for Crop.Chars.
@@ -50,9 +54,10 @@ const (
 // crop cut tight to its glyphs worse than one with paper round it.
 const rereadMargin = 24
 
-// Reread reads one crop of a page as a single line of text (page segmentation 7) with
-// only the crop's characters. The answer's boxes are on the page image, as Read's are.
-// A page that was not read by tesseract (a PDF's text layer) has nothing to crop.
+// Reread reads one crop of a page as a single line of text (page segmentation 7), or as
+// a block of lines when asked, with only the crop's characters. The answer's boxes are
+// on the page image, as Read's are. A page that was not read by tesseract (a PDF's text
+// layer) has nothing to crop.
 func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 	if rd.r.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -71,7 +76,11 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 	if err := writePNG(file, crop); err != nil {
 		return Line{}, err
 	}
-	args := []string{file, "stdout", "--dpi", "300", "-l", "jpn", "--psm", "7"}
+	psm, sep := "7", " "
+	if c.Block {
+		psm, sep = "6", "\n"
+	}
+	args := []string{file, "stdout", "--dpi", "300", "-l", "jpn", "--psm", psm}
 	if c.Chars != "" {
 		args = append(args, "-c", "tessedit_char_whitelist="+c.Chars)
 	}
@@ -81,6 +90,7 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 	}
 	lines, _ := parseTSV(out.stdout, c.Page, false)
 	// One line was asked for: what came back as more (a bracket standing high) is one.
+	// A block's lines stay lines.
 	var l Line
 	var texts []string
 	var conf float64
@@ -100,7 +110,7 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 	if len(lines) > 0 {
 		l.Confidence = conf / float64(len(lines))
 	}
-	l.Text, l.Page = strings.Join(texts, " "), c.Page
+	l.Text, l.Page = strings.Join(texts, sep), c.Page
 	return l, nil
 }
 

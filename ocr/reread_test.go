@@ -125,6 +125,26 @@ func TestRereadReadsAJapaneseEraDate(t *testing.T) {
 	assert.Equal(t, "令和8年12月25日", strings.ReplaceAll(got.Text, " ", ""))
 }
 
+// The bank's block asked as a block: its lines come back apart, each read whole.
+func TestRereadReadsABlockAsLines(t *testing.T) {
+	rd, err := newReader(t).Open(context.Background(), MediaPNG, pngBytes(t, renderInvoice(t, 200)))
+	require.NoError(t, err)
+	t.Cleanup(func() { rd.Close() })
+	var box image.Rectangle
+	for _, l := range rd.Lines {
+		if s := strings.ReplaceAll(l.Text, " ", ""); strings.HasPrefix(s, "振込先") || strings.HasPrefix(s, "口座名義") {
+			box = box.Union(l.Box)
+		}
+	}
+	require.False(t, box.Empty())
+	got, err := rd.Reread(context.Background(), Crop{Page: 1, Box: box, Block: true})
+	require.NoError(t, err)
+	t.Logf("block: %q (%.2f)", got.Text, got.Confidence)
+	lines := strings.Split(strings.ReplaceAll(got.Text, " ", ""), "\n")
+	assert.Equal(t, []string{"振込先みずほ銀行東京営業部普通1234567", "口座名義カ)サンプルセイサクシヨ"}, lines)
+	assert.True(t, got.Box.Overlaps(box))
+}
+
 func TestATextLayerHasNothingToReread(t *testing.T) {
 	r := newReader(t)
 	rd, err := r.Open(context.Background(), MediaPDF, textPDF(t))
