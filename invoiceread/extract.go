@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -207,7 +208,63 @@ func Extract(text string, lines []Line) Fields {
 	guessAddressee(ls, &f)
 	readAccount(ls, &f)
 	restoreHolderMark(&f)
+	holderByIssuer(&f)
 	return f
+}
+
+// nameKanaRe is a run of kana in a name (ことぶき of ことぶき観光, ファーム of 白樺ファーム).
+var nameKanaRe = regexp.MustCompile(`[\p{Hiragana}\p{Katakana}ー]{2,}`)
+
+// holderByIssuer puts back in the holder the voiced, semi-voiced and long marks OCR
+// confused or lost (ｺﾄﾌﾟｷ for ｺﾄﾌﾞｷ, ﾌｱﾑ for ﾌｱ-ﾑ, ﾂﾊｻ for ﾂﾊﾞｻ) from the kana of the
+// issuer's own name: the account is held in the issuer's name, and the kana it writes its
+// name with spell the holder's exactly. Only a part of the holder that reads as the
+// name's kana but for those marks is respelt; a holder that is some other name stays as
+// read. (The kanji of a name would need a reading dictionary.)
+func holderByIssuer(f *Fields) {
+	if !f.AccountHolder.Found || !f.IssuerName.Found {
+		return
+	}
+	h := f.AccountHolder.Value
+	for _, part := range nameKanaRe.FindAllString(f.IssuerName.Value, -1) {
+		if z, err := pay.NormalizeHolderName(part); err == nil && len(skeleton([]rune(z))) >= 3 {
+			h = respell(h, z)
+		}
+	}
+	f.AccountHolder.Value = h
+}
+
+// isKanaMark says whether r is a mark that OCR drops or confuses in a half-width holder:
+// the voiced and semi-voiced marks and the long mark (zengin's -).
+func isKanaMark(r rune) bool { return r == 'ﾞ' || r == 'ﾟ' || r == '-' }
+
+// skeleton is rs without its kana marks.
+func skeleton(rs []rune) []rune {
+	return slices.DeleteFunc(slices.Clone(rs), isKanaMark)
+}
+
+// respell replaces the first run of holder h that is z but for its kana marks with z.
+func respell(h, z string) string {
+	hr := []rune(h)
+	var skel []rune
+	var at []int // where each rune of skel is in hr
+	for i, r := range hr {
+		if !isKanaMark(r) {
+			skel, at = append(skel, r), append(at, i)
+		}
+	}
+	zs := skeleton([]rune(z))
+	for k := 0; k+len(zs) <= len(skel); k++ {
+		if !slices.Equal(skel[k:k+len(zs)], zs) {
+			continue
+		}
+		from, to := at[k], at[k+len(zs)-1]+1
+		for to < len(hr) && isKanaMark(hr[to]) {
+			to++ // the marks of the run's last kana, z's own
+		}
+		return string(hr[:from]) + z + string(hr[to:])
+	}
+	return h
 }
 
 // restoreHolderMark puts back the legal-form mark OCR lost from a holder's bracket

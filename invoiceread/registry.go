@@ -29,6 +29,8 @@ func (f *Fields) UseRegisteredIssuer(name string) {
 	}
 	f.IssuerName = found(name, max(f.RegistrationNumber.Confidence, sureRegistry))
 	f.IssuerFromRegistry = true
-	// The registered name may say a legal form the name read had lost.
+	// The registered name may say a legal form the name read had lost, and spell the
+	// kana of the holder's name.
 	restoreHolderMark(f)
+	holderByIssuer(f)
 }

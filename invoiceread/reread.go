@@ -628,6 +628,8 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 			a.apply(f, a.conf, a.over)
 		}
 	}
+	// A holder read from a crop is spelt by the issuer's kana as one read on the page is.
+	holderByIssuer(f)
 }
 
 // A setter puts a crop's value in its field, given tesseract's confidence in the crop

@@ -1,0 +1,39 @@
+package invoiceread
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The issuer's kana spell the holder's: the voiced, semi-voiced and long marks OCR lost
+// or confused are put back from them; a holder that differs otherwise stays as read.
+func TestTheHolderIsSpeltByTheIssuersKana(t *testing.T) {
+	cases := []struct{ issuer, read, want string }{
+		{"合同会社ことぶき観光", "ﾄﾞ)ｺﾄﾌﾟｷｶﾝｺｳ", "ﾄﾞ)ｺﾄﾌﾞｷｶﾝｺｳ"},             // ﾟ for ﾞ
+		{"株式会社白樺ファーム", "ｶ)ｼﾗｶﾊﾞﾌｱﾑ", "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ"},                // the long mark lost
+		{"株式会社つばさ情報サービス", "ｶ)ﾂﾊｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", "ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ"}, // ﾞ lost
+		{"株式会社北辰ソリューションズ", "ｶ)ﾎｸｼﾝｿﾘﾕｼﾖﾝｽ", "ｶ)ﾎｸｼﾝｿﾘﾕ-ｼﾖﾝｽﾞ"},     // two at the end
+		{"株式会社白樺ファーム", "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ"},               // right already
+		{"株式会社白樺ファーム", "ｶ)ﾔﾏﾀﾞﾌｱﾝﾄﾞ", "ｶ)ﾔﾏﾀﾞﾌｱﾝﾄﾞ"},               // another name: as read
+		{"株式会社白欄ファテム", "ｶ)ｼﾗｶﾊﾞﾌｱﾑ", "ｶ)ｼﾗｶﾊﾞﾌｱﾑ"},                 // the name misread: no match
+		{"株式会社山の上", "ｶ)ﾔﾏﾉｳｴ", "ｶ)ﾔﾏﾉｳｴ"},                          // の alone is too short to say
+		{"大和精工株式会社", "ﾔﾏﾄｾｲｺｳ(ｶ", "ﾔﾏﾄｾｲｺｳ(ｶ"},                     // kanji only: nothing to say
+		{"有限会社海鳴テクノロジー", "ﾕ)ｳﾐﾅﾘﾃｸﾉﾛｼﾞ-", "ﾕ)ｳﾐﾅﾘﾃｸﾉﾛｼﾞ-"},         // its last mark is the part's
+		{"有限会社海鳴テクノロジー", "ﾕ)ｳﾐﾅﾘﾃｸﾉﾛｼ", "ﾕ)ｳﾐﾅﾘﾃｸﾉﾛｼﾞ-"},
+	}
+	for _, c := range cases {
+		f := Fields{IssuerName: found(c.issuer, 0.9), AccountHolder: found(c.read, 0.8)}
+		holderByIssuer(&f)
+		assert.Equal(t, c.want, f.AccountHolder.Value, "%s: %s", c.issuer, c.read)
+		holderByIssuer(&f)
+		assert.Equal(t, c.want, f.AccountHolder.Value, "%s: %s, spelt twice (the page's reading, then the crops')", c.issuer, c.read)
+		assert.Equal(t, 0.8, f.AccountHolder.Confidence)
+	}
+	// On a page, and from the registry's name once known.
+	f := Extract("合同会社ことぶき観光\n口座名義 ﾄﾞ)ｺﾄﾌﾟｷｶﾝｺｳ", nil)
+	assert.Equal(t, "ﾄﾞ)ｺﾄﾌﾞｷｶﾝｺｳ", f.AccountHolder.Value)
+	g := Fields{RegistrationNumber: found("T1234567890123", 0.9), AccountHolder: found("ｶ)ｼﾗｶﾊﾞﾌｱﾑ", 0.8)}
+	g.UseRegisteredIssuer("株式会社白樺ファーム")
+	assert.Equal(t, "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", g.AccountHolder.Value)
+}
