@@ -160,15 +160,21 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 
 // ReadFields extracts an invoice's fields from its reading, then reads the fields it
 // found unsure or not at all again from their crops of the page (invoiceread.Rereads),
-// then, when placesOf (nil: none) knows where the issuer prints an amount or a date still
-// missed, from there (invoiceread.PlacedRereads); it answers how many crops were read.
+// then those their answers placed (invoiceread.NextRereads), then, when placesOf (nil:
+// none) knows where the issuer prints an amount or a date still missed, from there
+// (invoiceread.PlacedRereads); it answers how many crops were read.
 // placesOf is asked once, with the fields read so far (the issuer is found by them). The
 // job and the accuracy run (cmd/ocraccuracy) read with it alike. A crop that cannot be
 // read leaves its field as the page's reading had it.
 func ReadFields(ctx context.Context, rd *ocr.Reading, placesOf func(invoiceread.Fields) []invoiceread.Place) (invoiceread.Fields, int) {
 	lines := Lines(rd.Lines)
 	f := invoiceread.Extract(rd.Text, lines)
-	n := reread(ctx, rd, &f, invoiceread.Rereads(lines, f))
+	first := invoiceread.Rereads(lines, f)
+	n := reread(ctx, rd, &f, first)
+	if ctx.Err() == nil {
+		// What the first crops read (the bank's block: a bank, a number) places more.
+		n += reread(ctx, rd, &f, invoiceread.NextRereads(lines, f, first))
+	}
 	if placesOf != nil && ctx.Err() == nil {
 		if places := placesOf(f); len(places) > 0 {
 			n += reread(ctx, rd, &f, invoiceread.PlacedRereads(lines, f, places))

@@ -125,7 +125,38 @@ func Rereads(lines []Line, f Fields) []Reread {
 			out = append(out, rr)
 		}
 	}
-	// Fields whose label was lost too, placed by a neighbour the page's reading found.
+	out = append(out, neighbourRereads(ls, lines, f, out, maxRereads-len(out))...)
+	// The bank's block, read again as a whole when the page's reading lost part of it:
+	// a ruled table's rows read as noise lose every field of the account at once, and no
+	// label is left to place a field's crop (「トーeae L| | a.oe| ea|」 for 「京都銀行 本店
+	// 営業部 普通 5862799 ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ」). Asked last, beyond maxRereads: its answer fills
+	// only what the other crops did not.
+	if !accountRead(f) {
+		if rr, seg, ok := bankBlock(ls, lines); ok {
+			rr.Field, rr.Block, rr.Read = "account", true, seg
+			out = append(out, rr)
+		}
+	}
+	return out
+}
+
+// NextRereads are the crops placed by a neighbour that the first crops' answers made
+// possible (a bank's name or an account number the bank's block read), other than those
+// asked already: ReadFields asks them after refining with the first.
+func NextRereads(lines []Line, f Fields, asked []Reread) []Reread {
+	var out []Reread
+	for _, r := range neighbourRereads(prepare("", lines), lines, f, nil, maxRereads) {
+		if !slices.ContainsFunc(asked, func(a Reread) bool { return a.Field == r.Field && a.Box == r.Box }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// neighbourRereads places fields whose label was lost too by a neighbour the reading
+// found, for the fields not asked already, at most room of them.
+func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room int) []Reread {
+	var out []Reread
 	for _, u := range []struct {
 		field string
 		chars Chars
@@ -143,28 +174,60 @@ func Rereads(lines []Line, f Fields) []Reread {
 			}
 			return markBefore(ls, lines, f.AccountNumber.Value)
 		}},
+		{"account_holder", CharsKana, func() (Reread, string, bool) {
+			if f.AccountHolder.Found || !f.AccountNumber.Found {
+				return Reread{}, "", false
+			}
+			return afterNumber(ls, lines, f.AccountNumber.Value)
+		}},
 	} {
-		if len(out) >= maxRereads || slices.ContainsFunc(out, func(r Reread) bool { return r.Field == u.field }) {
+		if len(out) >= room || slices.ContainsFunc(asked, func(r Reread) bool { return r.Field == u.field }) {
 			continue
 		}
-		if rr, seg, ok := u.place(); ok {
-			rr.Field, rr.Chars, rr.Read = u.field, u.chars, seg
-			out = append(out, rr)
+		rr, seg, ok := u.place()
+		if !ok {
+			continue
 		}
-	}
-	// The bank's block, read again as a whole when the page's reading lost part of it:
-	// a ruled table's rows read as noise lose every field of the account at once, and no
-	// label is left to place a field's crop (「トーeae L| | a.oe| ea|」 for 「京都銀行 本店
-	// 営業部 普通 5862799 ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ」). Asked last, beyond maxRereads: its answer fills
-	// only what the other crops did not.
-	if !accountRead(f) {
-		if rr, seg, ok := bankBlock(ls, lines); ok {
-			rr.Field, rr.Block, rr.Read = "account", true, seg
+		rr.Field, rr.Chars, rr.Read = u.field, u.chars, seg
+		out = append(out, rr)
+		if u.field == "account_holder" {
+			rr.Widen, rr.HalfWidth = holderWiden, true // as for a labelled holder
 			out = append(out, rr)
 		}
 	}
 	return out
 }
+
+// afterNumber places a holder printed after the account number on its line, as a
+// ledger's row of values prints it (京都銀行 本店営業部 普通 5862799 ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ), when no
+// label placed it: from the number's end to the line's, or, the number ending its line
+// (the holder's cell lost), as far right as the page's lines go.
+func afterNumber(ls []line, src []Line, number string) (Reread, string, bool) {
+	right := 0
+	for _, l := range src {
+		right = max(right, l.Box.Max.X)
+	}
+	for _, ln := range ls {
+		l := src[ln.src]
+		i := strings.Index(ln.text, number)
+		if l.Box.Empty() || i < 0 {
+			continue
+		}
+		end := i + len(number)
+		x0, x1, h := xAt(ln, l, end), l.Box.Max.X, l.Box.Dy()
+		if x1-x0 < holderMinWidth*h {
+			x1 = right
+		}
+		if x1-x0 < holderMinWidth*h {
+			return Reread{}, "", false
+		}
+		return Reread{Page: l.Page, Box: image.Rect(x0, l.Box.Min.Y, x1, l.Box.Max.Y)}, ln.text[end:], true
+	}
+	return Reread{}, "", false
+}
+
+// holderMinWidth is the narrowest a holder is, in its line's heights (ｶ)ﾔﾏﾀﾞ).
+const holderMinWidth = 3
 
 // accountRead says whether the page's reading found every field of the bank account.
 func accountRead(f Fields) bool {

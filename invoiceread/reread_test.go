@@ -386,3 +386,38 @@ func TestHeaderCells(t *testing.T) {
 	_, _, ok = headerCell(prepare("", solo), solo, "due")
 	assert.False(t, ok)
 }
+
+// A ledger's holder has no label of its own on its row: it is placed after the account
+// number, once the number is known, by the page's reading or by the bank's block (then
+// asked after the first crops, NextRereads).
+func TestAHolderIsPlacedAfterTheAccountNumber(t *testing.T) {
+	lines := []Line{placed("お振込み先", 100), placed("京都銀行 本店営業部 普通 5862799 HYITHN' アム", 150),
+		placed("備考", 300)}
+	f := Extract("", lines)
+	require.Equal(t, "5862799", f.AccountNumber.Value)
+	f.AccountHolder = Field[string]{} // HYITHN' アム is no holder
+	// 京都銀行 本店営業部 普通 5862799 is 18 characters and three gaps from x = 100.
+	box := image.Rect(1060, 150, 1580, 190)
+	assert.Equal(t, []Reread{{Field: "account_holder", Page: 1, Box: box, Chars: CharsKana, Read: " HYITHN' アム"},
+		{Field: "account_holder", Page: 1, Box: box, Chars: CharsKana, Widen: holderWiden, HalfWidth: true, Read: " HYITHN' アム"}},
+		fieldCrops(Rereads(lines, f)))
+
+	// The number read only by the block: the holder's crops come next, once.
+	g := Extract("", lines)
+	g.AccountHolder, g.AccountNumber = Field[string]{}, Field[string]{}
+	first := Rereads(lines, g)
+	require.Empty(t, fieldCrops(first))
+	g.AccountNumber = found("5862799", 0.6)
+	next := NextRereads(lines, g, first)
+	require.Len(t, next, 2)
+	assert.Equal(t, box, next[0].Box)
+	assert.Empty(t, NextRereads(lines, g, append(first, next...)), "not asked twice")
+
+	// A number ending its line (the holder's cell lost): as far right as the page goes.
+	lost := []Line{placed("京都銀行 本店営業部 普通 5862799", 150),
+		placed("下記のとおりご請求申し上げます。期日までにお振込みくださいますようお願いします", 400)}
+	h := Extract("", lost)
+	rr := fieldCrops(Rereads(lost, h))
+	require.NotEmpty(t, rr)
+	assert.Equal(t, image.Rect(1060, 150, 1660, 190), rr[0].Box)
+}
