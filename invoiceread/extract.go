@@ -1089,7 +1089,9 @@ var (
 	// 018支店, with the branch number that some add in brackets (three digits, not the
 	// start of the account number after the branch: 店営業部 5862799 is no branch 586).
 	branchRe = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)\s?(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\b\s*\)?)?`)
-	typeRe   = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
+	// A kanji before 通預金 OCR could not read is 普 (六通預金, 凌通預金): no other type of
+	// account ends so.
+	typeRe = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\p{Han}通預金|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
 	// markRe is the bracketed mark of the account type between the branch and the
 	// number (渋谷支店 (普) 1234567) when OCR could not read the character in it.
 	markRe     = regexp.MustCompile(`(?:(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*(?:No\.?\s*)?\d{4,8}|(?:口座種別|預金種目|種別)\s*[:：|]?\s*\|?\s*\(\s?[^\s()]{1,2}\s?\))`)
@@ -1521,11 +1523,26 @@ func readHolder(ls []line, from, to int, f *Fields) {
 			}
 		}
 	}
+	// A bracketed kana run after noise, in the bank's block (restoreHolderMark puts
+	// back a mark lost from its bracket).
+	for _, ln := range ls[from:to] {
+		if m := markedKanaRe.FindStringIndex(ln.text); m != nil {
+			if v, ok := holderIn(ln.text[m[0]:]); ok {
+				f.AccountHolder = found(v, ln.conf*surePosition*0.7)
+				return
+			}
+		}
+	}
 }
 
-// misreadLabelRe is a short run of letters or digits and a colon at the start of a line:
-// what OCR leaves of a kanji label in a noisy scan.
-var misreadLabelRe = regexp.MustCompile(`^[A-Za-z0-9]{1,6}\s*[:：]\s*`)
+// misreadLabelRe is a short run of letters, digits or kanji and a colon at the start of
+// a line: what OCR leaves of a kanji label in a noisy scan (DEAS :, 口座名還人:).
+var misreadLabelRe = regexp.MustCompile(`^[A-Za-z0-9\p{Han}]{1,6}\s*[:：]\s*`)
+
+// markedKanaRe is a holder's legal-form bracket, its mark or not (ユコ) read for ユ)),
+// and the kana after it, anywhere on a line: the label before it read as noise
+// (「| 人人 っ ) トウホウキャリア」).
+var markedKanaRe = regexp.MustCompile(`(?:(?:[カユメｶﾕﾒ]|ド|ﾄﾞ)\s?[コｺ]?)?\)\s?[\p{Katakana}ｦ-ﾟ]{3}`)
 
 // String shows the fields for test failures and logs.
 func (f Fields) String() string {
