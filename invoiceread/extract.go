@@ -1517,7 +1517,10 @@ func readHolder(ls []line, from, to int, f *Fields) {
 	// bank's block: the colon says a label stood there.
 	for _, ln := range ls[from:to] {
 		if m := misreadLabelRe.FindStringIndex(ln.text); m != nil {
-			if v, ok := holderIn(ln.text[m[1]:]); ok {
+			// Without the colon, only a company's holder (its legal-form bracket) says a
+			// label stood there: 「3 オレンジジュース」 is an item's row.
+			v, ok := holderIn(ln.text[m[1]:])
+			if ok && (strings.ContainsAny(ln.text[m[0]:m[1]], ":：") || strings.ContainsAny(v, "()")) {
 				f.AccountHolder = found(v, ln.conf*surePosition*0.8)
 				return
 			}
@@ -1535,9 +1538,10 @@ func readHolder(ls []line, from, to int, f *Fields) {
 	}
 }
 
-// misreadLabelRe is a short run of letters, digits or kanji and a colon at the start of
-// a line: what OCR leaves of a kanji label in a noisy scan (DEAS :, 口座名還人:).
-var misreadLabelRe = regexp.MustCompile(`^[A-Za-z0-9\p{Han}]{1,6}\s*[:：]\s*`)
+// misreadLabelRe is a short run of letters, digits or kanji and a colon or a space at
+// the start of a line: what OCR leaves of a kanji label in a noisy scan (DEAS :,
+// 口座名還人:, 名和炎人 for 名義人).
+var misreadLabelRe = regexp.MustCompile(`^[A-Za-z0-9\p{Han}]{1,6}\s*[:：\s]\s*`)
 
 // markedKanaRe is a holder's legal-form bracket, its mark or not (ユコ) read for ユ)),
 // and the kana after it, anywhere on a line: the label before it read as noise

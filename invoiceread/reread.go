@@ -266,7 +266,9 @@ func bankBlock(ls []line, src []Line) (Reread, string, bool) {
 }
 
 // namesAccount says whether a line names part of the bank account: a label of one of
-// its fields (振込先 among them), a bank's name or a branch's.
+// its fields (振込先 among them), a bank's name or a branch's, or an account number
+// after its type's bracket (the rest of a letter's 「４．お振込先 京都銀行 本店営業部 (普)
+// 3500274」 read as 「A, UAT LARENiT ASE (PF) 3500274」).
 func namesAccount(ln line) bool {
 	for _, h := range ln.hits {
 		switch h.field {
@@ -274,8 +276,11 @@ func namesAccount(ln line) bool {
 			return true
 		}
 	}
-	return bankRe.MatchString(ln.text) || strings.Contains(ln.text, "支店")
+	return bankRe.MatchString(ln.text) || strings.Contains(ln.text, "支店") || markedNumberRe.MatchString(ln.text)
 }
+
+// markedNumberRe is a bracket of one or two characters and seven digits after it.
+var markedNumberRe = regexp.MustCompile(`\(\s?[^\s()]{1,2}\s?\)\s*\d{7}(?:\D|$)`)
 
 // markBefore places the account type's bracketed mark printed before the account number
 // ((普) 1234567) that the page's reading could not read: (#), (8), (MH), CF).

@@ -140,6 +140,16 @@ func TestTheBankBlockIsReadAgain(t *testing.T) {
 	assert.Equal(t, "本店営業部", unknown.BranchName.Value)
 	assert.False(t, unknown.BranchCode.Found, "the number's first digits are no branch code")
 
+	// A letter's one line of account, its bank and labels read as noise: the type's
+	// bracket and the number place the block.
+	letter := []Line{placed("合計 760,100", 100), placed("A, UAT LARENiT ASE (PF) 3500274", 200),
+		placed("MHA マツカゼショウカイ (カ", 250), placed("以上", 300)}
+	asked = Rereads(letter, Extract("", letter))
+	require.NotEmpty(t, asked)
+	last := asked[len(asked)-1]
+	assert.True(t, last.Block)
+	assert.Equal(t, image.Rect(20, 180, 1540, 400), last.Box, "from the line of the number down")
+
 	// A whole account asks for no block.
 	whole := []Line{placed("お振込み先 京都銀行 本店営業部 普通 5862799", 200), placed("口座名義 ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", 250)}
 	g := Extract("", whole)
