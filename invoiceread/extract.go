@@ -530,7 +530,70 @@ func readAmountsAndDates(ls []line, f *Fields) {
 
 // guessDue: the due date's label was not read (お支払期唱): a later date within half a
 // year of the invoice's is the due date, at a guess.
+// repairYear puts right a date whose year OCR misread in one digit (2086.10.27 for
+// 2026.10.27, a fax's 2 read 8): when no other date of the page is within a year of it,
+// and the page's other dates name a year one digit and at least ten years away from its
+// own that puts it within a year of one of them, that year is the date's. (A year a few
+// apart may be a real one: a contract's 2028 beside an invoice of 2026.) A little less
+// sure for it.
+func repairYear(ls []line, fd *Field[string]) {
+	if !fd.Found {
+		return
+	}
+	t, err := time.Parse(time.DateOnly, fd.Value)
+	if err != nil {
+		return
+	}
+	var others []time.Time
+	for _, ln := range ls {
+		for _, d := range datesIn(ln.text) {
+			if o, err := time.Parse(time.DateOnly, d.value); err == nil && d.value != fd.Value {
+				others = append(others, o)
+			}
+		}
+	}
+	near := func(t time.Time) bool {
+		for _, o := range others {
+			if d := t.Sub(o); d < yearSpan && d > -yearSpan {
+				return true
+			}
+		}
+		return false
+	}
+	if len(others) == 0 || near(t) {
+		return
+	}
+	mine := strconv.Itoa(t.Year())
+	for _, o := range others {
+		y := strconv.Itoa(o.Year())
+		if y == mine || len(y) != len(mine) || digitsApart(y, mine) != 1 || abs(o.Year()-t.Year()) < 10 {
+			continue
+		}
+		if fixed := t.AddDate(o.Year()-t.Year(), 0, 0); near(fixed) {
+			*fd = found(fixed.Format(time.DateOnly), fd.Confidence*0.9)
+			return
+		}
+	}
+}
+
+// yearSpan is how far apart an invoice's dates lie at most (its date and its due date).
+const yearSpan = 366 * 24 * time.Hour
+
+// digitsApart counts the places where two strings of digits of one length differ.
+func digitsApart(a, b string) int {
+	n := 0
+	for i := range a {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
+}
+
 func guessDue(ls []line, f *Fields) {
+	// A year misread puts the dates years apart, and the due date's guess finds none.
+	repairYear(ls, &f.InvoiceDate)
+	repairYear(ls, &f.DueDate)
 	if f.DueDate.Found || !f.InvoiceDate.Found {
 		return
 	}
