@@ -185,8 +185,8 @@ func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room in
 			continue
 		}
 		rr, seg, ok := u.place()
-		if !ok {
-			continue
+		if !ok || u.field == "account_holder" && len(out)+2 > room {
+			continue // a holder is two crops
 		}
 		rr.Field, rr.Chars, rr.Read = u.field, u.chars, seg
 		out = append(out, rr)

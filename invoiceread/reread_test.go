@@ -412,6 +412,10 @@ func TestAHolderIsPlacedAfterTheAccountNumber(t *testing.T) {
 		{Field: "account_holder", Page: 1, Box: box, Chars: CharsKana, Widen: holderWiden, HalfWidth: true, Read: " HYITHN' アム"}},
 		fieldCrops(Rereads(lines, f)))
 
+	// A holder is two crops: with room for one, none.
+	assert.Len(t, neighbourRereads(prepare("", lines), lines, f, nil, 2), 2)
+	assert.Empty(t, neighbourRereads(prepare("", lines), lines, f, nil, 1))
+
 	// The number read only by the block: the holder's crops come next, once.
 	g := Extract("", lines)
 	g.AccountHolder, g.AccountNumber = Field[string]{}, Field[string]{}
