@@ -203,10 +203,7 @@ func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room in
 // label placed it: from the number's end to the line's, or, the number ending its line
 // (the holder's cell lost), as far right as the page's lines go.
 func afterNumber(ls []line, src []Line, number string) (Reread, string, bool) {
-	right := 0
-	for _, l := range src {
-		right = max(right, l.Box.Max.X)
-	}
+	right := pageRight(src)
 	for _, ln := range ls {
 		l := src[ln.src]
 		i := strings.Index(ln.text, number)
@@ -226,6 +223,15 @@ func afterNumber(ls []line, src []Line, number string) (Reread, string, bool) {
 	return Reread{}, "", false
 }
 
+// pageRight is the right edge of the page's lines, as far right as its text goes.
+func pageRight(src []Line) int {
+	right := 0
+	for _, l := range src {
+		right = max(right, l.Box.Max.X)
+	}
+	return right
+}
+
 // holderMinWidth is the narrowest a holder is, in its line's heights (ｶ)ﾔﾏﾀﾞ).
 const holderMinWidth = 3
 
@@ -243,10 +249,7 @@ const bankBlockLines = 5
 // heading お振込先, a bank's or branch's name, an account's label) down bankBlockLines of
 // its height, from its left (less two heights) to the right of the page's lines.
 func bankBlock(ls []line, src []Line) (Reread, string, bool) {
-	var right int
-	for _, l := range src {
-		right = max(right, l.Box.Max.X)
-	}
+	right := pageRight(src)
 	for i, ln := range ls {
 		l := src[ln.src]
 		if l.Box.Empty() || !namesAccount(ln) {
