@@ -162,7 +162,8 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 // found unsure or not at all again from their crops of the page (invoiceread.Rereads),
 // then those their answers placed (invoiceread.NextRereads), then, when placesOf (nil:
 // none) knows where the issuer prints an amount or a date still missed, from there
-// (invoiceread.PlacedRereads); it answers how many crops were read.
+// (invoiceread.PlacedRereads), and last guesses what none told (invoiceread.Guess); it
+// answers how many crops were read.
 // placesOf is asked once, with the fields read so far (the issuer is found by them). The
 // job and the accuracy run (cmd/ocraccuracy) read with it alike. A crop that cannot be
 // read leaves its field as the page's reading had it.
@@ -180,6 +181,7 @@ func ReadFields(ctx context.Context, rd *ocr.Reading, placesOf func(invoiceread.
 			n += reread(ctx, rd, &f, invoiceread.PlacedRereads(lines, f, places))
 		}
 	}
+	invoiceread.Guess(&f)
 	return f, n
 }
 

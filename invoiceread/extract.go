@@ -1015,6 +1015,27 @@ func readAddressee(ls []line, f *Fields) {
 			return
 		}
 	}
+	// No honorific was read: two companies side by side on a line are the header of a
+	// two-column invoice, the addressee on the left and the issuer on the right, as
+	// Japanese invoices set them. The left one's 御中 is often what was lost, read as a
+	// letter or two (株式会社やまびこ Hh  有限会社海鳴テクノロジー); without this the one
+	// nearer the top (the addressee) was taken for the issuer.
+	for _, ln := range ls {
+		var names []string
+		for _, c := range chunks(ln.text) {
+			if notIssuerRe.MatchString(c) || sentenceRe.MatchString(c) {
+				continue
+			}
+			if name := companyIn(c); name != "" && nameKey(name) != "" {
+				names = append(names, name)
+			}
+		}
+		if len(names) == 2 && nameKey(names[0]) != nameKey(names[1]) {
+			f.Addressee = found(names[0], ln.conf*sureGuess)
+			f.AddresseeHonorific = "御中" // a company's, printed but not read
+			return
+		}
+	}
 }
 
 // sentenceRe finds the invoice's sentences (下記のとおりご請求申し上げます。), which are
@@ -1416,6 +1437,19 @@ func readType(ls []line, f *Fields) {
 			f.AccountType = found(pay.AccountOrdinary, ln.conf*sureGuess*0.5)
 			return
 		}
+	}
+}
+
+// Guess fills, after every reading and crop, what each bank account has but none told:
+// the type of an account whose number was read. Its type is printed beside the number
+// but often read as noise — a ruled cell's 普通 read "0" or "Ru", a bracket's 普 read
+// "(#)" or "(8)" — and 普通 is far the likelier (most business accounts are). Said with a
+// low confidence, so that the form asks the buyer to check it; a reading or a crop that
+// tells the type comes first (the crops are asked for a type not found, so this is not
+// in Extract).
+func Guess(f *Fields) {
+	if f.AccountNumber.Found && !f.AccountType.Found {
+		f.AccountType = found(pay.AccountOrdinary, f.AccountNumber.Confidence*sureGuess*0.5)
 	}
 }
 

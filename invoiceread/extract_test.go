@@ -211,6 +211,10 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"to": "株式会社エムケイ商会", "issuer": "株式会社つばさ情報サービス"}},
 		{"御中 across a wide gap", "株式会社高橋製作所                  御中\n                    ㈱みなと企画",
 			map[string]string{"to": "株式会社高橋製作所", "honorific": "御中", "issuer": "株式会社みなと企画"}},
+		{"two companies side by side, the left one's 御中 misread", "御請求書\n株式会社やまびこ Hh  有限会社海鳴テクノロジー\n〒700-8454 茨城県水戸市南町2-5-5\n登録番号 " + validT,
+			map[string]string{"to": "株式会社やまびこ", "honorific": "御中", "issuer": "有限会社海鳴テクノロジー"}},
+		{"two companies side by side, the right one abbreviated", "株式会社ジェイ・プラン Bh  (株) 松風商会|\n" + validT,
+			map[string]string{"to": "株式会社ジェイ・プラン", "issuer": "株式会社松風商会"}},
 		{"(株) addressee and department", "(株)山田商店 経理部 御中", map[string]string{"to": "株式会社山田商店 経理部"}},
 
 		// Bank accounts.

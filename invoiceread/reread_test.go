@@ -435,3 +435,28 @@ func TestAHolderIsPlacedAfterTheAccountNumber(t *testing.T) {
 	require.NotEmpty(t, rr)
 	assert.Equal(t, image.Rect(1060, 150, 1660, 190), rr[0].Box)
 }
+
+func TestGuessTheTypeOfAnAccountWhoseNumberWasRead(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		in       Fields
+		want     Field[pay.AccountType]
+		wantConf float64 // at most
+	}{
+		{"a number without its type: 普通, unsure",
+			Fields{AccountNumber: found("0874346", 0.42)},
+			Field[pay.AccountType]{Value: pay.AccountOrdinary, Found: true, Confidence: 0.11}, 0.25},
+		{"a type read stays",
+			Fields{AccountNumber: found("5732688", 0.9), AccountType: found(pay.AccountCurrent, 0.8)},
+			found(pay.AccountCurrent, 0.8), 1},
+		{"no number, no type",
+			Fields{}, Field[pay.AccountType]{}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.in
+			Guess(&f)
+			assert.Equal(t, tc.want, f.AccountType)
+			assert.LessOrEqual(t, f.AccountType.Confidence, tc.wantConf, "a guess is said unsure (低)")
+		})
+	}
+}
