@@ -215,6 +215,9 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"to": "株式会社やまびこ", "honorific": "御中", "issuer": "有限会社海鳴テクノロジー"}},
 		{"two companies side by side, the right one abbreviated", "株式会社ジェイ・プラン Bh  (株) 松風商会|\n" + validT,
 			map[string]string{"to": "株式会社ジェイ・プラン", "issuer": "株式会社松風商会"}},
+		{"株式会社 with its first kanji misread", "伯式会社やまびこ 御中", map[string]string{"to": "株式会社やまびこ"}},
+		{"a seal's stroke read as a small kana after the name", "株式会社松風商会っ\n" + validT,
+			map[string]string{"issuer": "株式会社松風商会"}},
 		{"(株) addressee and department", "(株)山田商店 経理部 御中", map[string]string{"to": "株式会社山田商店 経理部"}},
 
 		// Bank accounts.

@@ -184,9 +184,14 @@ func cleanName(s string) string {
 		s = strings.ReplaceAll(s, f.full+" ", f.full)
 		s = strings.ReplaceAll(s, " "+f.full, f.full)
 	}
-	// OCR leaves specks of a rule or a seal at a name's ends as _ | ' % and the like.
-	return strings.Trim(s, " :・,、。_|'\"%`~^*-=")
+	// 株式会社 with its first kanji misread (伯式会社): no other legal form ends so.
+	s = misreadKabuRe.ReplaceAllString(s, "${1}株式会社")
+	// OCR leaves specks of a rule or a seal at a name's ends as _ | ' % and the like, and
+	// a seal's stroke as a small kana (松風商会っ), which no name ends with.
+	return strings.TrimRight(strings.Trim(s, " :・,、。_|'\"%`~^*-="), "っゃゅょッャュョ")
 }
+
+var misreadKabuRe = regexp.MustCompile(`(^|\s)[^\s株]式会社`)
 
 // nameKey is a name reduced for comparing: legal forms and their abbreviations, spaces
 // and punctuation dropped, letters upper case, katakana as is. 株式会社サンプル,
