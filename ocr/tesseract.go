@@ -28,6 +28,7 @@ type pageResult struct {
 	stat  PageStat
 	score float64 // confident characters: how well the page read, to compare orientations
 	image string  // the prepared image read (its orientation), for Reread
+	tsv   []byte  // tesseract's answer, for recoverLost
 }
 
 // readImageFile reads one uploaded image as page 1.
@@ -73,7 +74,7 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 		}
 		pr.stat.Skew = stat.Skew
 		if readsUpright(pr) {
-			return pr, nil
+			return r.withLost(ctx, dir, g, pr)
 		}
 		upright = &pr
 		stat.MaxRSSKB = pr.stat.MaxRSSKB
@@ -88,7 +89,7 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 		if rot == 0 && !vertical && upright != nil {
 			// OSD agrees with the page as it is: the first reading stands.
 			upright.stat.MaxRSSKB = stat.MaxRSSKB
-			return *upright, nil
+			return r.withLost(ctx, dir, g, *upright)
 		}
 		if rot != 0 {
 			g = rotate90(g, rot/90)
@@ -101,7 +102,10 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 			return pageResult{}, err
 		}
 		pr.stat.Rotation, pr.stat.Skew, pr.stat.MaxRSSKB = rot, stat.Skew, max(pr.stat.MaxRSSKB, stat.MaxRSSKB)
-		return pr, nil
+		if vertical {
+			return pr, nil
+		}
+		return r.withLost(ctx, dir, g, pr)
 	}
 
 	// OSD had too little text to decide: read the plausible orientations and keep the one
@@ -142,6 +146,30 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 	}
 	best.stat.MaxRSSKB = stat.MaxRSSKB
 	return best, nil
+}
+
+// withLost is pr with the lines its page segmentation left out read again
+// (recoverLost); g is the image pr read. A part that cannot be read leaves pr as it was.
+func (r *Reader) withLost(ctx context.Context, dir string, g *image.Gray, pr pageResult) (pageResult, error) {
+	tsv, rss, err := r.recoverLost(ctx, dir, g, pr.stat.Page, pr.tsv, pr.lines)
+	if err != nil {
+		if ctx.Err() != nil {
+			return pageResult{}, ctx.Err()
+		}
+		r.logger().Warn("ocr: lost lines not read again", "page", pr.stat.Page, "err", err)
+		return pr, nil
+	}
+	if tsv == nil {
+		return pr, nil
+	}
+	lines, _ := parseTSV(tsv, pr.stat.Page, false)
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		texts[i] = l.Text
+	}
+	pr.lines, pr.text, pr.tsv = lines, strings.Join(texts, "\n"), tsv
+	pr.stat.MaxRSSKB = max(pr.stat.MaxRSSKB, rss)
+	return pr, nil
 }
 
 // A reading of a page as it came is taken as upright, without asking OSD, when it has
@@ -304,6 +332,7 @@ func (r *Reader) tesseract(ctx context.Context, dir, file string, page int, vert
 		lines: lines,
 		score: score,
 		image: file,
+		tsv:   out.stdout,
 		stat:  PageStat{Page: page, Source: SourceTesseract, MaxRSSKB: out.maxRSSKB, Vertical: vertical},
 	}, nil
 }
