@@ -268,15 +268,30 @@ func respell(h, z string) string {
 }
 
 // restoreHolderMark puts back the legal-form mark OCR lost from a holder's bracket
-// (")ﾋｶﾘｼﾖｸﾋﾝ", "ﾎｸﾄｼｽﾃﾑ("): the issuer's own name says which (株式会社 ｶ, 有限会社 ﾕ,
-// 合同会社 ﾄﾞ), before the holder's name when it is before the issuer's, after it when
-// after. The value is a little less sure for it.
+// (")ﾋｶﾘｼﾖｸﾋﾝ", "ﾎｸﾄｼｽﾃﾑ(") or read as another form's (ｶ)ﾄｳﾎｳｷﾔﾘｱ of a 有限会社): the
+// issuer's own name says which (株式会社 ｶ, 有限会社 ﾕ, 合同会社 ﾄﾞ), before the holder's
+// name when it is before the issuer's, after it when after. The value is a little less
+// sure for it.
 func restoreHolderMark(f *Fields) {
 	h, issuer := f.AccountHolder.Value, f.IssuerName.Value
 	if !f.AccountHolder.Found || !f.IssuerName.Found {
 		return
 	}
-	for _, form := range []struct{ name, kana string }{{"株式会社", "ｶ"}, {"有限会社", "ﾕ"}, {"合同会社", "ﾄﾞ"}} {
+	forms := []struct{ name, kana string }{{"株式会社", "ｶ"}, {"有限会社", "ﾕ"}, {"合同会社", "ﾄﾞ"}}
+	// A mark read as another form's (ｶ) for ﾕ), the half-width kana a few dots apart):
+	// the issuer's form, read as four kanji, is the surer; its account is in its name.
+	for _, form := range forms {
+		if !strings.HasPrefix(issuer, form.name) || strings.HasPrefix(h, form.kana+")") {
+			continue
+		}
+		for _, other := range forms {
+			if rest, ok := strings.CutPrefix(h, other.kana+")"); ok && other != form {
+				f.AccountHolder.Value, f.AccountHolder.Confidence = form.kana+")"+rest, round2(f.AccountHolder.Confidence*0.9)
+				return
+			}
+		}
+	}
+	for _, form := range forms {
 		switch {
 		case strings.HasPrefix(h, ")") && strings.HasPrefix(issuer, form.name):
 			h = form.kana + h
@@ -1189,6 +1204,11 @@ var (
 	// formCoRe is a legal-form mark whose full-width bracket was read as コ and a
 	// bracket (ユ） read ユコ)): no mark is two kana so.
 	formCoRe  = regexp.MustCompile(`^(カ|ユ|メ|ド|ｶ|ﾕ|ﾒ|ﾄﾞ)[コｺ]\)`)
+	// doubledMarkRe is a legal-form mark read twice (ｶｶ)ｼﾗｶﾊﾞ): a mark is one kana.
+	doubledMarkRe = regexp.MustCompile(`^(カ|ユ|メ|ｶ|ﾕ|ﾒ)(?:カ|ユ|メ|ｶ|ﾕ|ﾒ)\)`)
+	// labelWordBeforeKanaRe is the holder's label read as a word of letters before the
+	// kana (BRA ﾏﾂｶｾﾞｼﾖｳｶｲ(ｶ for 名義人 ﾏﾂｶｾﾞ…), its gap kept.
+	labelWordBeforeKanaRe = regexp.MustCompile(`^[A-Za-z]{2,5}\s+[\p{Katakana}ｦ-ﾟ]`)
 	wideGapRe = regexp.MustCompile(`\s{2,}`)
 	// smallKanaTwice undoes tesseract's reading a small kana as itself and its large form
 	// (チュユウ for チュウ, ショヨ for ショ).
@@ -1528,8 +1548,13 @@ func holderIn(s string) (string, bool) {
 	if m := formCoRe.FindStringSubmatchIndex(s); m != nil {
 		s = s[m[2]:m[3]] + ")" + s[m[1]:]
 	}
+	if m := doubledMarkRe.FindStringSubmatchIndex(s); m != nil {
+		s = s[m[2]:m[3]] + ")" + s[m[1]:]
+	}
 	if m := misreadMarkRe.FindStringSubmatchIndex(s); m != nil {
 		s = "カ)" + s[m[3]:]
+	} else if m := labelWordBeforeKanaRe.FindStringIndex(s); m != nil {
+		s = s[m[1]-len("ア"):]
 	} else if m := strayBeforeKanaRe.FindStringIndex(s); m != nil {
 		s = s[m[1]-len("ア"):]
 	}

@@ -699,7 +699,9 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 			a.apply(f, a.conf, a.over)
 		}
 	}
-	// A holder read from a crop is spelt by the issuer's kana as one read on the page is.
+	// A holder read from a crop has its mark and is spelt by the issuer's name as one
+	// read on the page is.
+	restoreHolderMark(f)
 	holderByIssuer(f)
 }
 
