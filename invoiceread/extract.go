@@ -1203,13 +1203,13 @@ var (
 	strayBeforeKanaRe = regexp.MustCompile(`^[0-9A-Za-z][\p{Katakana}ｦ-ﾟ]`)
 	// formCoRe is a legal-form mark whose full-width bracket was read as コ and a
 	// bracket (ユ） read ユコ)): no mark is two kana so.
-	formCoRe  = regexp.MustCompile(`^(カ|ユ|メ|ド|ｶ|ﾕ|ﾒ|ﾄﾞ)[コｺ]\)`)
+	formCoRe = regexp.MustCompile(`^(カ|ユ|メ|ド|ｶ|ﾕ|ﾒ|ﾄﾞ)[コｺ]\)`)
 	// doubledMarkRe is a legal-form mark read twice (ｶｶ)ｼﾗｶﾊﾞ): a mark is one kana.
 	doubledMarkRe = regexp.MustCompile(`^(カ|ユ|メ|ｶ|ﾕ|ﾒ)(?:カ|ユ|メ|ｶ|ﾕ|ﾒ)\)`)
 	// labelWordBeforeKanaRe is the holder's label read as a word of letters before the
 	// kana (BRA ﾏﾂｶｾﾞｼﾖｳｶｲ(ｶ for 名義人 ﾏﾂｶｾﾞ…), its gap kept.
 	labelWordBeforeKanaRe = regexp.MustCompile(`^[A-Za-z]{2,5}\s+[\p{Katakana}ｦ-ﾟ]`)
-	wideGapRe = regexp.MustCompile(`\s{2,}`)
+	wideGapRe             = regexp.MustCompile(`\s{2,}`)
 	// smallKanaTwice undoes tesseract's reading a small kana as itself and its large form
 	// (チュユウ for チュウ, ショヨ for ショ).
 	smallKanaTwice = strings.NewReplacer("ャヤ", "ャ", "ュユ", "ュ", "ョヨ", "ョ")
