@@ -335,8 +335,10 @@ func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 // ---- dates ----
 
 var (
-	// OCR reads 令 of 令和 as 今, 合, 信, 命 or 冷.
-	eraDateRe = regexp.MustCompile(`([令今合信命冷]和|平成|R|H)\s*(\d{1,2}|元)\s*[年./-]\s*(\d{1,2})\s*[月./-]\s*(\d{1,2})\s*日?`)
+	// OCR reads 令 of 令和 as 今, 合, 信, 命 or 冷, and on a fax as any kanji (傘和, 谷和):
+	// with 年 and 月 written out, a kanji and 和 before them is 令和 (昭和 aside), never an
+	// address (大和1-2-3).
+	eraDateRe = regexp.MustCompile(`([令今合信命冷]和|平成|R|H)\s*(\d{1,2}|元)\s*[年./-]\s*(\d{1,2})\s*[月./-]\s*(\d{1,2})\s*日?|([^\P{Han}昭]和)\s*(\d{1,2}|元)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日?`)
 	kanjiDate = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
 	numDateRe = regexp.MustCompile(`(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})`)
 )
@@ -367,6 +369,9 @@ func datesIn(s string) []dateTok {
 		out = append(out, dateTok{t.Format("2006-01-02"), start, end})
 	}
 	for _, m := range eraDateRe.FindAllStringSubmatchIndex(s, -1) {
+		if m[2] < 0 { // the second form: a misread 令和
+			m = append(m[:2], m[10:]...)
+		}
 		era := s[m[2]:m[3]]
 		if (era == "R" || era == "H") && m[2] > 0 && isASCIILetter(s[m[2]-1]) {
 			continue

@@ -265,6 +265,7 @@ func (r *Reader) run(ctx context.Context, dir string, stdin io.Reader, name stri
 	if err := ctx.Err(); err != nil {
 		return runOut{}, err
 	}
+	started := time.Now()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir
 	cmd.Stdin = stdin
@@ -302,6 +303,8 @@ func (r *Reader) run(ctx context.Context, dir string, stdin io.Reader, name stri
 		peak = <-polled
 	}
 	out := runOut{stdout: stdout.Bytes(), stderr: stderr.Bytes(), maxRSSKB: peak}
+	// Each tool's run, for profiling a page's time (which pass costs what).
+	r.logger().Debug("ocr: tool", "tool", name, "psm", psmOf(args), "ms", time.Since(started).Milliseconds(), "max_rss_kb", peak)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return out, fmt.Errorf("ocr: %s: %w", name, ctxErr)
@@ -313,6 +316,16 @@ func (r *Reader) run(ctx context.Context, dir string, stdin io.Reader, name stri
 		return out, fmt.Errorf("ocr: %s: %w: %s", name, err, lastLine(msg))
 	}
 	return out, nil
+}
+
+// psmOf is the page segmentation mode a tesseract run was asked for ("" for others).
+func psmOf(args []string) string {
+	for i, a := range args[:max(0, len(args)-1)] {
+		if a == "--psm" {
+			return args[i+1]
+		}
+	}
+	return ""
 }
 
 func lastLine(s string) string {
