@@ -1267,6 +1267,20 @@ func readAccount(ls []line, f *Fields) {
 			break
 		}
 	}
+	if bankLine < 0 {
+		// The bank's name read as noise ([WUT for 三菱UFJ銀行), the rest of its line read:
+		// a branch, a type and seven digits (名古屋営業部 (普) No.9984630) are the account's
+		// line, and place its block as the bank's line would.
+		for i, ln := range ls {
+			if loc := accountLineRe.FindStringIndex(ln.text); loc != nil {
+				start := strings.LastIndexAny(ln.text[:loc[0]], " |｜:") + 1
+				if readBranch(ln, ln.text[start:], f) {
+					bankLine = i
+					break
+				}
+			}
+		}
+	}
 	readYucho(ls, f)
 	if bankLine >= 0 && !f.BranchName.Found {
 		for j := bankLine + 1; j < len(ls) && j <= bankLine+2; j++ {
@@ -1303,6 +1317,10 @@ func readAccount(ls []line, f *Fields) {
 	readHolder(ls, from, to, f)
 	agreeBranch(f)
 }
+
+// accountLineRe is a branch's kind, a type (a bracketed mark or written out) and a
+// branch account's seven digits: the line of an account whatever its bank's name read as.
+var accountLineRe = regexp.MustCompile(`(?:支店|営業部|出張所)\s*[|｜]?\s*(?:\(\s?[^\s()]{1,2}\s?\)|普通(?:預金)?|当座(?:預金)?)?\s*[|｜]?\s*(?:No\.?\s*)?\d{7}(?:$|\D)`)
 
 // agreeBranch makes the branch's name and number agree with the zengin list, once the
 // bank is known there: a number read with a name (渋谷支店 (店番135)) that the list gives
