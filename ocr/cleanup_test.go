@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -234,5 +235,25 @@ func TestScaleMatchesXImageDraw(t *testing.T) {
 		// The same bytes but for float rounding: a page's reading must not change with it.
 		assert.Less(t, mean, 0.01, tc.name)
 		assert.LessOrEqual(t, worst, 1, tc.name)
+	}
+}
+
+// median9 is the middle of the nine values, as sorting them says, for any nine.
+func TestMedian9IsTheMiddleOfNine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 200000 {
+		var v [9]uint8
+		for i := range v {
+			v[i] = uint8(rng.IntN(4) * 80) // few values: many ties
+			if rng.IntN(2) == 0 {
+				v[i] = uint8(rng.IntN(256))
+			}
+		}
+		got := median9(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+		s := v
+		slices.Sort(s[:])
+		if got != s[4] {
+			t.Fatalf("median9%v = %d, sorted %v", v, got, s)
+		}
 	}
 }
