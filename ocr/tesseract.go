@@ -74,7 +74,7 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 		}
 		pr.stat.Skew = stat.Skew
 		if readsUpright(pr) {
-			return r.withLost(ctx, dir, g, pr)
+			return r.withLost(ctx, dir, g, lay, pr)
 		}
 		upright = &pr
 		stat.MaxRSSKB = pr.stat.MaxRSSKB
@@ -89,7 +89,7 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 		if rot == 0 && !vertical && upright != nil {
 			// OSD agrees with the page as it is: the first reading stands.
 			upright.stat.MaxRSSKB = stat.MaxRSSKB
-			return r.withLost(ctx, dir, g, *upright)
+			return r.withLost(ctx, dir, g, lay, *upright)
 		}
 		if rot != 0 {
 			g = rotate90(g, rot/90)
@@ -105,7 +105,7 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 		if vertical {
 			return pr, nil
 		}
-		return r.withLost(ctx, dir, g, pr)
+		return r.withLost(ctx, dir, g, lay, pr)
 	}
 
 	// OSD had too little text to decide: read the plausible orientations and keep the one
@@ -150,7 +150,13 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 
 // withLost is pr with the lines its page segmentation left out read again
 // (recoverLost); g is the image pr read. A part that cannot be read leaves pr as it was.
-func (r *Reader) withLost(ctx context.Context, dir string, g *image.Gray, pr pageResult) (pageResult, error) {
+// A photo's is not looked for: what its reading leaves uncovered is mostly grain, the
+// desk and shadow, read again on 9 photos in 10 for 0.35 s each and no field more on
+// either set of `task ocr:accuracy`, where a page's time is tightest (p50 3.1 → 2.6 s).
+func (r *Reader) withLost(ctx context.Context, dir string, g *image.Gray, lay layout, pr pageResult) (pageResult, error) {
+	if lay.photo {
+		return pr, nil
+	}
 	tsv, rss, err := r.recoverLost(ctx, dir, g, pr.stat.Page, pr.tsv, pr.lines)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -235,6 +241,7 @@ func prepare(ctx context.Context, img image.Image, dpi int) (*image.Gray, layout
 	}
 
 	lay := analyse(g)
+	lay.photo = photo
 	if math.Abs(lay.skew) >= 0.3 {
 		g = rotate(g, -lay.skew)
 	} else {
