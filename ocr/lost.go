@@ -1,15 +1,12 @@
 package ocr
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"image"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // Tesseract's page segmentation (psm 3) sometimes leaves whole lines of a clean page
@@ -188,24 +185,11 @@ func (r *Reader) recoverLost(ctx context.Context, dir string, g *image.Gray, pag
 	if len(tsv) > 0 && tsv[len(tsv)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out.stdout))
-	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) < 12 || f[0] != "5" || strings.TrimSpace(f[11]) == "" {
+	for _, w := range wordRows(out.stdout) {
+		if w.conf < lostMinConf {
 			continue
 		}
-		n := make([]int, 10)
-		ok := true
-		for i := range 10 {
-			if n[i], ok = atoi(f[i]); !ok {
-				break
-			}
-		}
-		conf, err := strconv.ParseFloat(f[10], 64)
-		if !ok || err != nil || conf < lostMinConf {
-			continue
-		}
+		n := w.n
 		// The part the word's middle lies in.
 		mid := n[7] + n[9]/2
 		k := -1
@@ -220,7 +204,7 @@ func (r *Reader) recoverLost(ctx context.Context, dir string, g *image.Gray, pag
 		left := n[6] - pad + regions[k].Min.X
 		top := n[7] - tops[k] + regions[k].Min.Y
 		// Blocks numbered past the page's: each part's lines are lines of their own.
-		fmt.Fprintf(&b, "5\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", page, 10000+k, n[3], n[4], n[5], left, top, n[8], n[9], f[10], f[11])
+		fmt.Fprintf(&b, "5\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%g\t%s\n", page, 10000+k, n[3], n[4], n[5], left, top, n[8], n[9], w.conf, w.text)
 	}
 	return b.Bytes(), out.maxRSSKB, nil
 }

@@ -369,32 +369,9 @@ func parseTSV(b []byte, page int, vertical bool) (lines []Line, score float64) {
 	type key struct{ block, par, line int }
 	var cur key
 	var units []*tsvLine
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) < 12 || f[0] != "5" { // level 5: a word
-			continue
-		}
-		n := make([]int, 10)
-		ok := true
-		for i := range 10 {
-			if n[i], ok = atoi(f[i]); !ok {
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		text := strings.TrimSpace(f[11])
-		if text == "" {
-			continue
-		}
-		conf, err := strconv.ParseFloat(f[10], 64)
-		if err != nil {
-			conf = -1
-		}
-		w := tsvWord{left: n[6], top: n[7], width: n[8], height: n[9], conf: conf, text: text}
+	for _, r := range wordRows(b) {
+		n := r.n
+		w := tsvWord{left: n[6], top: n[7], width: n[8], height: n[9], conf: r.conf, text: r.text}
 		k := key{n[2], n[3], n[4]}
 		if k != cur || len(units) == 0 {
 			cur = k
@@ -418,6 +395,43 @@ func parseTSV(b []byte, page int, vertical bool) (lines []Line, score float64) {
 		}
 	}
 	return lines, score
+}
+
+// wordRow is one word of tesseract's tsv: its ten numbers (level, page, block, paragraph,
+// line, word, left, top, width, height), its confidence (-1 when none) and its text.
+type wordRow struct {
+	n    [10]int
+	conf float64
+	text string
+}
+
+// wordRows are the words (level 5) of tesseract's tsv answer that hold text.
+func wordRows(b []byte) []wordRow {
+	var out []wordRow
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) < 12 || f[0] != "5" { // level 5: a word
+			continue
+		}
+		var r wordRow
+		ok := true
+		for i := range 10 {
+			if r.n[i], ok = atoi(f[i]); !ok {
+				break
+			}
+		}
+		if r.text = strings.TrimSpace(f[11]); !ok || r.text == "" {
+			continue
+		}
+		var err error
+		if r.conf, err = strconv.ParseFloat(f[10], 64); err != nil {
+			r.conf = -1
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // joinRows joins the lines that share a row of the page: a line belongs to a row when
