@@ -169,13 +169,18 @@ func (r *Reader) withLost(ctx context.Context, dir string, g *image.Gray, lay la
 		return pr, nil
 	}
 	lines, _ := parseTSV(tsv, pr.stat.Page, false)
+	pr.lines, pr.text, pr.tsv = lines, joinText(lines), tsv
+	pr.stat.MaxRSSKB = max(pr.stat.MaxRSSKB, rss)
+	return pr, nil
+}
+
+// joinText is a page's text: its lines, one per line.
+func joinText(lines []Line) string {
 	texts := make([]string, len(lines))
 	for i, l := range lines {
 		texts[i] = l.Text
 	}
-	pr.lines, pr.text, pr.tsv = lines, strings.Join(texts, "\n"), tsv
-	pr.stat.MaxRSSKB = max(pr.stat.MaxRSSKB, rss)
-	return pr, nil
+	return strings.Join(texts, "\n")
 }
 
 // A reading of a page as it came is taken as upright, without asking OSD, when it has
@@ -330,12 +335,8 @@ func (r *Reader) tesseract(ctx context.Context, dir, file string, page int, vert
 		return pageResult{}, err
 	}
 	lines, score := parseTSV(out.stdout, page, vertical)
-	texts := make([]string, len(lines))
-	for i, l := range lines {
-		texts[i] = l.Text
-	}
 	return pageResult{
-		text:  strings.Join(texts, "\n"),
+		text:  joinText(lines),
 		lines: lines,
 		score: score,
 		image: file,
