@@ -204,7 +204,7 @@ func reread(ctx context.Context, rd *ocr.Reading, f *invoiceread.Fields, asked [
 	got := make([]invoiceread.Line, len(asked))
 	for i, rr := range asked {
 		l, err := rd.Reread(ctx, ocr.Crop{Page: rr.Page, Box: rr.Box, Chars: cropChars[rr.Chars], Widen: rr.Widen, HalfWidth: rr.HalfWidth,
-			Block: rr.Block})
+			Block: rr.Block, Seal: rr.Seal})
 		if err != nil {
 			if ctx.Err() != nil {
 				break

@@ -207,6 +207,7 @@ func Extract(text string, lines []Line) Fields {
 	readIssuer(ls, &f)
 	guessAddressee(ls, &f)
 	readAccount(ls, &f)
+	issuerByHolder(&f)
 	restoreHolderMark(&f)
 	holderByIssuer(&f)
 	return f

