@@ -21,6 +21,7 @@ require (
 	github.com/stripe/stripe-go/v85 v85.0.0
 	github.com/wneessen/go-mail v0.8.1
 	golang.org/x/crypto v0.58.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (
@@ -41,7 +42,6 @@ require (
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	gopkg.in/ini.v1 v1.67.3 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
 )
 
 require (

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"cardpay/banks"
 	"cardpay/pay"
@@ -975,6 +976,16 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
+	// Then a T and thirteen characters with up to three letters OCR reads for digits
+	// (TA925651S08008 on a fax): the one reading of them whose check digit holds.
+	for _, ln := range ls {
+		for _, m := range tLettersRe.FindAllStringSubmatch(ln.text, -1) {
+			if d, ok := digitsByCheck(m[1]); ok {
+				f.RegistrationNumber = found("T"+d, ln.conf*sureShape*0.85)
+				return
+			}
+		}
+	}
 	// Last, label and T both lost (read as noise, as +7 or as 1: 登録番号T5510… read
 	// "@#2@8@S8 5510…"): thirteen digits standing alone, or fourteen of which the first
 	// is the T read as 1 or 7, whose check digit holds. A thirteen-digit number with the
@@ -992,6 +1003,51 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
+}
+
+// tLettersRe is a T and thirteen digits or the letters OCR reads for digits, nothing of
+// a word either side.
+var tLettersRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9])T\s?([0-9ASsBZzGbgqDQOoIl|]{13})(?:$|[^A-Za-z0-9])`)
+
+// letterDigits are the digits a letter in a run of digits may stand for, likeliest first.
+var letterDigits = map[byte]string{'A': "4", 'S': "538", 's': "5", 'B': "83", 'Z': "2", 'z': "2", 'G': "6", 'b': "6",
+	'g': "9", 'q': "9", 'D': "0", 'Q': "0", 'O': "0", 'o': "0", 'I': "1", 'l': "1", '|': "1"}
+
+// digitsByCheck reads s's letters as digits (letterDigits) and answers the one reading
+// that is a registration number by its check digit: none when more than three letters
+// (too many readings for the check digit to tell) or when two readings pass.
+func digitsByCheck(s string) (string, bool) {
+	letters := 0
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			letters++
+		}
+	}
+	if letters == 0 || letters > 3 {
+		return "", false
+	}
+	var found []string
+	var try func(i int, acc []byte)
+	try = func(i int, acc []byte) {
+		if i == len(s) {
+			if d := string(acc); pay.ValidRegistrationNumber("T" + d) {
+				found = append(found, d)
+			}
+			return
+		}
+		if s[i] >= '0' && s[i] <= '9' {
+			try(i+1, append(acc, s[i]))
+			return
+		}
+		for _, d := range []byte(letterDigits[s[i]]) {
+			try(i+1, append(acc, d))
+		}
+	}
+	try(0, make([]byte, 0, len(s)))
+	if len(found) != 1 {
+		return "", false
+	}
+	return found[0], true
 }
 
 // bareDigitsRe is a run of 13 or 14 digits, no digit either side.
@@ -1127,7 +1183,7 @@ func readIssuer(ls []line, f *Fields) {
 				continue
 			}
 			name := companyIn(c)
-			if name == "" || (f.Addressee.Found && nameKey(name) == addrKey) {
+			if name == "" || (f.Addressee.Found && sameName(nameKey(name), addrKey)) {
 				continue
 			}
 			dist := 1000 + i // without a registration number, the first company
@@ -1166,6 +1222,19 @@ func readIssuer(ls []line, f *Fields) {
 			f.IssuerName = found(cleanName(c), ln.conf*sureGuess)
 		}
 	}
+}
+
+// sameName says whether two name keys are one company's: equal, or one the other cut
+// short (株式会社中野ホール, the addressee's 株式会社中野ホールディングス read on a line the
+// seal or a column's edge cut) by three or more characters in common.
+func sameName(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return utf8.RuneCountInString(a) >= 3 && strings.HasPrefix(b, a)
 }
 
 func labelledOtherThanPhone(ln line) bool {

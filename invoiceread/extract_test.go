@@ -88,6 +88,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"issuer": "株式会社売手", "to": "株式会社買手", "honorific": "御中"}},
 		{"a sentence above the registration number is no sole proprietor", "下記のとおりご請求申し上げます。\n登録番号 " + validT,
 			map[string]string{"issuer": "—"}},
+		{"the addressee cut short on another line is not the issuer", "株式会社中野ホールディングス 御中\n株式会社白樺ファーム\n株式会社中野ホール\n" + validT,
+			map[string]string{"issuer": "株式会社白樺ファーム", "to": "株式会社中野ホールディングス"}},
 		{"labelled issuer", "発行元: 株式会社ラベル\n株式会社ほか",
 			map[string]string{"issuer": "株式会社ラベル"}},
 
@@ -98,6 +100,9 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"wrong check digit is not read", "登録番号 " + invalidT, map[string]string{"reg": "—"}},
 		{"label without the T", "登録番号 9234567890123", map[string]string{"reg": validT}},
 		{"14 digits are not a T-number", "T92345678901234", map[string]string{"reg": "—"}},
+		{"letters read for digits, the check digit tells which", "YoSe Ry TA925651S08008", map[string]string{"reg": "T4925651308008"}},
+		{"letters read for digits, no reading passes", "TA925651S08009", map[string]string{"reg": "—"}},
+		{"a word of letters is no T-number", "TASSBZGbgqDQOo", map[string]string{"reg": "—"}},
 		{"T read as 1 after the label", "登録番号 : 1" + validT[1:], map[string]string{"reg": validT}},
 		{"T read as 7 after the label", "登録番号 7" + validT[1:], map[string]string{"reg": validT}},
 		{"番 misread in the label, T read as 1", "登録詩号1" + validT[1:], map[string]string{"reg": validT}},

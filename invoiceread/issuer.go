@@ -5,6 +5,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	unorm "golang.org/x/text/unicode/norm"
+	"golang.org/x/text/width"
+
 	"cardpay/pay"
 )
 
@@ -54,7 +57,7 @@ func issuerIn(text, holder string) (string, bool) {
 			name, most = cleanName(c), n
 		}
 	}
-	name = formByHolder(name, holder)
+	name = completeKana(formByHolder(name, holder), holder)
 	return name, wellFormedName(name)
 }
 
@@ -194,16 +197,77 @@ func putIssuer(f *Fields, name string, conf float64) {
 	if f.IssuerName.Found && wellFormedName(page) && kanaAgreement(name, h) <= kanaAgreement(page, h) {
 		return
 	}
+	// A well-formed other company the page took for the issuer, with no addressee read,
+	// is the addressee whose 御中 was lost (guessAddressee would have taken it had the page
+	// read the issuer's name): an invoice names two companies.
+	if f.IssuerName.Found && wellFormedName(page) && !f.Addressee.Found && nameKey(page) != nameKey(name) {
+		f.Addressee = found(page, f.IssuerName.Confidence*sureGuess)
+	}
 	f.IssuerName = found(name, round2(conf*sureShape))
 }
 
 // issuerByHolder writes out the page's issuer's form from the holder's mark (formByHolder)
-// when the page read the name without one.
+// when the page read the name without one, and finishes a katakana ending cut short
+// (completeKana).
 func issuerByHolder(f *Fields) {
 	if !f.IssuerName.Found || !f.AccountHolder.Found {
 		return
 	}
-	if v := formByHolder(f.IssuerName.Value, f.AccountHolder.Value); v != f.IssuerName.Value {
+	h := f.AccountHolder.Value
+	if v := completeKana(formByHolder(f.IssuerName.Value, h), h); v != f.IssuerName.Value {
 		f.IssuerName.Value, f.IssuerName.Confidence = v, round2(f.IssuerName.Confidence*0.9)
 	}
+}
+
+// completeKana finishes a name whose katakana ending was cut short by a seal's strokes
+// (株式会社白樺ファzaps, 有限会社東邦キャ9ア) from the holder, which spells the name to its
+// end: the name's last kana run, its trailing specks dropped, found in the holder's kana
+// with at most maxKanaTail kana after it to the holder's end (or its legal-form mark) is
+// followed by those kana written full width (ﾌｱ-ﾑ after ﾌｱ: ーム). A longer tail is a
+// reading of kanji (ﾃﾞｻﾞｲﾝｼﾞﾑｼﾖ after ﾃﾞｻﾞｲ: ン事務所, not ンジムシヨ) and is left.
+func completeKana(name, holder string) string {
+	if holder == "" || !hasForm(name) {
+		return name
+	}
+	rs := []rune(name)
+	// The name's Japanese part up to the first speck after its last kana run.
+	end := len(rs)
+	for i, r := range rs {
+		if japaneseRunes(string(r)) == 0 {
+			end = i
+			break
+		}
+	}
+	stem := string(rs[:end])
+	runs := nameKanaRe.FindAllStringIndex(stem, -1)
+	if len(runs) == 0 || runs[len(runs)-1][1] != len(stem) {
+		return name
+	}
+	last := stem[runs[len(runs)-1][0]:]
+	z, err := pay.NormalizeHolderName(last)
+	if err != nil {
+		return name
+	}
+	body := holder
+	for _, form := range holderForms {
+		body = strings.TrimPrefix(strings.TrimSuffix(body, "("+form.kana), form.kana+")")
+	}
+	i := strings.LastIndex(body, z)
+	if i < 0 {
+		return name
+	}
+	tail := body[i+len(z):]
+	if n := len(skeleton([]rune(tail))); n == 0 || n > maxKanaTail {
+		return name
+	}
+	return stem + fullKana(tail)
+}
+
+// maxKanaTail is the most kana completeKana adds: a katakana word's last syllables.
+const maxKanaTail = 3
+
+// fullKana writes zengin's half-width kana full width: the long mark for -, each voiced
+// and semi-voiced mark joined to its kana (width.Widen makes them combining marks).
+func fullKana(s string) string {
+	return unorm.NFC.String(width.Widen.String(strings.ReplaceAll(s, "-", "ー")))
 }

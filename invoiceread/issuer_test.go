@@ -137,6 +137,18 @@ func TestPutIssuer(t *testing.T) {
 		putIssuer(&f, c.crop, 0.8)
 		assert.Equal(t, c.want, f.IssuerName.Value, "page %q crop %q", c.page, c.crop)
 	}
+
+	// The page took the addressee, its 御中 lost, for the issuer: the block's name goes
+	// in, the page's becomes the addressee, at a guess. An addressee read stays.
+	f := Fields{IssuerName: found("合同会社ブルーオーシャン", 0.8), AccountHolder: found("ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", 0.8)}
+	putIssuer(&f, "株式会社つばさ情報サービス", 0.8)
+	assert.Equal(t, "株式会社つばさ情報サービス", f.IssuerName.Value)
+	assert.Equal(t, "合同会社ブルーオーシャン", f.Addressee.Value)
+	assert.Less(t, f.Addressee.Confidence, 0.5)
+	f = Fields{IssuerName: found("合同会社ブルーオーシャン", 0.8), Addressee: found("株式会社やまびこ", 0.9),
+		AccountHolder: found("ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", 0.8)}
+	putIssuer(&f, "株式会社つばさ情報サービス", 0.8)
+	assert.Equal(t, "株式会社やまびこ", f.Addressee.Value)
 }
 
 func TestWellFormedName(t *testing.T) {
@@ -146,4 +158,25 @@ func TestWellFormedName(t *testing.T) {
 	} {
 		assert.Equal(t, want, wellFormedName(s), s)
 	}
+}
+
+func TestCompleteKana(t *testing.T) {
+	cases := []struct{ name, holder, want string }{
+		{"株式会社白樺ファzaps", "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", "株式会社白樺ファーム"},
+		{"有限会社東邦キャ9ア", "ﾕ)ﾄｳﾎｳｷﾔﾘｱ", "有限会社東邦キャリア"},
+		{"株式会社つばさ情報サー", "ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", "株式会社つばさ情報サービス"},
+		{"株式会社ポ", "ｶ)ﾎﾟﾌﾟﾗ", "株式会社ポ"},           // one kana is no run to find
+		{"北斗システ", "ﾎｸﾄｼｽﾃﾑ(ｶ", "北斗システ"},         // no form read: not this rule's
+		{"北斗システ株式会社", "ﾎｸﾄｼｽﾃﾑ(ｶ", "北斗システ株式会社"}, // the run does not end the name
+		// A tail of more than three kana is a reading of kanji (事務所), left.
+		{"株式会社若葉デザイwtih", "ｶ)ﾜｶﾊﾞﾃﾞｻﾞｲﾝｼﾞﾑｼﾖ", "株式会社若葉デザイwtih"},
+		// The whole name read: nothing to add.
+		{"株式会社白樺ファーム", "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", "株式会社白樺ファーム"},
+		// A holder of another name does not spell it.
+		{"株式会社白樺ファzaps", "ｶ)ﾔﾏﾋﾞｺ", "株式会社白樺ファzaps"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, completeKana(c.name, c.holder), "%s %s", c.name, c.holder)
+	}
+	assert.Equal(t, "ービスパブ", fullKana("-ﾋﾞｽﾊﾟﾌﾞ"))
 }

@@ -100,8 +100,13 @@ func Rereads(lines []Line, f Fields) []Reread {
 		if len(out) >= maxRereads {
 			break
 		}
-		found, _ := r.of(&f)
-		if found && r.field != "account_holder" {
+		found, conf := r.of(&f)
+		// A date the rules only guessed (no label placed it: the first date of the page)
+		// is asked for again from its label's crop when the page's reading of the labelled
+		// value was unreadable (請求日 -R8.102 while 2026/11/1, the due date's value under
+		// its lost label, was taken for the invoice date).
+		guessed := found && (r.field == "due_date" || r.field == "invoice_date") && conf < sureGuess
+		if found && r.field != "account_holder" && !guessed {
 			continue
 		}
 		rr, seg, ok := headerCell(ls, lines, r.label)
@@ -111,7 +116,7 @@ func Rereads(lines []Line, f Fields) []Reread {
 		if !ok {
 			continue
 		}
-		if found && !misreadKana(seg) {
+		if found && !guessed && !misreadKana(seg) {
 			continue
 		}
 		rr.Field, rr.Chars, rr.Over, rr.Read = r.field, r.chars, found, seg
@@ -312,12 +317,7 @@ func issuerPlace(ls []line, src []Line) (Reread, string, bool) {
 	x0, x1 := xAt(aln, a, at[2]), xAt(aln, a, end)
 	// The address's own words: a row joined with a larger line (ご請求金額 ¥605,000) is
 	// taller than the address, and so is a word the seal ran into.
-	col := image.Rectangle{}
-	for _, w := range a.Words {
-		if w.Box.Max.X > x0 && w.Box.Min.X < x1 {
-			col = col.Union(w.Box)
-		}
-	}
+	col := wordsIn(a, x0, x1)
 	if col.Empty() {
 		col = a.Box
 	}
@@ -332,6 +332,17 @@ func issuerPlace(ls []line, src []Line) (Reread, string, bool) {
 		}
 	}
 	return Reread{Page: a.Page, Box: box}, strings.Join(read, "\n"), true
+}
+
+// wordsIn is the box of line l's words that reach between x0 and x1.
+func wordsIn(l Line, x0, x1 int) image.Rectangle {
+	var r image.Rectangle
+	for _, w := range l.Words {
+		if w.Box.Max.X > x0 && w.Box.Min.X < x1 {
+			r = r.Union(w.Box)
+		}
+	}
+	return r
 }
 
 // wordHeight is the median height of the page's words: the body text's line height.
@@ -495,6 +506,9 @@ func cropOf(ls []line, src []Line, field string) (Reread, string, bool) {
 					right = xAt(ln, l, end)
 				}
 				box := image.Rect(xAt(ln, l, h.end), l.Box.Min.Y, right, l.Box.Max.Y)
+				if field == "due" || field == "invoice_date" {
+					box = dateBox(ln, l, h.end, end, box)
+				}
 				if box.Dx() > box.Dy()/2 {
 					return Reread{Page: l.Page, Box: box}, seg, true
 				}
@@ -515,6 +529,32 @@ func cropOf(ls []line, src []Line, field string) (Reread, string, bool) {
 		}
 	}
 	return Reread{}, "", false
+}
+
+// dateBox narrows a date's crop to the date: from its first character (a digit or the
+// era's) to its last digit, and to the height of the words there. A grid's cell walls on
+// either side of it (「請求日 | R8.10.2 |」, read -R8.102) and a taller line OCR joined it to
+// (the title 御請求書) made tesseract read the crop as nothing.
+func dateBox(ln line, l Line, from, to int, box image.Rectangle) image.Rectangle {
+	seg := ln.text[from:to]
+	first := strings.IndexFunc(seg, func(r rune) bool { return unicode.IsDigit(r) || r == 'R' || r == '令' })
+	last := strings.LastIndexFunc(seg, unicode.IsDigit)
+	if first < 0 || last < 0 {
+		return box
+	}
+	h := l.Box.Dy()
+	for _, w := range l.Words {
+		h = min(h, max(w.Box.Dy(), 1))
+	}
+	x0, x1 := xAt(ln, l, from+first), xAt(ln, l, from+last+1)
+	narrow := image.Rect(max(box.Min.X, x0-h/4), box.Min.Y, min(box.Max.X, x1+h/2), box.Max.Y)
+	if narrow.Dx() < 2*h {
+		return box
+	}
+	if band := wordsIn(l, narrow.Min.X, narrow.Max.X); !band.Empty() {
+		narrow.Min.Y, narrow.Max.Y = band.Min.Y, band.Max.Y
+	}
+	return narrow
 }
 
 // headerCell places the value of field's label in a table's header row (金融機関名 支店名
@@ -812,7 +852,13 @@ func cropValue(field, text string) (setter, bool) {
 			if field == "invoice_date" {
 				fd = &f.InvoiceDate
 			}
+			was := *fd
 			put(fd, d[0].value, c*sureLabel, over)
+			// The guess the labelled invoice date replaced is the page's other date: with
+			// no due date read, a later one is it, as unsure as it was.
+			if field == "invoice_date" && was.Found && was.Value > fd.Value && !f.DueDate.Found {
+				f.DueDate = was
+			}
 		}, true
 	case "total":
 		a := amountsIn(text)

@@ -74,6 +74,10 @@ func TestRereads(t *testing.T) {
 		{"a label alone over its value: the line below", []Line{placed("支払期日", 100), placed("2O2G年l2月", 150)},
 			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(100, 150, 420, 190), Chars: CharsDate, Read: "202G年l2月"}}},
 		{"a found field is not asked for", []Line{placed("支払期日 2026年12月31日", 100)}, nil},
+		// A grid's cell walls either side of the date: the crop from a quarter of a
+		// height before its era's letter to half a height past its last digit.
+		{"a date between a grid's walls: the date alone", []Line{placed("請求日 | -R8.102 |", 100)},
+			[]Reread{{Field: "invoice_date", Page: 1, Box: image.Rect(450, 100, 720, 140), Chars: CharsDate, Read: " | -R8.102 |"}}},
 		{"no label, nothing to place", []Line{placed("ホクト ?? 1l", 100)}, nil},
 		{"a text layer has no boxes", []Line{{Text: "口座名義 ?? 1l", Confidence: 1}}, nil},
 	}
@@ -458,5 +462,36 @@ func TestGuessTheTypeOfAnAccountWhoseNumberWasRead(t *testing.T) {
 			assert.Equal(t, tc.want, f.AccountType)
 			assert.LessOrEqual(t, f.AccountType.Confidence, tc.wantConf, "a guess is said unsure (低)")
 		})
+	}
+}
+
+// A date the rules guessed (the page's first date, its label lost: お支払期限 read BRAM)
+// is asked for again from the crop of a label whose value the page could not read
+// (請求日 -R8.102); the labelled date replaces the guess, and the guess, later, is the due
+// date no label gave.
+func TestAGuessedDateIsReadAgainFromItsLabel(t *testing.T) {
+	lines := []Line{placed("請求日 -R8.102 |", 100), placed("請求番号 sl-202607-984.", 150), placed("BRAM |2026/11/1 |", 200)}
+	f := Extract("", lines)
+	require.True(t, f.InvoiceDate.Found)
+	require.Equal(t, "2026-11-01", f.InvoiceDate.Value)
+	require.Less(t, f.InvoiceDate.Confidence, sureGuess)
+	require.False(t, f.DueDate.Found)
+	var asked []Reread
+	for _, r := range Rereads(lines, f) {
+		if r.Field == "invoice_date" {
+			asked = append(asked, r)
+		}
+	}
+	require.Len(t, asked, 1)
+	assert.True(t, asked[0].Over)
+	Refine(&f, asked, []Line{{Text: "R8.10.2", Confidence: 0.8}})
+	assert.Equal(t, "2026-10-02", f.InvoiceDate.Value)
+	assert.Equal(t, "2026-11-01", f.DueDate.Value, "the guess, later, is the due date")
+	assert.Less(t, f.DueDate.Confidence, sureGuess)
+
+	// A labelled date is not asked for again.
+	sure := []Line{placed("請求日 2026/10/2", 100)}
+	for _, r := range Rereads(sure, Extract("", sure)) {
+		assert.NotEqual(t, "invoice_date", r.Field)
 	}
 }
