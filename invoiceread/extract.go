@@ -1152,14 +1152,18 @@ func isNameWord(w string) bool {
 	return !strings.ContainsAny(w, "0123456789:〒") && !strings.Contains(w, "代表") && !strings.Contains(w, "取締役")
 }
 
-func readIssuer(ls []line, f *Fields) {
-	regLine := -1
+// regLine is the index of the first line with a registration number or its label, or -1.
+func regLine(ls []line) int {
 	for i, ln := range ls {
 		if tNumberRe.MatchString(ln.text) || strings.Contains(ln.text, "登録番号") {
-			regLine = i
-			break
+			return i
 		}
 	}
+	return -1
+}
+
+func readIssuer(ls []line, f *Fields) {
+	regLine := regLine(ls)
 	// A label says it.
 	for _, ln := range ls {
 		for _, h := range ln.hits {

@@ -1,6 +1,8 @@
 package invoiceread
 
 import (
+	"image"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,6 +17,61 @@ import (
 // the one field most often wrong on a scan (株式会社ひかeel, 株式会社中, (none) under the
 // seal). Rereads asks for the issuer's block again — the name over its address, the
 // seal's grey dropped, read as a block — and these rules choose between the two readings.
+
+// issuerPlace places the issuer's block: its address (the postal code nearest the
+// registration number) and the two and a half body lines above it, from a line's height
+// left of the address to one right of its column's end — where a company prints its name
+// over its address and stamps its seal. The page's reading there is answered too.
+func issuerPlace(ls []line, src []Line) (Reread, string, bool) {
+	reg, anchor := regLine(ls), -1
+	var at []int
+	for i, ln := range ls {
+		m := postalRe.FindStringSubmatchIndex(ln.text)
+		if m == nil || src[ln.src].Box.Empty() || phoneBeforeRe.MatchString(ln.text[:m[2]]) {
+			continue
+		}
+		if anchor < 0 || reg < 0 || abs(i-reg) < abs(anchor-reg) {
+			anchor, at = i, m
+		}
+	}
+	if anchor < 0 {
+		return Reread{}, "", false
+	}
+	a, aln := src[ls[anchor].src], ls[anchor]
+	// The address's column: from its postal code to the end of its chunk (a row OCR
+	// joined across the page goes on with another column's text).
+	end := len(aln.text)
+	if k := chunkSplit.FindStringIndex(aln.text[at[3]:]); k != nil {
+		end = at[3] + k[0]
+	}
+	x0, x1 := xAt(aln, a, at[2]), xAt(aln, a, end)
+	// The address's own words: a row joined with a larger line (ご請求金額 ¥605,000) is
+	// taller than the address, and so is a word the seal ran into.
+	col := wordsIn(a, x0, x1)
+	if col.Empty() {
+		col = a.Box
+	}
+	h := wordHeight(src)
+	// The name and the address under it, read as a block: the line before the address's
+	// is the name (Refine), wherever the seal's ink made the reading put the lines apart.
+	box := image.Rect(min(x0, col.Min.X)-h, col.Min.Y-5*h/2, x1+h, col.Max.Y)
+	var read []string
+	for _, ln := range ls[max(anchor-2, 0) : anchor+1] {
+		if l := src[ln.src]; l.Page == a.Page && l.Box.Overlaps(box) {
+			read = append(read, ln.text)
+		}
+	}
+	return Reread{Page: a.Page, Box: box}, strings.Join(read, "\n"), true
+}
+
+// phoneBeforeRe is a telephone's label ending the text before a number (FAX 092-422=3543
+// read with its last hyphen lost looks like a postal code).
+var phoneBeforeRe = regexp.MustCompile(`(?i)(?:tel|fax|ax|電話)\s*[:：]?\s*$`)
+
+// postalRe is a postal code (〒604-8005), its mark read as T or 7 or lost and its last
+// digit too; not a telephone number's digits (092-422-3542), nor a date's or an invoice
+// number's (2025-10-31, INV-202605-033).
+var postalRe = regexp.MustCompile(`(?:^|[^\d-])((?:〒|T|7)?\s?\d{3}\s?-\s?\d{3,4})(?:[^\d-]|$)`)
 
 // issuerIn is the issuer's name in a block crop's text: the line before its address's
 // (the line with the postal code), or the block's first line with a legal form, cut to

@@ -282,58 +282,6 @@ func bankBlock(ls []line, src []Line) (Reread, string, bool) {
 	return Reread{}, "", false
 }
 
-// issuerPlace places the issuer's name: the line above the issuer's address (its postal
-// code nearest the registration number), from the address's column on — the name a
-// company prints over its address and stamps its seal on. The page's reading of that
-// line is answered too. Without a line there (the seal made it noise tesseract left
-// out) the band of a line and a half above the address is the place.
-func issuerPlace(ls []line, src []Line) (Reread, string, bool) {
-	reg, anchor := -1, -1
-	var at []int
-	for i, ln := range ls {
-		if reg < 0 && (tNumberRe.MatchString(ln.text) || strings.Contains(ln.text, "登録番号")) {
-			reg = i
-		}
-	}
-	for i, ln := range ls {
-		m := postalRe.FindStringSubmatchIndex(ln.text)
-		if m == nil || src[ln.src].Box.Empty() || phoneBeforeRe.MatchString(ln.text[:m[2]]) {
-			continue
-		}
-		if anchor < 0 || reg < 0 || abs(i-reg) < abs(anchor-reg) {
-			anchor, at = i, m
-		}
-	}
-	if anchor < 0 {
-		return Reread{}, "", false
-	}
-	a, aln := src[ls[anchor].src], ls[anchor]
-	// The address's column: from its postal code to the end of its chunk (a row OCR
-	// joined across the page goes on with another column's text).
-	end := len(aln.text)
-	if k := chunkSplit.FindStringIndex(aln.text[at[3]:]); k != nil {
-		end = at[3] + k[0]
-	}
-	x0, x1 := xAt(aln, a, at[2]), xAt(aln, a, end)
-	// The address's own words: a row joined with a larger line (ご請求金額 ¥605,000) is
-	// taller than the address, and so is a word the seal ran into.
-	col := wordsIn(a, x0, x1)
-	if col.Empty() {
-		col = a.Box
-	}
-	h := wordHeight(src)
-	// The name and the address under it, read as a block: the line before the address's
-	// is the name (Refine), wherever the seal's ink made the reading put the lines apart.
-	box := image.Rect(min(x0, col.Min.X)-h, col.Min.Y-5*h/2, x1+h, col.Max.Y)
-	var read []string
-	for _, ln := range ls[max(anchor-2, 0) : anchor+1] {
-		if l := src[ln.src]; l.Page == a.Page && l.Box.Overlaps(box) {
-			read = append(read, ln.text)
-		}
-	}
-	return Reread{Page: a.Page, Box: box}, strings.Join(read, "\n"), true
-}
-
 // wordsIn is the box of line l's words that reach between x0 and x1.
 func wordsIn(l Line, x0, x1 int) image.Rectangle {
 	var r image.Rectangle
@@ -359,10 +307,6 @@ func wordHeight(src []Line) int {
 	slices.Sort(hs)
 	return hs[len(hs)/2]
 }
-
-var phoneBeforeRe = regexp.MustCompile(`(?i)(?:tel|fax|ax|電話)\s*[:：]?\s*$`)
-
-var postalRe = regexp.MustCompile(`(?:^|[^\d-])((?:〒|T|7)?\s?\d{3}\s?-\s?\d{3,4})(?:[^\d-]|$)`)
 
 // namesAccount says whether a line names part of the bank account: a label of one of
 // its fields (振込先 among them), a bank's name or a branch's, or an account number
