@@ -228,12 +228,24 @@ func holderByIssuer(f *Fields) {
 		return
 	}
 	h := f.AccountHolder.Value
-	for _, part := range nameKanaRe.FindAllString(f.IssuerName.Value, -1) {
-		if z, err := pay.NormalizeHolderName(part); err == nil && len(skeleton([]rune(z))) >= 3 {
+	for _, z := range holderKana(f.IssuerName.Value) {
+		if len(skeleton([]rune(z))) >= 3 {
 			h = respell(h, z)
 		}
 	}
 	f.AccountHolder.Value = h
+}
+
+// holderKana are the kana runs of a name written as a zengin holder writes them
+// (白樺ファーム: ﾌｱ-ﾑ), for comparing a name with its account's holder.
+func holderKana(name string) []string {
+	var out []string
+	for _, part := range nameKanaRe.FindAllString(name, -1) {
+		if z, err := pay.NormalizeHolderName(part); err == nil {
+			out = append(out, z)
+		}
+	}
+	return out
 }
 
 // isKanaMark says whether r is a mark that OCR drops or confuses in a half-width holder:

@@ -232,9 +232,8 @@ func kanaAgreement(name, holder string) int {
 	}
 	h := string(skeleton([]rune(holder)))
 	score := 0
-	for _, part := range nameKanaRe.FindAllString(name, -1) {
-		z, err := pay.NormalizeHolderName(part)
-		if err != nil || utf8.RuneCountInString(z) < 2 {
+	for _, z := range holderKana(name) {
+		if utf8.RuneCountInString(z) < 2 {
 			continue
 		}
 		if strings.Contains(h, string(skeleton([]rune(z)))) {
