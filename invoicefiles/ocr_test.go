@@ -260,3 +260,30 @@ func TestTheIssuersNameIsReadUnderItsSeal(t *testing.T) {
 	assert.Contains(t, dropped.Text, "大和精工")
 	assert.NotContains(t, kept.Text, "大和精工")
 }
+
+// A phone photo of a ledger's bank table: its small Mincho print, thresholded with the
+// page, runs together (京都銀行 read as "Reta") and the page's reading loses the whole
+// account; the bank's block cut from the photo's grey and thresholded on its own reads
+// it (ocr.Crop.Block on a photo).
+func TestAPhotosBankTableIsReadFromItsGrey(t *testing.T) {
+	if err := ocr.Available(); err != nil {
+		t.Fatalf("the OCR tools are missing (task ocr-tools): %v", err)
+	}
+	ctx := context.Background()
+	g := invoicegen.SetHoldout.New(1)
+	truth := g.Invoice()
+	doc, err := g.Render(ctx, truth, invoicegen.LayoutLedger, invoicegen.KindPhoto)
+	require.NoError(t, err)
+	rd, err := (&ocr.Reader{}).Open(ctx, doc.MediaType, doc.Bytes)
+	require.NoError(t, err)
+	t.Cleanup(func() { rd.Close() })
+
+	page := invoiceread.Extract(rd.Text, invoicefiles.Lines(rd.Lines))
+	f, _ := invoicefiles.ReadFields(ctx, rd, nil)
+	t.Logf("page: bank %q number %q; with the crops: %q %q %q", page.BankName.Value, page.AccountNumber.Value,
+		f.BankName.Value, f.BranchName.Value, f.AccountNumber.Value)
+	assert.False(t, page.BankName.Found || page.AccountNumber.Found, "the page's reading loses the account (else this test proves nothing)")
+	assert.Equal(t, truth.BankName, f.BankName.Value)
+	assert.Equal(t, truth.BranchName, f.BranchName.Value)
+	assert.Equal(t, truth.AccountNumber, f.AccountNumber.Value)
+}

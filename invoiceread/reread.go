@@ -319,8 +319,13 @@ func namesAccount(ln line) bool {
 			return true
 		}
 	}
-	return bankRe.MatchString(ln.text) || strings.Contains(ln.text, "支店") || markedNumberRe.MatchString(ln.text)
+	return bankRe.MatchString(ln.text) || strings.Contains(ln.text, "支店") || markedNumberRe.MatchString(ln.text) ||
+		transferHeadingRe.MatchString(ln.text)
 }
+
+// transferHeadingRe is the heading お振込み先 with its first kanji misread (お折込み先,
+// お摂込先): what is left of it, 込み先 or 込先 standing alone on its line.
+var transferHeadingRe = regexp.MustCompile(`^\s*\S{0,3}込み?先\s*[:：]?\s*$`)
 
 // markedNumberRe is a bracket of one or two characters and seven digits after it.
 var markedNumberRe = regexp.MustCompile(`\(\s?[^\s()]{1,2}\s?\)\s*\d{7}(?:\D|$)`)

@@ -154,6 +154,19 @@ func TestTheBankBlockIsReadAgain(t *testing.T) {
 	assert.True(t, last.Block)
 	assert.Equal(t, image.Rect(20, 180, 1540, 400), last.Box, "from the line of the number down")
 
+	// A photo's heading with its first kanji misread (お折込み先), the table under it noise:
+	// what is left of the heading places the block; a sentence with 込み in it does not.
+	photo := []Line{placed("ご請求金額 ¥1,087,790", 100), placed("お折込み先", 200), placed("Sans ct) 。 | Tt nes |", 250),
+		placed("Reta ADR RB a 5862799 770が17-4 H", 300), placed("備考", 500)}
+	asked = Rereads(photo, Extract("", photo))
+	require.NotEmpty(t, asked)
+	assert.Equal(t, Reread{Field: "account", Page: 1, Box: image.Rect(20, 180, 1620, 400), Block: true,
+		Read: "お折込み先\nSans ct) 。 | Tt nes |\nReta ADR RB a 5862799 770が17-4 H"}, asked[len(asked)-1])
+	for _, heading := range []string{"お摂込先", "振込先:", "お振り込み先"} {
+		assert.True(t, namesAccount(prepare("", []Line{placed(heading, 100)})[0]), heading)
+	}
+	assert.False(t, namesAccount(prepare("", []Line{placed("期日までにお振込みください", 100)})[0]))
+
 	// A whole account asks for no block.
 	whole := []Line{placed("お振込み先 京都銀行 本店営業部 普通 5862799", 200), placed("口座名義 ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", 250)}
 	g := Extract("", whole)

@@ -58,7 +58,7 @@ func TestLostRegionsAreTheInkNoWordCovers(t *testing.T) {
 func TestRecoverLostReadsALineThePageLeftOut(t *testing.T) {
 	r := newReader(t)
 	dir := t.TempDir()
-	g, _, err := prepare(context.Background(), renderInvoice(t, 300), 300)
+	g, _, _, err := prepare(context.Background(), renderInvoice(t, 300), 300)
 	require.NoError(t, err)
 	file := filepath.Join(dir, "page.png")
 	require.NoError(t, writePNG(file, g))

@@ -124,6 +124,9 @@ type Result struct {
 	// images are the prepared page images tesseract read, by page, in the call's folder:
 	// a Reading's Reread crops them.
 	images map[int]string
+	// greys are the photos' pages in grey, before their threshold, as images lie: the
+	// crops of a photo read them (prepare).
+	greys map[int]string
 }
 
 // Available says what is missing for Read to work with the tools on PATH (nil: all there).
@@ -178,6 +181,7 @@ type Reading struct {
 	// one after the other).
 	page   int
 	pageIm *image.Gray
+	greyIm *image.Gray // the page's grey (Result.greys), nil when it has none
 }
 
 // Close removes the page images; Reread cannot be called after it.

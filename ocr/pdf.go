@@ -66,6 +66,12 @@ func (r *Reader) readPDF(ctx context.Context, dir string, b []byte) (Result, err
 			res.images = map[int]string{}
 		}
 		res.images[n] = pr.image
+		if pr.grey != "" {
+			if res.greys == nil {
+				res.greys = map[int]string{}
+			}
+			res.greys[n] = pr.grey
+		}
 		pr.stat.MaxRSSKB = max(pr.stat.MaxRSSKB, ras.maxRSSKB)
 		pr.stat.Duration = time.Since(pt)
 		res.PageStats = append(res.PageStats, pr.stat)

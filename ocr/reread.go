@@ -68,11 +68,16 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 		ctx, cancel = context.WithTimeout(ctx, rd.r.Timeout)
 		defer cancel()
 	}
-	g, err := rd.pageImage(c.Page)
+	g, greyIm, err := rd.pageImage(c.Page)
 	if err != nil {
 		return Line{}, err
 	}
-	crop, box, err := cropImage(g, c)
+	if !c.Block {
+		// A line's crop of a photo reads the thresholded page: the holder's half-width
+		// kana widened from the grey read worse (ﾔﾏﾄｾｲｺｳ as ﾔﾏﾄﾓｲｺｳ).
+		greyIm = nil
+	}
+	crop, box, err := cropImage(g, greyIm, c)
 	if err != nil {
 		return Line{}, err
 	}
@@ -80,11 +85,23 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 	if err := writePNG(file, crop); err != nil {
 		return Line{}, err
 	}
+
 	psm, sep := "7", " "
 	if c.Block {
 		psm, sep = "6", "\n"
 	}
-	args := []string{file, "stdout", "--dpi", "300", "-l", "jpn", "--psm", psm}
+	var grey []string
+	if greyIm != nil {
+		// A photo's grey, thresholded by tesseract round each pixel (Sauvola): one
+		// threshold for the crop blackens a table's shaded header cells, and a block of a
+		// ruled table reads as columns of variable sizes (psm 4), where psm 6 read only
+		// its heading.
+		grey = []string{"-c", "thresholding_method=2"}
+		if c.Block {
+			psm = "4"
+		}
+	}
+	args := append([]string{file, "stdout", "--dpi", "300", "-l", "jpn", "--psm", psm}, grey...)
 	if c.Chars != "" {
 		args = append(args, "-c", "tessedit_char_whitelist="+c.Chars)
 	}
@@ -119,8 +136,10 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 }
 
 // cropImage cuts c's box out of page g for tesseract, with paper round it (and widened
-// when c asks); box is the part of the page it shows, rereadMargin in.
-func cropImage(g *image.Gray, c Crop) (*image.Gray, image.Rectangle, error) {
+// when c asks); box is the part of the page it shows, rereadMargin in. A photo's crop is
+// placed on g and cut from its grey (non-nil), which tesseract thresholds on the crop
+// alone; its seal's red was dropped with the colour (toGray).
+func cropImage(g, grey *image.Gray, c Crop) (*image.Gray, image.Rectangle, error) {
 	// Half the box's height above and below: a crop cut through the tops of the glyphs
 	// (a word's box can miss a raised bracket) reads worse. Not to the sides: the box's
 	// left is often the end of the field's label, and a stroke of it reads as a bracket.
@@ -141,11 +160,15 @@ func cropImage(g *image.Gray, c Crop) (*image.Gray, image.Rectangle, error) {
 	for i := range crop.Pix {
 		crop.Pix[i] = 0xff
 	}
-	for y := box.Min.Y; y < box.Max.Y; y++ {
-		src := g.Pix[g.PixOffset(box.Min.X, y):g.PixOffset(box.Max.X, y)]
-		copy(crop.Pix[crop.PixOffset(rereadMargin, y-box.Min.Y+rereadMargin):], src)
+	src := g
+	if grey != nil {
+		src = grey
 	}
-	if c.Seal {
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		row := src.Pix[src.PixOffset(box.Min.X, y):src.PixOffset(box.Max.X, y)]
+		copy(crop.Pix[crop.PixOffset(rereadMargin, y-box.Min.Y+rereadMargin):], row)
+	}
+	if c.Seal && grey == nil {
 		dropSeal(crop)
 	}
 	if c.HalfWidth && c.Widen > 1 {
@@ -156,26 +179,38 @@ func cropImage(g *image.Gray, c Crop) (*image.Gray, image.Rectangle, error) {
 	return crop, box, nil
 }
 
-// pageImage is page n's prepared image, decoded once for the crops of that page.
-func (rd *Reading) pageImage(n int) (*image.Gray, error) {
+// pageImage is page n's prepared image and its grey (nil: none, Result.greys), decoded
+// once for the crops of that page.
+func (rd *Reading) pageImage(n int) (g, grey *image.Gray, err error) {
 	if rd.pageIm != nil && rd.page == n {
-		return rd.pageIm, nil
+		return rd.pageIm, rd.greyIm, nil
 	}
 	file, ok := rd.images[n]
 	if !ok {
-		return nil, fmt.Errorf("ocr: page %d was not read from an image", n)
+		return nil, nil, fmt.Errorf("ocr: page %d was not read from an image", n)
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("ocr: page %d: %w", n, err)
+		return nil, nil, fmt.Errorf("ocr: page %d: %w", n, err)
 	}
 	img, err := decodeImage(b)
 	if err != nil {
-		return nil, fmt.Errorf("ocr: page %d: %w", n, err)
+		return nil, nil, fmt.Errorf("ocr: page %d: %w", n, err)
 	}
-	g := toGray(img)
-	rd.page, rd.pageIm = n, g
-	return g, nil
+	g = toGray(img)
+	if file, ok := rd.greys[n]; ok {
+		pix, err := os.ReadFile(file)
+		if err != nil {
+			return nil, nil, fmt.Errorf("ocr: page %d: %w", n, err)
+		}
+		w, h := g.Rect.Dx(), g.Rect.Dy()
+		if len(pix) != w*h {
+			return nil, nil, fmt.Errorf("ocr: page %d: %d grey pixels for %d×%d", n, len(pix), w, h)
+		}
+		grey = &image.Gray{Pix: pix, Stride: w, Rect: g.Rect}
+	}
+	rd.page, rd.pageIm, rd.greyIm = n, g, grey
+	return g, grey, nil
 }
 
 // blankNear moves a crop's left edge x to the middle of the widest run of blank columns

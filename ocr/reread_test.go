@@ -156,3 +156,58 @@ func TestATextLayerHasNothingToReread(t *testing.T) {
 	_, err = rd.Reread(context.Background(), Crop{Page: 1, Box: image.Rect(0, 0, 100, 100), Chars: CharsDigits})
 	assert.ErrorContains(t, err, "not read from an image")
 }
+
+// A photo's page is kept in grey beside its thresholded image, the same size, and its
+// block crops are cut from the grey; a scan's is not.
+func TestAPhotosBlockIsCutFromItsGrey(t *testing.T) {
+	r := newReader(t)
+	ctx := context.Background()
+	rd, err := r.Open(ctx, MediaJPEG, photoLike(t))
+	require.NoError(t, err)
+	t.Cleanup(func() { rd.Close() })
+	g, grey, err := rd.pageImage(1)
+	require.NoError(t, err)
+	require.NotNil(t, grey, "a photo keeps its grey")
+	assert.Equal(t, g.Rect, grey.Rect)
+	mid := 0
+	for _, v := range grey.Pix {
+		if v > 40 && v < 215 {
+			mid++
+		}
+	}
+	t.Logf("grey: %d of %d pixels between black and white", mid, len(grey.Pix))
+	assert.Greater(t, mid, len(grey.Pix)/100, "the grey holds the photo's tones, not the threshold's two")
+
+	var box image.Rectangle
+	for _, l := range rd.Lines {
+		if s := strings.ReplaceAll(l.Text, " ", ""); strings.Contains(s, "1234567") {
+			box = box.Union(l.Box)
+		}
+	}
+	require.False(t, box.Empty(), "the account's lines in %q", rd.Text)
+	block, _, err := cropImage(g, grey, Crop{Page: 1, Box: box, Block: true})
+	require.NoError(t, err)
+	line, _, err := cropImage(g, nil, Crop{Page: 1, Box: box})
+	require.NoError(t, err)
+	tones := func(c *image.Gray) (n int) {
+		for _, v := range c.Pix {
+			if v != 0 && v != 0xff {
+				n++
+			}
+		}
+		return n
+	}
+	assert.Greater(t, tones(block), 0, "the block is cut from the grey")
+	assert.Zero(t, tones(line), "a line is cut from the thresholded page")
+	got, err := rd.Reread(ctx, Crop{Page: 1, Box: box, Block: true})
+	require.NoError(t, err)
+	t.Logf("block: %q (%.2f)", got.Text, got.Confidence)
+	assert.Contains(t, strings.ReplaceAll(got.Text, " ", ""), "1234567")
+
+	scan, err := r.Open(ctx, MediaPNG, pngBytes(t, renderInvoice(t, 200)))
+	require.NoError(t, err)
+	t.Cleanup(func() { scan.Close() })
+	_, grey, err = scan.pageImage(1)
+	require.NoError(t, err)
+	assert.Nil(t, grey, "a scan has no grey")
+}

@@ -28,6 +28,7 @@ type pageResult struct {
 	stat  PageStat
 	score float64 // confident characters: how well the page read, to compare orientations
 	image string  // the prepared image read (its orientation), for Reread
+	grey  string  // a photo's page in grey before its threshold, as image lies ("": none)
 	tsv   []byte  // tesseract's answer, for recoverLost
 }
 
@@ -45,18 +46,42 @@ func (r *Reader) readImageFile(ctx context.Context, dir string, b []byte) (Resul
 	pr.stat.Duration = time.Since(t0)
 	r.logger().Debug("ocr: page", "page", 1, "ms", pr.stat.Duration.Milliseconds(), "rotation", pr.stat.Rotation, "skew", pr.stat.Skew, "vertical", pr.stat.Vertical)
 	return Result{Text: pr.text, Source: SourceTesseract, Pages: 1, Lines: pr.lines, PageStats: []PageStat{pr.stat},
-		images: map[int]string{1: pr.image}}, nil
+		images: map[int]string{1: pr.image}, greys: greys(1, pr.grey)}, nil
+}
+
+// greys is Result.greys of one page: empty when the page has no grey copy.
+func greys(page int, file string) map[int]string {
+	if file == "" {
+		return nil
+	}
+	return map[int]string{page: file}
 }
 
 // ocrImage cleans one page up and reads it with tesseract. dpi is the page's known
 // resolution (pdftoppm's), 0 when it has to be guessed from the size of the text.
 func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page, dpi int) (pageResult, error) {
-	stat := PageStat{Page: page, Source: SourceTesseract}
-	g, lay, err := prepare(ctx, img, dpi)
+	g, grey, lay, err := prepare(ctx, img, dpi)
 	if err != nil {
 		return pageResult{}, err
 	}
-	stat.Skew = lay.skew
+	pr, err := r.readPage(ctx, dir, g, lay, page)
+	if err != nil || grey == nil {
+		return pr, err
+	}
+	// A photo's page in grey, turned as the page read was, for its block crops (Reread):
+	// its bare pixels, the size of the page's image, as only this process reads them.
+	pr.grey = filepath.Join(dir, fmt.Sprintf("ocr%02d.grey", page))
+	grey = rotate90(grey, pr.stat.Rotation/90)
+	if err := os.WriteFile(pr.grey, grey.Pix, 0o600); err != nil {
+		return pageResult{}, fmt.Errorf("ocr: %w", err)
+	}
+	return pr, nil
+}
+
+// readPage reads prepared page g: as it is when it reads upright, otherwise turned as
+// OSD, or the best of the plausible turns, says.
+func (r *Reader) readPage(ctx context.Context, dir string, g *image.Gray, lay layout, page int) (pageResult, error) {
+	stat := PageStat{Page: page, Source: SourceTesseract, Skew: lay.skew}
 
 	file := filepath.Join(dir, fmt.Sprintf("ocr%02d.png", page))
 	if err := writePNG(file, g); err != nil {
@@ -216,7 +241,12 @@ const a4At300 = 3508
 // binarise faxes and photos (clearing the desk round a photo), ruled lines whitened.
 // dpi is the page's known resolution (pdftoppm's), 0 when it has to be guessed from the
 // size of the text.
-func prepare(ctx context.Context, img image.Image, dpi int) (*image.Gray, layout, error) {
+//
+// grey is a photo's page as g, before its local threshold (nil for any other page): the
+// threshold of a whole page keeps a blurred photo's thin Mincho strokes apart at the
+// body text's size and runs them together in a ruled table's small print (京都銀行 read
+// as Reta); a crop of the grey, thresholded by tesseract on the crop alone, reads them.
+func prepare(ctx context.Context, img image.Image, dpi int) (_ *image.Gray, grey *image.Gray, _ layout, _ error) {
 	g := toGray(img)
 	if long := max(g.Rect.Dx(), g.Rect.Dy()); long > maxLongSide {
 		g = scale(g, float64(maxLongSide)/float64(long))
@@ -242,7 +272,7 @@ func prepare(ctx context.Context, img image.Image, dpi int) (*image.Gray, layout
 	stretch(g)
 	uneven := unevenLight(g)
 	if err := ctx.Err(); err != nil {
-		return nil, layout{}, err
+		return nil, nil, layout{}, err
 	}
 
 	lay := analyse(g)
@@ -272,13 +302,19 @@ func prepare(ctx context.Context, img image.Image, dpi int) (*image.Gray, layout
 	}
 	// Photos (grey noise, uneven light) need local thresholds; faxes and faint copies one.
 	if tone < 128 || noisy || photo || uneven {
+		if photo {
+			grey = image.NewGray(image.Rect(0, 0, g.Rect.Dx(), g.Rect.Dy()))
+			for y := range g.Rect.Dy() {
+				copy(grey.Pix[y*grey.Stride:], g.Pix[y*g.Stride:y*g.Stride+g.Rect.Dx()])
+			}
+		}
 		binarize(g, uneven || photo)
 		if uneven || photo {
 			clearBorder(g)
 		}
 	}
 	removeRules(g)
-	return g, lay, ctx.Err()
+	return g, grey, lay, ctx.Err()
 }
 
 func writePNG(path string, g *image.Gray) error {
