@@ -3,6 +3,7 @@ package ocr
 import (
 	"image"
 	"image/color"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -69,13 +70,51 @@ func TestRemoveRulesKeepsTextAndWhatCrossesTheRule(t *testing.T) {
 			}
 		}
 	}
-	removeRules(g)
+	removeRules(g, false)
 	assert.False(t, black(g, 200, 501), "the border is gone")
 	assert.False(t, black(g, 301, 150), "the vertical border is gone")
 	assert.False(t, black(g, 500, 800), "the dashed rule is gone")
 	assert.True(t, black(g, 405, 501), "the stroke across the border stays")
 	assert.True(t, black(g, 620, 220), "the character stays")
 	assert.True(t, black(g, 710, 201), "the dash stays")
+}
+
+// A fax's rule scanned askew is a staircase of one-pixel steps; deskewed, its steps are
+// short tilted pieces. Of a page that came in one bit the whole rule goes (removeRules
+// stepped); the same pass for a grey scan leaves the steps standing as dashes, which is
+// what hid a ledger's bank table. A stroke crossing the rule stays either way.
+func TestRemoveRulesErasesAFaxsStairs(t *testing.T) {
+	const deg = 1.4                                        // one step every 41 px
+	fax := page(1600, 400, image.Rect(600, 120, 608, 300)) // the crossing stroke
+	for x := 100; x < 1500; x++ {
+		y0 := 200 + int(float64(x-100)*math.Tan(deg*math.Pi/180))
+		for y := y0; y < y0+4; y++ {
+			fax.Pix[y*fax.Stride+x] = 0
+		}
+	}
+	require.True(t, oneBit(fax))
+	ink := func(g *image.Gray) (n int) {
+		for _, v := range g.Pix {
+			if v == 0 {
+				n++
+			}
+		}
+		return n
+	}
+	deskewed := func() *image.Gray {
+		g := rotate(fax, -deg)
+		binarize(g, false)
+		return g
+	}
+	stroke := 8 * 180
+	before := ink(deskewed())
+	grey, stepped := deskewed(), deskewed()
+	removeRules(grey, false)
+	removeRules(stepped, true)
+	t.Logf("ink: %d deskewed, %d left as for a grey scan, %d left of a fax (the stroke alone: %d)", before, ink(grey), ink(stepped), stroke)
+	assert.Less(t, ink(stepped), stroke*12/10, "the fax's rule is gone but for the stroke")
+	assert.Greater(t, ink(grey), ink(stepped)+stroke/4, "the steps stand without it (else this test proves nothing)")
+	assert.Greater(t, ink(stepped), stroke*8/10, "the stroke stays")
 }
 
 func TestRemoveRulesLeavesARowOfTextAlone(t *testing.T) {
@@ -88,7 +127,7 @@ func TestRemoveRulesLeavesARowOfTextAlone(t *testing.T) {
 			}
 		}
 	}
-	removeRules(g)
+	removeRules(g, false)
 	assert.True(t, black(g, 100, 201))
 	assert.True(t, black(g, 1094, 201))
 }

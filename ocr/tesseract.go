@@ -248,6 +248,7 @@ const a4At300 = 3508
 // as Reta); a crop of the grey, thresholded by tesseract on the crop alone, reads them.
 func prepare(ctx context.Context, img image.Image, dpi int) (_ *image.Gray, grey *image.Gray, _ layout, _ error) {
 	g := toGray(img)
+	stepped := oneBit(g)
 	if long := max(g.Rect.Dx(), g.Rect.Dy()); long > maxLongSide {
 		g = scale(g, float64(maxLongSide)/float64(long))
 	}
@@ -313,7 +314,7 @@ func prepare(ctx context.Context, img image.Image, dpi int) (_ *image.Gray, grey
 			clearBorder(g)
 		}
 	}
-	removeRules(g)
+	removeRules(g, stepped)
 	return g, grey, lay, ctx.Err()
 }
 
