@@ -61,17 +61,17 @@ func (f RegistryFunc) Search(ctx context.Context, q string) ([]nta.Corporation, 
 	return f(ctx, q)
 }
 
-// IssuerName is the registered name of the open corporation numbered number, for the
-// invoice reading (invoicefiles.Registry): a corporation's registration number is T and
-// its corporate number. ok is false when the registry does not know it, or no one
-// answers.
-func (s *Corporations) IssuerName(ctx context.Context, number string) (string, bool) {
+// IssuerName is the registered name of the open corporation numbered number and its
+// furigana (the NTA's, "" when unknown), for the invoice reading (invoicefiles.Registry):
+// a corporation's registration number is T and its corporate number. ok is false when
+// the registry does not know it, or no one answers.
+func (s *Corporations) IssuerName(ctx context.Context, number string) (name, kana string, ok bool) {
 	c, status, err := s.Verify(ctx, number)
 	if err != nil {
 		s.logger().Warn("corporate-number lookup for an invoice failed", "error", err)
-		return "", false
+		return "", "", false
 	}
-	return c.Name, status == Confirmed && c.Name != ""
+	return c.Name, c.NameKana, status == Confirmed && c.Name != ""
 }
 
 // What Verify found of a corporate number.

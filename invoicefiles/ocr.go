@@ -71,10 +71,10 @@ type OCR struct {
 }
 
 // Registry names an open corporation by its 13-digit corporate number (the NTA's
-// 法人番号 registry, or the corporations the service knows); ok is false when it does not
-// know one.
+// 法人番号 registry, or the corporations the service knows), with its furigana ("" when
+// it has none); ok is false when it does not know one.
 type Registry interface {
-	IssuerName(ctx context.Context, corporateNumber string) (name string, ok bool)
+	IssuerName(ctx context.Context, corporateNumber string) (name, kana string, ok bool)
 }
 
 // Run reads the file named by the job's payload (OCRJob). Only a shutdown (the
@@ -138,8 +138,8 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 	rd.Close()
 	res, ms := rd.Result, time.Since(start).Milliseconds()
 	if number, ok := read.CorporateNumber(); ok && o.Registry != nil {
-		if name, ok := o.Registry.IssuerName(ctx, number); ok {
-			read.UseRegisteredIssuer(name)
+		if name, kana, ok := o.Registry.IssuerName(ctx, number); ok {
+			read.UseRegisteredIssuer(name, kana)
 		}
 	}
 	fields, err := json.Marshal(read)

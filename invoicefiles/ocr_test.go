@@ -106,10 +106,10 @@ func TestTheSameFileIsNotReadTwice(t *testing.T) {
 }
 
 // registry stands for account.Corporations: it knows one corporation.
-type registry struct{ number, name string }
+type registry struct{ number, name, kana string }
 
-func (r registry) IssuerName(_ context.Context, n string) (string, bool) {
-	return r.name, n == r.number
+func (r registry) IssuerName(_ context.Context, n string) (string, string, bool) {
+	return r.name, r.kana, n == r.number
 }
 
 // A corporation's registration number read from the invoice names it in the registry:
@@ -131,7 +131,7 @@ func TestTheRegistryNamesTheIssuer(t *testing.T) {
 		SHA256: strings.Repeat("ef", 32), Pages: 1,
 	}, invoicefiles.QueueOCR(ctx, db.Store))
 	require.NoError(t, err)
-	job := &invoicefiles.OCR{Store: db.Store, Files: fs, Registry: registry{truth.RegistrationNumber[1:], "株式会社 登録上の名前"}}
+	job := &invoicefiles.OCR{Store: db.Store, Files: fs, Registry: registry{truth.RegistrationNumber[1:], "登録上の名前 株式会社", "ミナトキカコ"}}
 	payload, _ := json.Marshal(invoicefiles.OCRJob{BuyerID: u.BuyerID, FileID: f.ID})
 	require.NoError(t, job.Run(ctx, payload))
 	got, err := db.Store.InvoiceFile(ctx, u.BuyerID, f.ID)
@@ -140,8 +140,11 @@ func TestTheRegistryNamesTheIssuer(t *testing.T) {
 	var fields invoiceread.Fields
 	require.NoError(t, json.Unmarshal(got.OCRFields, &fields))
 	assert.Equal(t, truth.RegistrationNumber, fields.RegistrationNumber.Value)
-	assert.Equal(t, "株式会社登録上の名前", fields.IssuerName.Value, "the registered name, not the printed one")
+	assert.Equal(t, "登録上の名前株式会社", fields.IssuerName.Value, "the registered name, not the printed one")
 	assert.True(t, fields.IssuerFromRegistry)
+	// The holder printed ﾐﾅﾄｷｶｸ(ｶ is one kana from the registry's furigana: its spelling.
+	require.Equal(t, "ﾐﾅﾄｷｶｸ(ｶ", truth.AccountHolder)
+	assert.Equal(t, "ﾐﾅﾄｷｶｺ(ｶ", fields.AccountHolder.Value, "the registry's furigana spells the holder")
 }
 
 // Learning where a supplier prints its fields (issue 28): the supplier's invoices print

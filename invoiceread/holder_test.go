@@ -34,6 +34,6 @@ func TestTheHolderIsSpeltByTheIssuersKana(t *testing.T) {
 	f := Extract("合同会社ことぶき観光\n口座名義 ﾄﾞ)ｺﾄﾌﾟｷｶﾝｺｳ", nil)
 	assert.Equal(t, "ﾄﾞ)ｺﾄﾌﾞｷｶﾝｺｳ", f.AccountHolder.Value)
 	g := Fields{RegistrationNumber: found("T1234567890123", 0.9), AccountHolder: found("ｶ)ｼﾗｶﾊﾞﾌｱﾑ", 0.8)}
-	g.UseRegisteredIssuer("株式会社白樺ファーム")
+	g.UseRegisteredIssuer("株式会社白樺ファーム", "")
 	assert.Equal(t, "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", g.AccountHolder.Value)
 }

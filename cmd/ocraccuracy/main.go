@@ -185,8 +185,16 @@ func (m *measure) kind(ctx context.Context, set invoicegen.Set, kind invoicegen.
 			// does with account.Corporations; otherwise the name read stands.
 			fs := fieldsOf(rec.Fields)
 			_, issuerRead := checkNamed("発行者名").check(rec.Fields, j.truth)
-			if issuerRead || (fs.RegistrationNumber.Found && fs.RegistrationNumber.Value == j.truth.RegistrationNumber) {
+			registered := *fs
+			if fs.RegistrationNumber.Found && fs.RegistrationNumber.Value == j.truth.RegistrationNumber {
+				registered.UseRegisteredIssuer(j.truth.IssuerName, j.truth.IssuerKana)
+				issuerRead = true
+			}
+			if issuerRead {
 				kr.RegistryIssuer++
+			}
+			if _, ok := checkNamed("口座名義（カナ）").check(&registered, j.truth); ok {
+				kr.RegistryHolder++
 			}
 		}
 		for _, c := range checks {

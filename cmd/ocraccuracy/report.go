@@ -27,6 +27,9 @@ type kindResult struct {
 	// 法人番号 registry knows every corporation): the name read, or the registered name
 	// when the number was read right.
 	RegistryIssuer int
+	// RegistryHolder counts the holders right once the registry's furigana spelt them
+	// (invoiceread.Fields.UseRegisteredIssuer), as the OCR job does.
+	RegistryHolder int
 	PageTimes      []time.Duration
 	Wall           time.Duration // reading all the kind's files with the workers
 	ToolRSSKB      int64
@@ -97,7 +100,12 @@ func printSet(w io.Writer, sr setReport, n int, seed int64, workers int) {
 	for _, r := range results {
 		fmt.Fprintf(w, " %s |", pct(r.RegistryIssuer, r.Docs, 0))
 	}
-	fmt.Fprint(w, "\n\n¹ 読み取った登録番号で法人番号の登録名を引いたとき（本番の NTA_APP_ID あり、国税庁の法人番号 Web-API はすべての法人を知っている）。全項目には含めない。\n")
+	fmt.Fprintln(w)
+	fmt.Fprint(w, "| 口座名義（カナ）（登録名のフリガナで）¹ |")
+	for _, r := range results {
+		fmt.Fprintf(w, " %s |", pct(r.RegistryHolder, r.Docs, 0))
+	}
+	fmt.Fprint(w, "\n\n¹ 読み取った登録番号で法人番号の登録名（とフリガナ）を引いたとき（本番の NTA_APP_ID あり、国税庁の法人番号 Web-API はすべての法人を知っている）。全項目には含めない。\n")
 
 	if len(results) > 0 && results[0].NextDocs > 0 {
 		printNext(w, sr)

@@ -57,7 +57,7 @@ func TestReportShowsBothSets(t *testing.T) {
 		hits[c.name] = 2
 	}
 	hits["口座名義（カナ）"] = 1
-	kr := kindResult{Kind: invoicegen.KindFax, Docs: 2, Pages: 2, Hits: hits,
+	kr := kindResult{Kind: invoicegen.KindFax, Docs: 2, Pages: 2, Hits: hits, RegistryIssuer: 2, RegistryHolder: 2,
 		PageTimes: []time.Duration{time.Second, 9 * time.Second}, Wall: 30 * time.Second}
 	var b bytes.Buffer
 	printReport(&b, []setReport{{Set: invoicegen.SetGenerator, Kinds: []kindResult{kr}}, {Set: invoicegen.SetHoldout, Kinds: []kindResult{kr}}}, 2, 1, 2, "/tmp/x")
@@ -65,5 +65,6 @@ func TestReportShowsBothSets(t *testing.T) {
 	assert.Contains(t, out, "## OCR 精度 — generator")
 	assert.Contains(t, out, "## OCR 精度 — holdout")
 	assert.Contains(t, out, "| 口座名義（カナ） | 50 % ✗ |")
+	assert.Contains(t, out, "| 口座名義（カナ）（登録名のフリガナで）¹ | 100 % |", "the holder the registry's kana spelt, beside the one read")
 	assert.Contains(t, out, "| fax | 2 | 0 | 1s | 9s ✗ | 4.0 |")
 }

@@ -25,6 +25,7 @@ type Truth struct {
 
 	IssuerName         string // canonical: 株式会社 spelled out, no spaces
 	IssuerPrinted      string // as printed: (株)山田商事, 山田商事株式会社 …
+	IssuerKana         string // the name's furigana without its form, as the NTA registry has it
 	IssuerAddress      string
 	RegistrationNumber string // "T" + 13 digits with a valid check digit
 	TEL, FAX           string
@@ -169,6 +170,7 @@ func (g *Generator) Invoice() Truth {
 
 	pool := g.pool()
 	c := pool.companies[g.pick(len(pool.companies))]
+	t.IssuerKana = c.kana
 	ent := kabushiki
 	if g.holdout {
 		ent = holdoutEntities[g.pick(len(holdoutEntities))]
