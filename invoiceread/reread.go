@@ -487,8 +487,15 @@ func cropOf(ls []line, src []Line, field string) (Reread, string, bool) {
 func dateBox(ln line, l Line, from, to int, box image.Rectangle) image.Rectangle {
 	seg := ln.text[from:to]
 	first := strings.IndexFunc(seg, func(r rune) bool { return unicode.IsDigit(r) || r == 'R' || r == '令' })
-	last := strings.LastIndexFunc(seg, unicode.IsDigit)
-	if first < 0 || last < 0 {
+	if first < 0 {
+		return box
+	}
+	// The date ends where its characters do: a ledger's header row goes on past it to
+	// the next cell's label and value (「支払期限 20261300 ーー anes |T6137…」), which
+	// a crop to the row's last digit read as nothing.
+	run := first + dateRun(seg[first:])
+	last := strings.LastIndexFunc(seg[:run], unicode.IsDigit)
+	if last < 0 {
 		return box
 	}
 	h := l.Box.Dy()
@@ -500,10 +507,42 @@ func dateBox(ln line, l Line, from, to int, box image.Rectangle) image.Rectangle
 	if narrow.Dx() < 2*h {
 		return box
 	}
-	if band := wordsIn(l, narrow.Min.X, narrow.Max.X); !band.Empty() {
-		narrow.Min.Y, narrow.Max.Y = band.Min.Y, band.Max.Y
+	if top, bottom, ok := wordsBand(l, narrow.Min.X, narrow.Max.X); ok {
+		narrow.Min.Y, narrow.Max.Y = top, bottom
 	}
 	return narrow
+}
+
+// wordsBand is the height of line l's words that reach between x0 and x1: the median of
+// their tops and of their bottoms. One word's box can take in a cell's rule above or
+// below (a ledger's 2026 from the row's top to its bottom) and the crop then the row
+// above, which read as the date's one line read nothing.
+func wordsBand(l Line, x0, x1 int) (top, bottom int, ok bool) {
+	var tops, bottoms []int
+	for _, w := range l.Words {
+		if w.Box.Max.X > x0 && w.Box.Min.X < x1 {
+			tops, bottoms = append(tops, w.Box.Min.Y), append(bottoms, w.Box.Max.Y)
+		}
+	}
+	if len(tops) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(tops)
+	slices.Sort(bottoms)
+	return tops[len(tops)/2], bottoms[(len(bottoms)-1)/2], true
+}
+
+// dateRun is the length of the date s starts with: digits, the era's and the date's
+// characters, letters OCR reads for digits (2Z025年) and single spaces, up to anything
+// else or a gap of two spaces.
+func dateRun(s string) int {
+	for i, r := range s {
+		date := unicode.IsDigit(r) || r < utf8.RuneSelf && unicode.IsLetter(r) || strings.ContainsRune("./-年月日令和 ", r)
+		if !date || r == ' ' && strings.HasPrefix(s[i:], "  ") {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // headerCell places the value of field's label in a table's header row (金融機関名 支店名
@@ -780,6 +819,20 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 	holderByIssuer(f)
 }
 
+// compactDateRe is a date's crop read with a separator lost (2026.1130, 202611.30,
+// 20261130): four digits of year, two of month and two of day, nothing else.
+var compactDateRe = regexp.MustCompile(`^(20\d\d)[./-]?(\d\d)[./-]?(\d\d)$`)
+
+// compactDate is the date of a date's crop whose separators were lost; a crop holds the
+// date alone, so its eight digits are one (the page's line could be any number).
+func compactDate(text string) []dateTok {
+	m := compactDateRe.FindStringSubmatch(strings.ReplaceAll(text, " ", ""))
+	if m == nil {
+		return nil
+	}
+	return datesIn(m[1] + "/" + m[2] + "/" + m[3])
+}
+
 // A setter puts a crop's value in its field, given tesseract's confidence in the crop
 // (0..1) and whether it may replace the page's value.
 type setter func(f *Fields, conf float64, over bool)
@@ -793,6 +846,9 @@ func cropValue(field, text string) (setter, bool) {
 		return func(f *Fields, c float64, over bool) { put(&f.AccountHolder, v, c*sureLabel, over) }, ok
 	case "due_date", "invoice_date":
 		d := datesIn(text)
+		if len(d) == 0 {
+			d = compactDate(text)
+		}
 		if len(d) == 0 {
 			return nil, false
 		}

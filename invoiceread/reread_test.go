@@ -78,6 +78,12 @@ func TestRereads(t *testing.T) {
 		// height before its era's letter to half a height past its last digit.
 		{"a date between a grid's walls: the date alone", []Line{placed("請求日 | -R8.102 |", 100)},
 			[]Reread{{Field: "invoice_date", Page: 1, Box: image.Rect(450, 100, 720, 140), Chars: CharsDate, Read: " | -R8.102 |"}}},
+		// A ledger's header row goes on past the date to the next cell: the crop ends
+		// with the date's characters.
+		{"a date in a ledger's row: the date alone", []Line{placed("支払期限 20261300 ーー anes |16137858424341", 100)},
+			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(260, 100, 680, 140), Chars: CharsDate, Read: " 20261300 ーー anes |16137858424341"}}},
+		{"a date with a letter read for a digit: the date still", []Line{placed("お振込期日 : 2Z025年08月31日", 100)},
+			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(410, 100, 960, 140), Chars: CharsDate, Read: " : 2Z025年08月31日"}}},
 		{"no label, nothing to place", []Line{placed("ホクト ?? 1l", 100)}, nil},
 		{"a text layer has no boxes", []Line{{Text: "口座名義 ?? 1l", Confidence: 1}}, nil},
 	}
@@ -188,6 +194,12 @@ func TestRefine(t *testing.T) {
 		}},
 		{"a due date read from its crop", Fields{}, ask("due_date"), "2026年12月31日", func(t *testing.T, f Fields) {
 			assert.Equal(t, "2026-12-31", f.DueDate.Value)
+		}},
+		{"a due date whose crop lost a dot", Fields{}, ask("due_date"), "2026.1130", func(t *testing.T, f Fields) {
+			assert.Equal(t, "2026-11-30", f.DueDate.Value)
+		}},
+		{"eight digits that are no date", Fields{}, ask("due_date"), "20261300", func(t *testing.T, f Fields) {
+			assert.False(t, f.DueDate.Found)
 		}},
 		{"a total with its yen mark", Fields{}, ask("total"), `\125,400`, func(t *testing.T, f Fields) {
 			assert.Equal(t, int64(125400), f.Total.Value)
@@ -507,4 +519,20 @@ func TestAGuessedDateIsReadAgainFromItsLabel(t *testing.T) {
 	for _, r := range Rereads(sure, Extract("", sure)) {
 		assert.NotEqual(t, "invoice_date", r.Field)
 	}
+}
+
+// A date's crop is as tall as the words there mostly are: one word's box taking in a
+// ledger cell's rules (2026 from the row's top to its bottom) does not make it the row.
+func TestWordsBand(t *testing.T) {
+	l := Line{Words: []Word{
+		{Text: "期限", Box: image.Rect(360, 518, 500, 609)},
+		{Text: "2026", Box: image.Rect(553, 503, 740, 619)},
+		{Text: "130", Box: image.Rect(746, 517, 904, 578)},
+		{Text: "0", Box: image.Rect(938, 513, 970, 589)},
+	}}
+	top, bottom, ok := wordsBand(l, 540, 980)
+	assert.True(t, ok)
+	assert.Equal(t, []int{513, 589}, []int{top, bottom})
+	_, _, ok = wordsBand(l, 1000, 1200)
+	assert.False(t, ok, "no words there")
 }
