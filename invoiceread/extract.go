@@ -1281,7 +1281,8 @@ var (
 	branchRe = regexp.MustCompile(`^\s*[:(]?\s*([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z0-9〇ー・]{1,15}?)\s?(支店|出張所|営業部|支所|本店|店)\s*(?:\(?\s*(?:店番|No\.?)?\s*(\d{3})\b\s*\)?)?`)
 	// A kanji before 通預金 OCR could not read is 普 (六通預金, 凌通預金): no other type of
 	// account ends so.
-	typeRe = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\p{Han}通預金|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
+	// A fax's 当座預金 reads 当席痕金, 当座靖金: 当, 座 or a kanji like it, and 金.
+	typeRe = regexp.MustCompile(`普通預金|当座預金|普通|当座|総合|\p{Han}通預金|当[座席庫]\p{Han}?金|\(\s?普\s?\)|\(\s?当\s?\)|普\.|当\.`)
 	// markRe is the bracketed mark of the account type between the branch and the
 	// number (渋谷支店 (普) 1234567) when OCR could not read the character in it.
 	markRe     = regexp.MustCompile(`(?:(?:支店|営業部|出張所|本店|店)\s*\(\s?[^\s()\d]{1,2}\s?\)\s*(?:No\.?\s*)?\d{4,8}|(?:口座種別|預金種目|種別)\s*[:：|]?\s*\|?\s*\(\s?[^\s()]{1,2}\s?\))`)

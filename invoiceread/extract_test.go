@@ -263,6 +263,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"holder's カ) read as 力) and spaced", "口座名義 力) ミナト キカク", map[string]string{"holder": "ｶ)ﾐﾅﾄ ｷｶｸ"}},
 		{"holder's カ) read as A)", "名義 A) ヒカリシヨクヒン", map[string]string{"holder": "ｶ)ﾋｶﾘｼﾖｸﾋﾝ"}},
 		{"(普) with OCR's spaces", "みずほ銀行 渋谷支店 ( 普) 9481543", map[string]string{"type": "2", "number": "9481543"}},
+		{"a fax's 当座預金 as 当席痕金", "北洋銀行  本店営業部  当席痕金 ”5732688", map[string]string{"type": "1", "number": "5732688"}},
+		{"当月代金 is no account type", "当月代金 ¥12,000\n北洋銀行 本店営業部 普通 5732688", map[string]string{"type": "2"}},
 		{"an unread type mark is 普通 at a guess", "みずほ銀行 渋谷支店 (H) 9481543", map[string]string{"type": "2", "number": "9481543"}},
 		{"an unread type mark before No.", "三菱UFJ銀行 本店 (次) No.9803365", map[string]string{"type": "2"}},
 		{"an unread type mark after its label", "金融機関 静岡銀行\n支店名 浜松支店\n口座種別  (#)", map[string]string{"type": "2"}},
