@@ -1403,6 +1403,37 @@ func readAccount(ls []line, f *Fields) {
 	readNumber(ls, from, to, f)
 	readHolder(ls, from, to, f)
 	agreeBranch(f)
+	branchByName(f)
+}
+
+// branchByName puts right a branch's name that the bank has no branch of when exactly
+// one of its branches is that name and one character more (店営業部 for 本店営業部, the 本
+// lost at a ledger's cell wall), and no number was read to say which; the list's number
+// comes with it. A name the list has one character less of (大井町, 大井) stays: the list
+// may not know a new branch.
+func branchByName(f *Fields) {
+	if !f.BankName.Found || !f.BranchName.Found || f.BranchCode.Found {
+		return
+	}
+	bank, _ := matchBank(asSure(*f))
+	name := branchKey(f.BranchName.Value)
+	if bank == "" || utf8.RuneCountInString(name) < 3 {
+		return // two characters are a character off too many names
+	}
+	var near []banks.Branch
+	for _, br := range banks.SearchBranches(bank, "", 100_000) {
+		key := branchKey(br.Name)
+		switch {
+		case key == name:
+			return // a branch of the bank
+		case utf8.RuneCountInString(key) == utf8.RuneCountInString(name)+1 && editDistance(key, name) == 1:
+			near = append(near, br)
+		}
+	}
+	if len(near) == 1 {
+		conf := f.BranchName.Confidence * 0.9
+		f.BranchName, f.BranchCode = found(near[0].Name, conf), found(near[0].Code, conf)
+	}
 }
 
 // accountLineRe is a branch's kind, a type (a bracketed mark or written out) and a
