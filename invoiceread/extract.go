@@ -427,9 +427,10 @@ var anyDateRe = []*regexp.Regexp{eraDateRe, kanjiDate, numDateRe}
 // ---- amounts ----
 
 // amountRe reads a yen amount: ¥1,234 / ¥1,234- / 1,234円 / 金1,234円也, with OCR's
-// stray spaces around the commas. The suffix group catches %, 点, 個 … so that rates and
-// quantities are not amounts.
-var amountRe = regexp.MustCompile(`(¥|金)?\s*(\d{1,3}(?:\s?[,.]\s?\d{3})+|\d+)(\s*(?:円也|円|-|%|点|個|件|枚|本|式|時間|ヶ月|か月|日|月|年|歳|名))?`)
+// stray spaces around the commas, or its first comma lost (a fax's ¥1454.860 for
+// ¥1,454,860, read as 1454 before). The suffix group catches %, 点, 個 … so that rates
+// and quantities are not amounts.
+var amountRe = regexp.MustCompile(`(¥|金)?\s*(\d{1,3}(?:\s?[,.]\s?\d{3})+|\d{4,6}(?:[,.]\d{3})+|\d+)(\s*(?:円也|円|-|%|点|個|件|枚|本|式|時間|ヶ月|か月|日|月|年|歳|名))?`)
 
 type amountTok struct {
 	value      int64
