@@ -113,6 +113,9 @@ func Rereads(lines []Line, f Fields) []Reread {
 		if !ok {
 			rr, seg, ok = cropOf(ls, lines, r.label)
 		}
+		if !ok && r.field == "registration_number" {
+			rr, seg, ok = tNumberCrop(ls, lines)
+		}
 		if !ok {
 			continue
 		}
@@ -531,6 +534,36 @@ func wordsBand(l Line, x0, x1 int) (top, bottom int, ok bool) {
 	slices.Sort(bottoms)
 	return tops[len(tops)/2], bottoms[(len(bottoms)-1)/2], true
 }
+
+// tNumberCrop places a registration number whose label was lost and whose reading failed
+// its check digit (T2134943984656 for …655, TO6137858424941 for T6137858424341): the
+// words of the T and the digits after it.
+func tNumberCrop(ls []line, src []Line) (Reread, string, bool) {
+	for _, ln := range ls {
+		l := src[ln.src]
+		if l.Box.Empty() {
+			continue
+		}
+		for _, m := range tNumberLikeRe.FindAllStringIndex(ln.text, -1) {
+			x0, x1 := xAt(ln, l, m[0]), xAt(ln, l, m[1])
+			top, bottom, ok := wordsBand(l, x0, x1)
+			if !ok {
+				continue
+			}
+			// The crop is padded by half its height (ocr.Crop): half the band's height,
+			// centred on it, pads to the band. A cell's rules above and below kept the
+			// padding going to the row above, and the number read as nothing.
+			h := bottom - top
+			box := image.Rect(max(x0-h/2, l.Box.Min.X), top+h/4, min(x1+h/2, l.Box.Max.X), bottom-h/4)
+			return Reread{Page: l.Page, Box: box}, ln.text[m[0]:m[1]], true
+		}
+	}
+	return Reread{}, "", false
+}
+
+// tNumberLikeRe is a T and thirteen or fourteen digits, or letters OCR reads for them,
+// nothing of a word before it.
+var tNumberLikeRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9])T\s?[0-9A-Za-z|]{13,14}(?:$|[^A-Za-z0-9])`)
 
 // dateRun is the length of the date s starts with: digits, the era's and the date's
 // characters, letters OCR reads for digits (2Z025年) and single spaces, up to anything

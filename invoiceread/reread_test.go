@@ -84,6 +84,10 @@ func TestRereads(t *testing.T) {
 			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(260, 100, 680, 140), Chars: CharsDate, Read: " 20261300 ーー anes |16137858424341"}}},
 		{"a date with a letter read for a digit: the date still", []Line{placed("お振込期日 : 2Z025年08月31日", 100)},
 			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(410, 100, 960, 140), Chars: CharsDate, Read: " : 2Z025年08月31日"}}},
+		// Its label lost and one digit off its check digit: the T and its digits, the
+		// crop half their height, centred (the crop's padding takes it to their band).
+		{"a registration number failing its check digit", []Line{placed("(Beam 2025.07.31 OO Raia T2134943984656 BO", 100)},
+			[]Reread{{Field: "registration_number", Page: 1, Box: image.Rect(1160, 110, 1840, 130), Chars: CharsTNo, Read: " T2134943984656 "}}},
 		{"no label, nothing to place", []Line{placed("ホクト ?? 1l", 100)}, nil},
 		{"a text layer has no boxes", []Line{{Text: "口座名義 ?? 1l", Confidence: 1}}, nil},
 	}
