@@ -563,6 +563,7 @@ type layout struct {
 	vertical bool    // the lines run top to bottom (vertical writing, or a page on its side)
 	lineSize float64 // height (or width, if vertical) of a text line in pixels of g; 0 if unknown
 	photo    bool    // a photographed sheet (grey mid-tones), set by prepare
+	oneBit   bool    // the page came in black and white alone (a fax), set by prepare
 }
 
 // analyse finds the skew and line direction by projection profiles: the ink of a page

@@ -103,6 +103,9 @@ type PageStat struct {
 	Rotation int
 	Skew     float64
 	Vertical bool
+	// OneBit says the page came in black and white alone (a fax): a seal is as black as
+	// the text there, and Crop.Seal has no grey to drop.
+	OneBit bool
 }
 
 // Result is the text of a file.

@@ -99,6 +99,7 @@ func TestFaxIsDeskewedAndDespeckled(t *testing.T) {
 	r := newReader(t)
 	res := read(t, r, "fax 200 DPI skew 2.5°", MediaPNG, pngBytes(t, faxLike(t)))
 	assert.InDelta(t, 2.5, res.PageStats[0].Skew, 0.4)
+	assert.True(t, res.PageStats[0].OneBit, "a fax comes in black and white alone")
 	requireInvoiceRead(t, res)
 }
 
@@ -106,6 +107,7 @@ func TestLowContrastPhotoIsCleanedAndUpscaled(t *testing.T) {
 	r := newReader(t)
 	res := read(t, r, "photo 130 DPI skew -4°", MediaJPEG, photoLike(t))
 	assert.InDelta(t, -4, res.PageStats[0].Skew, 0.5)
+	assert.False(t, res.PageStats[0].OneBit)
 	requireInvoiceRead(t, res)
 }
 

@@ -65,6 +65,7 @@ func (r *Reader) ocrImage(ctx context.Context, dir string, img image.Image, page
 		return pageResult{}, err
 	}
 	pr, err := r.readPage(ctx, dir, g, lay, page)
+	pr.stat.OneBit = lay.oneBit
 	if err != nil || grey == nil {
 		return pr, err
 	}
@@ -277,7 +278,7 @@ func prepare(ctx context.Context, img image.Image, dpi int) (_ *image.Gray, grey
 	}
 
 	lay := analyse(g)
-	lay.photo = photo
+	lay.photo, lay.oneBit = photo, stepped
 	if math.Abs(lay.skew) >= 0.3 {
 		g = rotate(g, -lay.skew)
 	} else {
