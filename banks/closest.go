@@ -1,21 +1,26 @@
 package banks
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
+)
 
 // Closest answers the bank a name read from paper means: the bank of that name, or
 // else the one bank whose name is one character away from it (an insertion, a deletion
 // or a substitution: OCR reads みずほ銀行 as みずは銀行 or みずはほ銀行). Two banks
 // one character away (静岡銀行 and 福岡銀行 from 静冈銀行) mean neither: a guess
 // between two banks is worse than none. Names shorter than four characters are only
-// taken exactly.
+// taken exactly. Widths do not count: zengin's 三菱ＵＦＪ銀行 is an invoice's 三菱UFJ銀行.
 func Closest(name string) (Bank, bool) { return load().closest(name) }
 
 func (t *table) closest(name string) (Bank, bool) {
 	if t == nil || name == "" {
 		return Bank{}, false
 	}
+	name = width.Fold.String(name)
 	for i := range t.banks {
-		if t.banks[i].Name == name {
+		if width.Fold.String(t.banks[i].Name) == name {
 			return t.banks[i].Bank, true
 		}
 	}
@@ -26,7 +31,7 @@ func (t *table) closest(name string) (Bank, bool) {
 	var found *bankEntry
 	for i := range t.banks {
 		b := &t.banks[i]
-		if oneEdit(want, []rune(b.Name)) {
+		if oneEdit(want, []rune(width.Fold.String(b.Name))) {
 			if found != nil {
 				return Bank{}, false
 			}

@@ -9,15 +9,17 @@ import (
 func TestClosestCorrectsOneMisreadCharacter(t *testing.T) {
 	requireData(t)
 	for _, c := range []struct{ in, want string }{
-		{"みずほ銀行", "みずほ銀行"},   // exact
-		{"みずは銀行", "みずほ銀行"},   // replaced
-		{"みずはほ銀行", "みずほ銀行"},  // inserted
-		{"みずほぼ銀行", "みずほ銀行"},  // inserted
-		{"三井住友艮行", "三井住友銀行"}, // replaced
-		{"静岡銀行", "静岡銀行"},     // exact, though 福岡銀行 is one away
-		{"静冈銀行", "静岡銀行"},     // replaced
-		{"?岡銀行", ""},         // 静岡 or 福岡: neither
-		{"銀行", ""},           // too short to guess
+		{"みずほ銀行", "みずほ銀行"},     // exact
+		{"みずは銀行", "みずほ銀行"},     // replaced
+		{"みずはほ銀行", "みずほ銀行"},    // inserted
+		{"みずほぼ銀行", "みずほ銀行"},    // inserted
+		{"三井住友艮行", "三井住友銀行"},   // replaced
+		{"静岡銀行", "静岡銀行"},       // exact, though 福岡銀行 is one away
+		{"静冈銀行", "静岡銀行"},       // replaced
+		{"?岡銀行", ""},           // 静岡 or 福岡: neither
+		{"三菱UFJ銀行", "三菱ＵＦＪ銀行"}, // widths do not count
+		{"三菱UF!銀行", "三菱ＵＦＪ銀行"}, // and one misread
+		{"銀行", ""}, // too short to guess
 		{"ずほ行", ""},
 		{"どこにもない銀行名", ""},
 	} {

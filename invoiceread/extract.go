@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/text/width"
+
 	"cardpay/banks"
 	"cardpay/pay"
 )
@@ -1275,7 +1277,9 @@ func abs(x int) int {
 // ---- bank account ----
 
 var (
-	bankRe = regexp.MustCompile(`([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z・ー]{1,20}?(?:銀行|信用金庫|信用組合|労働金庫|信金|信組|農業協同組合|農協))`)
+	// bankRe takes ! among a bank's letters: OCR's J of 三菱UFJ銀行 (三菱UF!銀行), which
+	// the zengin list then names (banks.Closest).
+	bankRe = regexp.MustCompile(`([\p{Han}\p{Hiragana}\p{Katakana}A-Za-z・ー!]{1,20}?(?:銀行|信用金庫|信用組合|労働金庫|信金|信組|農業協同組合|農協))`)
 	// branchRe reads the branch after the bank: 渋谷支店, 東京営業部, 本店, 〇一八店,
 	// 018支店, with the branch number that some add in brackets (three digits, not the
 	// start of the account number after the branch: 店営業部 5862799 is no branch 586).
@@ -1314,6 +1318,10 @@ var (
 	bankPrefix = []string{"お振込み先", "お振込先", "振込先", "お振込口座", "振込口座", "金融機関名", "金融機関", "銀行名", "振込", "口座"}
 )
 
+// printedBank is a zengin bank's name as invoices print it: its full-width letters
+// half-width (三菱ＵＦＪ銀行: 三菱UFJ銀行).
+func printedBank(b banks.Bank) string { return width.Fold.String(b.Name) }
+
 // bankAtEnd is the bank whose name ends name (at least four characters of it, as
 // banks.Closest takes them), the longest first.
 func bankAtEnd(name string) (banks.Bank, bool) {
@@ -1340,13 +1348,13 @@ func readAccount(ls []line, f *Fields) {
 			conf := ln.conf * sureShape
 			// OCR misreads a character of the name now and then (みずは銀行); the zengin
 			// list knows the real one.
-			if b, ok := banks.Closest(name); ok && b.Name != name {
-				name, conf = b.Name, conf*0.9
+			if b, ok := banks.Closest(name); ok && printedBank(b) != name {
+				name, conf = printedBank(b), conf*0.9
 			} else if !ok {
 				// A label glued before the name (お支払先口座みずほ銀行): the longest end
 				// of it that the zengin list knows.
 				if b, ok := bankAtEnd(name); ok {
-					name, conf = b.Name, conf*0.9
+					name, conf = printedBank(b), conf*0.9
 				}
 			}
 			f.BankName = found(name, conf)

@@ -269,6 +269,7 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"a branch's name a character off the bank's only such branch", "京都銀行  店営業部  普通  5862799",
 			map[string]string{"bank": "京都銀行", "branch": "本店営業部", "number": "5862799"}},
 		{"a branch's name the bank has: as read", "京都銀行  四条支店  普通  5862799", map[string]string{"branch": "四条"}},
+		{"a bank's J read as !", "金融機関  三菱UF!銀行\n口座番号 0646871", map[string]string{"bank": "三菱UFJ銀行", "number": "0646871"}},
 		{"a fax's 当座預金 as 当席痕金", "北洋銀行  本店営業部  当席痕金 ”5732688", map[string]string{"type": "1", "number": "5732688"}},
 		{"当月代金 is no account type", "当月代金 ¥12,000\n北洋銀行 本店営業部 普通 5732688", map[string]string{"type": "2"}},
 		{"an unread type mark is 普通 at a guess", "みずほ銀行 渋谷支店 (H) 9481543", map[string]string{"type": "2", "number": "9481543"}},

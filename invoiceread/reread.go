@@ -918,7 +918,7 @@ func cropValue(field, text string) (setter, bool) {
 		// The bank's block: the account's rules on its lines, each field as sure as the
 		// rule that found it, on the crop's confidence.
 		b := Extract(text, nil)
-		if bk, ok := banks.Closest(b.BankName.Value); !ok || bk.Name != b.BankName.Value {
+		if bk, ok := banks.Closest(b.BankName.Value); !ok || printedBank(bk) != b.BankName.Value {
 			// A bank's name in a block read out of a ruled table's noise is taken only
 			// when the zengin list knows it (吉孝銀行 is no bank).
 			b.BankName = Field[string]{}
