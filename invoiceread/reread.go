@@ -1,11 +1,14 @@
 package invoiceread
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -852,6 +855,78 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 	holderByIssuer(f)
 }
 
+// dotlessEraRe is a 和暦 date whose dots a crop lost (R8102 for R8.10.2, R8.102): the
+// era's R and the digits of year, month and day.
+var dotlessEraRe = regexp.MustCompile(`^(?:R|令和)\s*(\d{1,2})\s*[./-]?\s*(\d{3,4})$`)
+
+// dotlessEraDates are the dates a dotless 和暦 crop can be: R8102 is 令和8年1月02日 or
+// 10月2日, R81231 令和8年12月31日; an era year past 20 is none.
+func dotlessEraDates(text string) []string {
+	m := dotlessEraRe.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return nil
+	}
+	ds := m[1] + m[2]
+	var out []string
+	for y := 1; y <= 2 && y < len(ds); y++ { // the year's digits
+		year, _ := strconv.Atoi(ds[:y])
+		rest := ds[y:]
+		if year < 1 || year > 20 || ds[0] == '0' || len(rest) < 3 || len(rest) > 4 {
+			continue
+		}
+		for mo := 1; mo <= 2; mo++ { // the month's digits, the day's the rest
+			if day := len(rest) - mo; day < 1 || day > 2 {
+				continue
+			}
+			month, _ := strconv.Atoi(rest[:mo])
+			day, _ := strconv.Atoi(rest[mo:])
+			for _, t := range datesIn(fmt.Sprintf("%d/%d/%d", 2018+year, month, day)) {
+				if !slices.Contains(out, t.value) {
+					out = append(out, t.value)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nearestBefore chooses among a dotless date's readings by the page's other date: an
+// invoice date is before its due date and within dateSpan of it, a due date after the
+// invoice date and as near; exactly one reading must fit. The other date is the due
+// date for an invoice date, or the first date the rules guessed for it (which then
+// becomes the due date).
+func nearestBefore(dates []string, field string, f *Fields) (string, bool) {
+	var fit []string
+	for _, v := range dates {
+		t, _ := time.Parse(time.DateOnly, v)
+		switch {
+		case field == "invoice_date":
+			other := f.DueDate
+			if !other.Found {
+				other = f.InvoiceDate
+			}
+			o, err := time.Parse(time.DateOnly, other.Value)
+			if other.Found && err == nil && !t.After(o) && o.Sub(t) <= dateSpan {
+				fit = append(fit, v)
+			}
+		case field == "due_date" && f.InvoiceDate.Found:
+			o, err := time.Parse(time.DateOnly, f.InvoiceDate.Value)
+			if err == nil && !t.Before(o) && t.Sub(o) <= dateSpan {
+				fit = append(fit, v)
+			}
+		}
+	}
+	if len(fit) != 1 {
+		return "", false
+	}
+	return fit[0], true
+}
+
+// dateSpan is how far apart an invoice's date and its due date are at most, for
+// choosing between a date's readings: terms run to the end of the next month or the
+// one after (末締め翌々月末), about 92 days.
+const dateSpan = 92 * 24 * time.Hour
+
 // compactDateRe is a date's crop read with a separator lost (2026.1130, 202611.30,
 // 20261130): four digits of year, two of month and two of day, nothing else.
 var compactDateRe = regexp.MustCompile(`^(20\d\d)[./-]?(\d\d)[./-]?(\d\d)$`)
@@ -882,8 +957,11 @@ func cropValue(field, text string) (setter, bool) {
 		if len(d) == 0 {
 			d = compactDate(text)
 		}
+		var eras []string
 		if len(d) == 0 {
-			return nil, false
+			if eras = dotlessEraDates(text); len(eras) == 0 {
+				return nil, false
+			}
 		}
 		return func(f *Fields, c float64, over bool) {
 			fd := &f.DueDate
@@ -891,7 +969,15 @@ func cropValue(field, text string) (setter, bool) {
 				fd = &f.InvoiceDate
 			}
 			was := *fd
-			put(fd, d[0].value, c*sureLabel, over)
+			value := ""
+			if len(d) > 0 {
+				value = d[0].value
+			} else if v, ok := nearestBefore(eras, field, f); ok {
+				value = v
+			} else {
+				return
+			}
+			put(fd, value, c*sureLabel, over)
 			// The guess the labelled invoice date replaced is the page's other date: with
 			// no due date read, a later one is it, as unsure as it was.
 			if field == "invoice_date" && was.Found && was.Value > fd.Value && !f.DueDate.Found {

@@ -205,6 +205,22 @@ func TestRefine(t *testing.T) {
 		{"eight digits that are no date", Fields{}, ask("due_date"), "20261300", func(t *testing.T, f Fields) {
 			assert.False(t, f.DueDate.Found)
 		}},
+		// R8.10.2 in a grid read without its dots: 1月02日 or 10月2日; the page's other
+		// date, guessed for the invoice date, is a month after the second, ten after the
+		// first. The second is the invoice date and the guess the due date.
+		{"a 和暦 invoice date without its dots, by the other date", Fields{InvoiceDate: found("2026-11-01", 0.3)},
+			[]Reread{{Field: "invoice_date", Page: 1, Box: image.Rect(0, 0, 10, 10), Over: true}}, "R8102",
+			func(t *testing.T, f Fields) {
+				assert.Equal(t, "2026-10-02", f.InvoiceDate.Value)
+				assert.Equal(t, "2026-11-01", f.DueDate.Value)
+			}},
+		{"a dotless 和暦 date with no other date to choose by", Fields{}, ask("invoice_date"), "R8102", func(t *testing.T, f Fields) {
+			assert.False(t, f.InvoiceDate.Found)
+		}},
+		{"a dotless 和暦 due date after the invoice date", Fields{InvoiceDate: found("2026-11-30", 0.8)}, ask("due_date"), "R81231",
+			func(t *testing.T, f Fields) {
+				assert.Equal(t, "2026-12-31", f.DueDate.Value)
+			}},
 		{"a total with its yen mark", Fields{}, ask("total"), `\125,400`, func(t *testing.T, f Fields) {
 			assert.Equal(t, int64(125400), f.Total.Value)
 		}},
@@ -539,4 +555,21 @@ func TestWordsBand(t *testing.T) {
 	assert.Equal(t, []int{513, 589}, []int{top, bottom})
 	_, _, ok = wordsBand(l, 1000, 1200)
 	assert.False(t, ok, "no words there")
+}
+
+func TestDotlessEraDates(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"R8102", []string{"2026-01-02", "2026-10-02"}},
+		{"R8.102", []string{"2026-01-02", "2026-10-02"}},
+		{"R81231", []string{"2026-12-31"}},
+		{"令和7715", []string{"2025-07-15"}},
+		{"R8", nil},
+		{"R0102", nil},
+		{"2026102", nil},
+	} {
+		assert.Equal(t, c.want, dotlessEraDates(c.in), c.in)
+	}
 }
