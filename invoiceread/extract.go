@@ -112,7 +112,10 @@ func init() {
 	addLabels("due", 0, "支払期日", "お支払期日", "お支払い期日", "御支払期日", "支払期限", "お支払期限", "お支払い期限",
 		"お振込期限", "お振込み期限", "振込期限", "お振込期日", "振込期日", "支払予定日", "お支払日", "お支払い日", "支払日", "お振込日",
 		// What OCR leaves of お支払期限 when it loses the last characters in a ruled cell.
-		"お支払", "お支払い")
+		"お支払", "お支払い",
+		// And of お振込期日 with its first characters misread (お畠入期日). 期日 alone is
+		// no label: 「期日までにお振込みください」.
+		"込期日", "入期日", "込期限")
 	addLabels("account_number", 0, "口座番号", "口座No", "口座NO", "口座No.")
 	addLabels("holder", 0, "口座名義", "口座名義人", "名義人", "名義", "口座名", "受取人名", "受取人")
 	addLabels("phone", 0, "TEL", "Tel", "tel", "FAX", "Fax", "fax", "電話番号", "電話", "携帯")

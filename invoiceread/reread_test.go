@@ -88,6 +88,8 @@ func TestRereads(t *testing.T) {
 		// crop half their height, centred (the crop's padding takes it to their band).
 		{"a registration number failing its check digit", []Line{placed("(Beam 2025.07.31 OO Raia T2134943984656 BO", 100)},
 			[]Reread{{Field: "registration_number", Page: 1, Box: image.Rect(1160, 110, 1840, 130), Chars: CharsTNo, Read: " T2134943984656 "}}},
+		{"お振込期日 misread (お畠入期日), its date unreadable", []Line{placed("お畠入期日。 : 2026/77/20", 100)},
+			[]Reread{{Field: "due_date", Page: 1, Box: image.Rect(450, 100, 940, 140), Chars: CharsDate, Read: "。 : 2026/77/20"}}},
 		{"no label, nothing to place", []Line{placed("ホクト ?? 1l", 100)}, nil},
 		{"a text layer has no boxes", []Line{{Text: "口座名義 ?? 1l", Confidence: 1}}, nil},
 	}
