@@ -890,12 +890,12 @@ func dotlessEraDates(text string) []string {
 	return out
 }
 
-// nearestBefore chooses among a dotless date's readings by the page's other date: an
+// byOtherDate chooses among a dotless date's readings by the page's other date: an
 // invoice date is before its due date and within dateSpan of it, a due date after the
 // invoice date and as near; exactly one reading must fit. The other date is the due
 // date for an invoice date, or the first date the rules guessed for it (which then
 // becomes the due date).
-func nearestBefore(dates []string, field string, f *Fields) (string, bool) {
+func byOtherDate(dates []string, field string, f *Fields) (string, bool) {
 	var fit []string
 	for _, v := range dates {
 		t, _ := time.Parse(time.DateOnly, v)
@@ -972,7 +972,7 @@ func cropValue(field, text string) (setter, bool) {
 			value := ""
 			if len(d) > 0 {
 				value = d[0].value
-			} else if v, ok := nearestBefore(eras, field, f); ok {
+			} else if v, ok := byOtherDate(eras, field, f); ok {
 				value = v
 			} else {
 				return

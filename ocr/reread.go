@@ -136,9 +136,9 @@ func (rd *Reading) Reread(ctx context.Context, c Crop) (Line, error) {
 }
 
 // cropImage cuts c's box out of page g for tesseract, with paper round it (and widened
-// when c asks); box is the part of the page it shows, rereadMargin in. A photo's crop is
-// placed on g and cut from its grey (non-nil), which tesseract thresholds on the crop
-// alone; its seal's red was dropped with the colour (toGray).
+// when c asks); box is the part of the page it shows, rereadMargin in. A photo's block
+// crop is placed on g and cut from its grey (non-nil), which tesseract then thresholds;
+// its seal's red was dropped with the colour (toGray).
 func cropImage(g, grey *image.Gray, c Crop) (*image.Gray, image.Rectangle, error) {
 	// Half the box's height above and below: a crop cut through the tops of the glyphs
 	// (a word's box can miss a raised bracket) reads worse. Not to the sides: the box's

@@ -246,7 +246,7 @@ const a4At300 = 3508
 // grey is a photo's page as g, before its local threshold (nil for any other page): the
 // threshold of a whole page keeps a blurred photo's thin Mincho strokes apart at the
 // body text's size and runs them together in a ruled table's small print (京都銀行 read
-// as Reta); a crop of the grey, thresholded by tesseract on the crop alone, reads them.
+// as Reta); a block's crop of the grey, thresholded by tesseract (Reread), reads them.
 func prepare(ctx context.Context, img image.Image, dpi int) (_ *image.Gray, grey *image.Gray, _ layout, _ error) {
 	g := toGray(img)
 	stepped := oneBit(g)
