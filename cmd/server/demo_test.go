@@ -20,7 +20,7 @@ import (
 
 var db *storetest.DB
 
-func TestMain(m *testing.M) { storetest.Run(m, &db) }
+func TestMain(m *testing.M) { storetest.RunThen(m, &db, removeServerBinary) }
 
 // The demo data is what `task dev` shows: both buyers, the corporation's suppliers with
 // their statuses and payments, and corporations to search. Starting twice changes nothing.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,7 +21,10 @@ import (
 // transactions a second, counted by PostgreSQL itself (pg_stat_database, which counts the
 // test's two readings too). Before the fix it made about 2,100: the
 // sandbox PSP's loop woke itself after every pass, and each worker polled every second.
+// It runs beside TestKilledDuringSubmission, whose server writes to another database:
+// pg_stat_database counts this one's alone.
 func TestAnIdleServerRests(t *testing.T) {
+	t.Parallel() // beside the submission kill test: this one's database is its own
 	// PostgreSQL's idle backends report their counts up to 10 s late (PGSTAT_IDLE_INTERVAL):
 	// the start-up's hundreds of transactions must be counted before the window opens.
 	const settle, window = 12 * time.Second, 20 * time.Second
@@ -31,10 +33,7 @@ func TestAnIdleServerRests(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(idle.Close)
 
-	bin := filepath.Join(t.TempDir(), "server")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := serverBinary(t)
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+idle.Server.DSN(idle.Name), "PORT="+strconv.Itoa(freePort(t)),
 		"SANDBOX_PSP_PORT="+strconv.Itoa(freePort(t)), "DEMO_PASSWORD=idle-test-password-1", "JOB_WORKERS=2",

@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,10 +39,7 @@ import (
 // figure | holds |" rows (area "app killed").
 func TestKilledDuringCaptureAndFileMaking(t *testing.T) {
 	const runsPerPoint = 5
-	bin := filepath.Join(t.TempDir(), "server")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := serverBinary(t)
 
 	const password = "kill-money-password-1" // 12 characters or more: the operators' too
 	appPort, pspPort := freePort(t), freePort(t)

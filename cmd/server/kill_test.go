@@ -16,7 +16,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -36,11 +35,9 @@ import (
 // no authorisation may exist at the PSP without a payment, and no payment without an
 // authorisation. The figures are printed.
 func TestKilledDuringSubmission(t *testing.T) {
+	t.Parallel() // beside the idle test (the package's other tests, serial, have finished)
 	const runsPerPoint = 10
-	bin := filepath.Join(t.TempDir(), "server")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := serverBinary(t)
 
 	appPort, pspPort := freePort(t), freePort(t)
 	base := "http://localhost:" + strconv.Itoa(appPort)
