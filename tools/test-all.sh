@@ -3,23 +3,23 @@
 # the end (also when a stage fails, which stops the run) and written to
 # test-results/stages.md.
 #
-# "a+b+c" runs stages a and b beside stage c: in the background, their output kept and
-# printed when c ends, each timed on its own (the total is the wall clock, less than the
-# rows' sum). The browser tests leave a third of the two cores idle while Chromium and the
-# server wait on each other (measured in issue 28's sixth session): the islands (30 s of
-# node) and lint (`go vet`, 70 s on a cold cache, less once the stages before have
-# compiled) run beside them, which took the whole run from 21m 35s to about 19 minutes
-# with the overlaps of test:go and test:money. The security suite stays alone (its
-# enumeration rows compare response times), and so does the money suite (it keeps both
-# cores busy; beside the browser tests it would slow their timed steps). Side by side,
-# no stage rewrites what another compiles: generate and assets are skipped when their
-# sources did not change (Taskfile.yml).
+# "a+b" runs stage a beside stage b: in the background, its output kept and printed when
+# b ends, each timed on its own (the total is the wall clock, less than the rows' sum).
+# The browser tests leave a third of the two cores idle while Chromium and the server wait
+# on each other: the islands (30 s of node) run beside them. Measured in issue 28's sixth
+# session (fresh clone, cold Go cache, quiet 2-core machine): with the overlaps inside
+# test:go and test:money, the run went from 21m 35s to 19m 58s. Tried and left: lint
+# beside the browser tests too (20m 14s: `go vet` keeps a core busy for 70 s, and the
+# browser tests took 36 s longer); the security suite stays alone (its enumeration rows
+# compare response times), and so does the money suite (it keeps both cores busy).
+# Side by side, no stage rewrites what another compiles: generate and assets are skipped
+# when their sources did not change (Taskfile.yml).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . tools/stage-table.sh
 
 task() { go tool -modfile=tools/go.mod task "$@"; }
-stages=(test:go test:money test:security lint+test:islands+test:browser)
+stages=(lint test:go test:money test:security test:islands+test:browser)
 names=()
 times=()
 status=0
