@@ -196,6 +196,18 @@ func (m *measure) kind(ctx context.Context, set invoicegen.Set, kind invoicegen.
 			if _, ok := checkNamed("口座名義（カナ）").check(&registered, j.truth); ok {
 				kr.RegistryHolder++
 			}
+			// All fields as the OCR job fills them when the registry answers: the issuer's
+			// registered name, without its furigana (the holder as read, or as the name's
+			// legal form marks it).
+			filled := *fs
+			if fs.RegistrationNumber.Found && fs.RegistrationNumber.Value == j.truth.RegistrationNumber {
+				filled.UseRegisteredIssuer(j.truth.IssuerName, "")
+			}
+			for _, c := range checks {
+				if _, ok := c.check(&filled, j.truth); ok {
+					kr.FilledHits++
+				}
+			}
 		}
 		for _, c := range checks {
 			got, ok := "（読めず）", false
