@@ -646,7 +646,29 @@ func guessDue(ls []line, f *Fields) {
 			}
 		}
 	}
+	if f.DueDate.Found {
+		return
+	}
+	// A fax's date whose dots were lost in the scan (支払期限 2025.07.31 read BA20250731):
+	// eight digits on their own that are a date after the invoice's, within dateSpan,
+	// and the only such on the page. Less sure than a date's shape.
+	var due []string
+	for _, ln := range ls {
+		for _, m := range compactPageDateRe.FindAllStringSubmatch(ln.text, -1) {
+			t, err := time.Parse("20060102", m[1])
+			if d := t.Format(time.DateOnly); err == nil && t.After(issued) && t.Sub(issued) <= dateSpan && !slices.Contains(due, d) {
+				due = append(due, d)
+			}
+		}
+	}
+	if len(due) == 1 {
+		f.DueDate = found(due[0], sureGuess*sureGuess)
+	}
 }
+
+// compactPageDateRe is eight digits that may be a date (20YYMMDD), not part of a longer
+// run of digits (a telephone or account number) or of a number's grouping.
+var compactPageDateRe = regexp.MustCompile(`(?:^|[^\d,.\-/])(20\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?:$|[^\d,.\-/])`)
 
 func kindOf(field string) string {
 	switch field {
@@ -1422,14 +1444,16 @@ func readAccount(ls []line, f *Fields) {
 // one of its branches is that name and one character more (店営業部 for 本店営業部, the 本
 // lost at a ledger's cell wall), and no number was read to say which; the list's number
 // comes with it. A name the list has one character less of (大井町, 大井) stays: the list
-// may not know a new branch.
+// may not know a new branch. 本店 at a bank whose head office's branch is 本店営業部 and
+// that has no 本店 is that branch: people write it so, and a ledger's 本店企業部 reads as
+// 本店 (the name ends at its first 店).
 func branchByName(f *Fields) {
 	if !f.BankName.Found || !f.BranchName.Found || f.BranchCode.Found {
 		return
 	}
 	bank, _ := matchBank(asSure(*f))
 	name := branchKey(f.BranchName.Value)
-	if bank == "" || utf8.RuneCountInString(name) < 3 {
+	if bank == "" || (utf8.RuneCountInString(name) < 3 && name != "本店") {
 		return // two characters are a character off too many names
 	}
 	var near []banks.Branch
@@ -1438,7 +1462,9 @@ func branchByName(f *Fields) {
 		switch {
 		case key == name:
 			return // a branch of the bank
-		case utf8.RuneCountInString(key) == utf8.RuneCountInString(name)+1 && editDistance(key, name) == 1:
+		case name == "本店" && key == "本店営業部":
+			near = append(near, br)
+		case name != "本店" && utf8.RuneCountInString(key) == utf8.RuneCountInString(name)+1 && editDistance(key, name) == 1:
 			near = append(near, br)
 		}
 	}
@@ -1504,7 +1530,8 @@ func readBranch(ln line, rest string, f *Fields) bool {
 	if m == nil {
 		return false
 	}
-	name, kind, code := m[1], m[2], m[3]
+	// No branch's name starts with a long mark: ー本店 is a rule's end read before it.
+	name, kind, code := strings.TrimLeft(m[1], "ー・"), m[2], m[3]
 	conf := ln.conf * sureShape
 	if d := digitsOfKanji(name); len(d) == 3 {
 		// ゆうちょ's branches are named by number in kanji: 〇一八店.
