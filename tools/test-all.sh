@@ -8,7 +8,8 @@
 # The browser tests leave a third of the two cores idle while Chromium and the server wait
 # on each other: the islands (30 s of node) run beside them. Measured in issue 28's sixth
 # session (fresh clone, cold Go cache, quiet 2-core machine): with the overlaps inside
-# test:go and test:money, the run went from 21m 35s to 19m 58s. Tried and left: lint
+# test:go and test:money, the run went from 21m 35s to 19m 58s
+# (20m 08s in a second rehearsal). Tried and left: lint
 # beside the browser tests too (20m 14s: `go vet` keeps a core busy for 70 s, and the
 # browser tests took 36 s longer); the security suite stays alone (its enumeration rows
 # compare response times), and so does the money suite (it keeps both cores busy).
