@@ -655,9 +655,11 @@ func guessDue(ls []line, f *Fields) {
 	var due []string
 	for _, ln := range ls {
 		for _, m := range compactPageDateRe.FindAllStringSubmatch(ln.text, -1) {
-			t, err := time.Parse("20060102", m[1])
-			if d := t.Format(time.DateOnly); err == nil && t.After(issued) && t.Sub(issued) <= dateSpan && !slices.Contains(due, d) {
-				due = append(due, d)
+			for _, d := range compactDate(m[1]) { // a crop's eight digits, as its rule reads them
+				t, err := time.Parse(time.DateOnly, d.value)
+				if err == nil && t.After(issued) && t.Sub(issued) <= dateSpan && !slices.Contains(due, d.value) {
+					due = append(due, d.value)
+				}
 			}
 		}
 	}
