@@ -141,6 +141,10 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 		if name, kana, ok := o.Registry.IssuerName(ctx, number); ok {
 			read.UseRegisteredIssuer(name, kana)
 		}
+	} else if o.Registry != nil {
+		// A number read a digit wrong: the registry says which of its readings is the
+		// issuer's (invoiceread.Fields.ChooseRegistration).
+		read.ChooseRegistration(func(number string) (string, string, bool) { return o.Registry.IssuerName(ctx, number) })
 	}
 	fields, err := json.Marshal(read)
 	if err != nil {

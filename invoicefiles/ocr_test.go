@@ -147,6 +147,44 @@ func TestTheRegistryNamesTheIssuer(t *testing.T) {
 	assert.Equal(t, "ﾐﾅﾄｷｶｺ(ｶ", fields.AccountHolder.Value, "the registry's furigana spells the holder")
 }
 
+// A registration number printed (or read) with a digit wrong fails its check digit: the
+// job asks the registry about its readings that pass and takes the one registered under
+// the issuer's name.
+func TestTheRegistryChoosesTheNumberReadWrong(t *testing.T) {
+	ctx := context.Background()
+	u, err := db.Store.CreateBuyer(ctx, store.NewBuyer{
+		BusinessForm: pay.Corporation, CorporateName: "テスト株式会社", BusinessName: "テスト商店",
+		EmailAddress: "registry-choice@files.example", PasswordHash: "hash", LastName: "山田", FirstName: "太郎",
+	})
+	require.NoError(t, err)
+	truth := invoicegen.New(22).Invoice()
+	right := truth.RegistrationNumber
+	// The last digit printed as one OCR reads for it (8 for 3, 7 for 1: confusedDigits).
+	last := right[len(right)-1]
+	wrong := right[:len(right)-1] + string("8778968138"[last-'0'])
+	require.False(t, pay.ValidRegistrationNumber(wrong), "the check digit refuses %s", wrong)
+	truth.RegistrationNumber = wrong
+	pdf, err := invoicegen.RenderPDF(truth, invoicegen.LayoutClassic)
+	require.NoError(t, err)
+	fs := &files.Local{Dir: t.TempDir()}
+	require.NoError(t, fs.Put(ctx, "invoices/registry-choice", bytes.NewReader(pdf), int64(len(pdf)), pay.FileTypePDF))
+	f, err := db.Store.CreateInvoiceFile(ctx, u.BuyerID, store.NewInvoiceFile{
+		StorageKey: "invoices/registry-choice", OriginalName: "invoice.pdf", Size: int64(len(pdf)), MediaType: pay.FileTypePDF,
+		SHA256: strings.Repeat("e1", 32), Pages: 1,
+	}, invoicefiles.QueueOCR(ctx, db.Store))
+	require.NoError(t, err)
+	job := &invoicefiles.OCR{Store: db.Store, Files: fs, Registry: registry{right[1:], truth.IssuerName, ""}}
+	payload, _ := json.Marshal(invoicefiles.OCRJob{BuyerID: u.BuyerID, FileID: f.ID})
+	require.NoError(t, job.Run(ctx, payload))
+	got, err := db.Store.InvoiceFile(ctx, u.BuyerID, f.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.OCRDone, got.OCRStatus)
+	var fields invoiceread.Fields
+	require.NoError(t, json.Unmarshal(got.OCRFields, &fields))
+	assert.Equal(t, right, fields.RegistrationNumber.Value, "printed %s; the registry knows %s as %s", wrong, right, truth.IssuerName)
+	assert.True(t, fields.IssuerFromRegistry)
+}
+
 // Learning where a supplier prints its fields (issue 28): the supplier's invoices print
 // the payment date after a label the rules do not know (ご決済予定), so the reading misses
 // it. Paid once, the first file's kept lines teach where it is (invoiceread.Learn, as the

@@ -73,6 +73,9 @@ type Fields struct {
 	AccountType   Field[pay.AccountType] `json:"account_type"`
 	AccountNumber Field[string]          `json:"account_number"`
 	AccountHolder Field[string]          `json:"account_holder"`
+	// RegistrationCandidates are the corporate numbers a registration number read with
+	// a digit wrong may be (registrationCandidates), for ChooseRegistration; not kept.
+	RegistrationCandidates []string `json:"-"`
 }
 
 // How sure each kind of rule is, before the line's own confidence.
@@ -209,6 +212,9 @@ func Extract(text string, lines []Line) Fields {
 	var f Fields
 	readAmountsAndDates(ls, &f)
 	readRegistration(ls, &f)
+	if !f.RegistrationNumber.Found {
+		f.RegistrationCandidates = registrationCandidates(ls)
+	}
 	readAddressee(ls, &f)
 	readIssuer(ls, &f)
 	guessAddressee(ls, &f)
@@ -283,6 +289,21 @@ func respell(h, z string) string {
 		}
 		return string(hr[:from]) + z + string(hr[to:])
 	}
+	// Then a run that is z with one kana too many inside it (ﾂﾊﾞﾊﾟｻ for ﾂﾊﾞｻ: a photo's
+	// kana read twice, once voiced and once semi-voiced); its first and last are z's.
+	for k := 0; k+len(zs)+1 <= len(skel); k++ {
+		w := skel[k : k+len(zs)+1]
+		for j := 1; j < len(zs); j++ {
+			if !slices.Equal(w[:j], zs[:j]) || !slices.Equal(w[j+1:], zs[j:]) {
+				continue
+			}
+			from, to := at[k], at[k+len(zs)]+1
+			for to < len(hr) && isKanaMark(hr[to]) {
+				to++
+			}
+			return string(hr[:from]) + z + string(hr[to:])
+		}
+	}
 	return h
 }
 
@@ -314,6 +335,11 @@ func restoreHolderMark(f *Fields) {
 		switch {
 		case strings.HasPrefix(h, ")") && strings.HasPrefix(issuer, form.name):
 			h = form.kana + h
+		case !strings.ContainsAny(h, "()") && strings.HasPrefix(issuer, form.name) && strings.HasPrefix(h, form.kana+"ﾘ") &&
+			!startsKari(strings.TrimPrefix(issuer, form.name)):
+			// The bracket read as ﾘ, the kana it looks like (ｶﾘﾂﾊﾞｻ for ｶ)ﾂﾊﾞｻ on a fax):
+			// a 株式会社's account is ｶ) and its name, unless the name starts with カリ.
+			h = form.kana + ")" + strings.TrimPrefix(h, form.kana+"ﾘ")
 		case strings.HasSuffix(h, "(") && strings.HasSuffix(issuer, form.name):
 			h += form.kana
 		default:
@@ -322,6 +348,12 @@ func restoreHolderMark(f *Fields) {
 		f.AccountHolder.Value, f.AccountHolder.Confidence = h, round2(f.AccountHolder.Confidence*0.9)
 		return
 	}
+}
+
+// startsKari says whether a name starts with カリ (かり, ｶﾘ): its holder does too.
+func startsKari(name string) bool {
+	name = fullKana(strings.TrimSpace(name))
+	return strings.HasPrefix(name, "カリ") || strings.HasPrefix(name, "かり")
 }
 
 // guessAddressee reads the addressee whose 御中 or 様 OCR did not read (株式会社サンプル tk):
@@ -1334,6 +1366,9 @@ var (
 	// kana (BRA ﾏﾂｶｾﾞｼﾖｳｶｲ(ｶ for 名義人 ﾏﾂｶｾﾞ…), its gap kept.
 	labelWordBeforeKanaRe = regexp.MustCompile(`^[A-Za-z]{2,5}\s+[\p{Katakana}ｦ-ﾟ]`)
 	wideGapRe             = regexp.MustCompile(`\s{2,}`)
+	// gapBeforeMarkRe is a gap between a kana and a closing bracket or a long mark that
+	// a kana follows: no holder's name has a space there.
+	gapBeforeMarkRe = regexp.MustCompile(`([\p{Katakana}ｦ-ﾟ])\s+([)ーｰ-][\p{Katakana}ｦ-ﾝ])`)
 	// smallKanaTwice undoes tesseract's reading a small kana as itself and its large form
 	// (チュユウ for チュウ, ショヨ for ショ).
 	smallKanaTwice = strings.NewReplacer("ャヤ", "ャ", "ュユ", "ュ", "ョヨ", "ョ")
@@ -1474,6 +1509,23 @@ func branchByName(f *Fields) {
 		conf := f.BranchName.Confidence * 0.9
 		f.BranchName, f.BranchCode = found(near[0].Name, conf), found(near[0].Code, conf)
 	}
+}
+
+// branchOfBank says whether the zengin list has a branch named name (or whose name is
+// that and 支店) at the bank read in f; known is false when the list does not know the
+// bank (then nothing is said of the branch).
+func branchOfBank(f *Fields, name string) (has, known bool) {
+	bank, _ := matchBank(asSure(*f))
+	if bank == "" || !banks.Available() {
+		return false, false
+	}
+	key := branchKey(name)
+	for _, br := range banks.SearchBranches(bank, name, 20) {
+		if branchKey(br.Name) == key {
+			return true, true
+		}
+	}
+	return false, true
 }
 
 // accountLineRe is a branch's kind, a type (a bracketed mark or written out) and a
@@ -1745,6 +1797,9 @@ func holderIn(s string) (string, bool) {
 		return "", false
 	}
 	run := strings.TrimSpace(s[loc[0]:loc[1]])
+	// A legal-form mark's bracket and a long mark belong to the kana before them: a gap
+	// there is the crop's widening, not a space of the name (カ  )ツバサ, サ  ービス).
+	run = gapBeforeMarkRe.ReplaceAllString(run, "$1$2")
 	// A holder's name has single spaces at most: a wide gap ends it (what follows is
 	// another column, or noise).
 	if i := wideGapRe.FindStringIndex(run); i != nil {

@@ -1,6 +1,7 @@
 package invoiceread
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -64,7 +65,8 @@ func holderByRegistry(f *Fields, kana string) {
 	if n, err := pay.NormalizeHolderName(got); err == nil {
 		got = n
 	}
-	if d := editDistance(got, want); d > 0 && d <= max(1, utf8.RuneCountInString(want)/3) {
+	// Spelt by it, or read as it: as sure as the registry either way.
+	if d := editDistance(got, want); d <= max(1, utf8.RuneCountInString(want)/3) {
 		f.AccountHolder = found(want, max(f.AccountHolder.Confidence, sureRegistry))
 	}
 }
@@ -88,4 +90,132 @@ func registeredHolder(name, kana string) (string, bool) {
 		return z, err == nil
 	}
 	return "", false
+}
+
+// A T-number read one digit wrong fails its check digit, and the check digit alone
+// cannot say which digit (each place has a digit that would pass). The registry can: of
+// the readings that pass, the one whose registered name is the issuer's name read on the
+// page is the number printed. RegistrationCandidates are those readings, ChooseRegistration
+// asks the registry about them.
+
+// maxCandidates bounds the registry's lookups for one invoice (each may be a call to the
+// NTA): a number with more passing readings than this is too garbled to choose from.
+const maxCandidates = 8
+
+// confusedDigits are the digits OCR reads for each digit (a fax's 3 read as 9, 6 as 8,
+// 1 as 7), the likeliest first.
+var confusedDigits = [10]string{
+	'0' - '0': "869", '1' - '0': "74", '2' - '0': "73", '3' - '0': "8952", '4' - '0': "19",
+	'5' - '0': "638", '6' - '0': "850", '7' - '0': "12", '8' - '0': "36905", '9' - '0': "8340",
+}
+
+// tCandidateRe is a T or the registration label and the thirteen to fifteen characters
+// after it that OCR may have made of a T-number: digits and the letters read for them.
+var tCandidateRe = regexp.MustCompile(`(?:(?:^|[^A-Za-z])T|登録[^\s\d]?号\s*[:：]?\s*T?)\s*[:-]?\s*([0-9OolI|ASsBZzGbgqDQ]{13,15})(?:$|[^0-9A-Za-z])`)
+
+// registrationCandidates are the corporate numbers a T-number read wrong may be: for a
+// run of thirteen digits (after mapping letters to their likeliest digit) whose check
+// digit fails, each reading with one digit changed to one OCR confuses it with that
+// passes; a run of fourteen is read without its first character (a stray mark between
+// the T and the number: TO6137858424941) and without its last.
+func registrationCandidates(ls []line) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(d string) {
+		if !seen[d] && len(out) < maxCandidates {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	for _, ln := range ls {
+		for _, m := range tCandidateRe.FindAllStringSubmatch(ln.text, -1) {
+			d := likeliestDigits(m[1])
+			var runs []string
+			switch len(d) {
+			case 13:
+				runs = []string{d}
+			case 14:
+				runs = []string{d[1:], d[:13]}
+			default:
+				continue
+			}
+			for _, r := range runs {
+				if pay.ValidRegistrationNumber("T" + r) {
+					add(r)
+					continue
+				}
+				for i := range len(r) {
+					for _, c := range []byte(confusedDigits[r[i]-'0']) {
+						if c2 := r[:i] + string(c) + r[i+1:]; pay.ValidRegistrationNumber("T" + c2) {
+							add(c2)
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(out) >= maxCandidates {
+		return nil // too many readings pass: the number is too garbled to choose from
+	}
+	return out
+}
+
+// likeliestDigits reads each letter of s as the digit it most often stands for.
+func likeliestDigits(s string) string {
+	b := []byte(ocrDigitMap.Replace(s))
+	for i, c := range b {
+		if c < '0' || c > '9' {
+			d := letterDigits[c]
+			if d == "" {
+				return ""
+			}
+			b[i] = d[0]
+		}
+	}
+	return string(b)
+}
+
+// sureCandidate is the certainty of a registration number the registry chose among the
+// readings of one read wrong: less than one read whole.
+const sureCandidate = 0.8
+
+// ChooseRegistration fills a registration number the page's reading had wrong from its
+// candidates (RegistrationCandidates): registered(number) answers the registry's name
+// and furigana for a corporate number (ok false when it has none). The one candidate
+// whose registered name is the issuer's name read (a few characters apart at most: a
+// fax's 身樺 for 白樺) is taken, with that name (UseRegisteredIssuer); none, or two, and
+// nothing changes. It answers whether one was taken.
+func (f *Fields) ChooseRegistration(registered func(number string) (name, kana string, ok bool)) bool {
+	if f.RegistrationNumber.Found || !f.IssuerName.Found || len(f.RegistrationCandidates) == 0 {
+		return false
+	}
+	var number, name, kana string
+	for _, c := range f.RegistrationCandidates {
+		n, k, ok := registered(c)
+		if !ok || !nameReadAs(n, f.IssuerName.Value) {
+			continue
+		}
+		if number != "" {
+			return false // two corporations so named: the registry cannot tell
+		}
+		number, name, kana = c, n, k
+	}
+	if number == "" {
+		return false
+	}
+	f.RegistrationNumber = found("T"+number, sureCandidate)
+	f.UseRegisteredIssuer(name, kana)
+	return true
+}
+
+// nameReadAs says whether two names are one name read with a few characters wrong: their
+// keys (legal form, spaces and marks aside) a third of their length apart at most, and
+// no more than two characters.
+func nameReadAs(a, b string) bool {
+	ka, kb := nameKey(a), nameKey(b)
+	if ka == "" || kb == "" {
+		return false
+	}
+	n := max(utf8.RuneCountInString(ka), utf8.RuneCountInString(kb))
+	return editDistance(ka, kb) <= min(2, max(1, n/3))
 }

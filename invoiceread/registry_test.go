@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"cardpay/invoiceread"
 )
@@ -37,27 +38,29 @@ func TestRegisteredIssuer(t *testing.T) {
 func TestTheRegistrysKanaSpellsTheHolder(t *testing.T) {
 	cases := []struct {
 		name, kana, read, want string
+		sure                   bool // as sure as the registry's name: spelt or confirmed by its furigana
 	}{
-		{"株式会社中央技研", "チュウオウギケン", "ｶ)ｶﾁﾕｳｵｳｷﾞｹﾝ", "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ"},
-		{"株式会社中央技研", "チュウオウギケン", "ｶ)ﾁｴﾕｳｵｳｷﾞｹﾝ", "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ"},
-		{"株式会社北辰ソリューションズ", "ホクシンソリューションズ", "ｶ)ﾎｸｼﾂｿﾘﾕ-ｼﾖﾝｽﾞ", "ｶ)ﾎｸｼﾝｿﾘﾕ-ｼﾖﾝｽﾞ"},
-		{"株式会社つばさ情報サービス", "ツバサジョウホウサービス", "ｶﾘﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", "ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ"},
-		{"有限会社東邦キャリア", "トウホウキャリア", "ﾕｺﾌﾄｳｳﾎｳｷﾔﾘｱ", "ﾕ)ﾄｳﾎｳｷﾔﾘｱ"},
-		{"大和精工株式会社", "ヤマトセイコウ", "ﾔﾏﾄｾｲｺ(ｶ", "ﾔﾏﾄｾｲｺｳ(ｶ"},
-		// Right already, or another's: as read.
-		{"株式会社中央技研", "チュウオウギケン", "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ", "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ"},
-		{"株式会社中央技研", "チュウオウギケン", "ﾔﾏﾀﾞ ﾀﾛｳ", "ﾔﾏﾀﾞ ﾀﾛｳ"},
-		{"株式会社中央技研", "チュウオウギケン", "ｶ)ﾁﾕｳｵｳﾌｱｲﾅﾝｽ", "ｶ)ﾁﾕｳｵｳﾌｱｲﾅﾝｽ"},
+		{"株式会社中央技研", "チュウオウギケン", "ｶ)ｶﾁﾕｳｵｳｷﾞｹﾝ", "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ", true},
+		{"株式会社中央技研", "チュウオウギケン", "ｶ)ﾁｴﾕｳｵｳｷﾞｹﾝ", "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ", true},
+		{"株式会社北辰ソリューションズ", "ホクシンソリューションズ", "ｶ)ﾎｸｼﾂｿﾘﾕ-ｼﾖﾝｽﾞ", "ｶ)ﾎｸｼﾝｿﾘﾕ-ｼﾖﾝｽﾞ", true},
+		{"株式会社つばさ情報サービス", "ツバサジョウホウサービス", "ｶﾘﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", "ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", true},
+		{"有限会社東邦キャリア", "トウホウキャリア", "ﾕｺﾌﾄｳｳﾎｳｷﾔﾘｱ", "ﾕ)ﾄｳﾎｳｷﾔﾘｱ", true},
+		{"大和精工株式会社", "ヤマトセイコウ", "ﾔﾏﾄｾｲｺ(ｶ", "ﾔﾏﾄｾｲｺｳ(ｶ", true},
+		// Right already: as read, and as sure as the registry.
+		{"株式会社中央技研", "チュウオウギケン", "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ", "ｶ)ﾁﾕｳｵｳｷﾞｹﾝ", true},
+		// Another's: as read.
+		{"株式会社中央技研", "チュウオウギケン", "ﾔﾏﾀﾞ ﾀﾛｳ", "ﾔﾏﾀﾞ ﾀﾛｳ", false},
+		{"株式会社中央技研", "チュウオウギケン", "ｶ)ﾁﾕｳｵｳﾌｱｲﾅﾝｽ", "ｶ)ﾁﾕｳｵｳﾌｱｲﾅﾝｽ", false},
 		// No furigana, or a name without a form the holder marks: as read.
-		{"株式会社中央技研", "", "ｶ)ｶﾁﾕｳｵｳｷﾞｹﾝ", "ｶ)ｶﾁﾕｳｵｳｷﾞｹﾝ"},
-		{"一般社団法人中央会", "チュウオウカイ", "ﾁﾕｳｵｳｶｲｲ", "ﾁﾕｳｵｳｶｲｲ"},
+		{"株式会社中央技研", "", "ｶ)ｶﾁﾕｳｵｳｷﾞｹﾝ", "ｶ)ｶﾁﾕｳｵｳｷﾞｹﾝ", false},
+		{"一般社団法人中央会", "チュウオウカイ", "ﾁﾕｳｵｳｶｲｲ", "ﾁﾕｳｵｳｶｲｲ", false},
 	}
 	for _, c := range cases {
 		f := invoiceread.Fields{RegistrationNumber: invoiceread.Field[string]{Value: validT, Confidence: 0.9, Found: true},
 			AccountHolder: invoiceread.Field[string]{Value: c.read, Confidence: 0.5, Found: true}}
 		f.UseRegisteredIssuer(c.name, c.kana)
 		assert.Equal(t, c.want, f.AccountHolder.Value, "%s %s: %s", c.name, c.kana, c.read)
-		if c.want != c.read {
+		if c.sure {
 			assert.GreaterOrEqual(t, f.AccountHolder.Confidence, 0.95, "as sure as the registry's name")
 		} else {
 			assert.Equal(t, 0.5, f.AccountHolder.Confidence)
@@ -66,4 +69,56 @@ func TestTheRegistrysKanaSpellsTheHolder(t *testing.T) {
 	none := invoiceread.Fields{RegistrationNumber: invoiceread.Field[string]{Value: validT, Confidence: 0.9, Found: true}}
 	none.UseRegisteredIssuer("株式会社中央技研", "チュウオウギケン")
 	assert.False(t, none.AccountHolder.Found, "a holder not read is not made up")
+}
+
+// A T-number read a digit wrong fails its check digit; of its readings that pass, the
+// registry names the one the issuer has. Taken only when exactly one registered name is
+// the name read on the page: a corporation of another name at a neighbouring number (the
+// registry's numbers are dense) is never taken for the issuer.
+func TestTheRegistryChoosesAmongAMisreadNumbersReadings(t *testing.T) {
+	const (
+		printed = "6137858424341" // the corporate number printed, T6137858424341
+		other   = "6137858424911" // another reading of the misread number that passes its check digit
+	)
+	// A fax: a stray O between the T and the number, and the printed 3 read as 9.
+	page := "株式会社身樺ファーム\n登録番号：TO6137858424941\n"
+	registry := func(known map[string]string) func(string) (string, string, bool) {
+		return func(n string) (string, string, bool) {
+			name, ok := known[n]
+			return name, "", ok
+		}
+	}
+	cases := []struct {
+		name   string
+		page   string
+		known  map[string]string
+		want   string // the registration number taken, "" none
+		issuer string
+	}{
+		{"the one reading the registry names as the name read", page,
+			map[string]string{printed: "株式会社白樺ファーム", other: "株式会社丸和運輸"}, "T" + printed, "株式会社白樺ファーム"},
+		{"no reading is registered under the name read", page,
+			map[string]string{other: "株式会社丸和運輸"}, "", "株式会社身樺ファーム"},
+		{"two readings registered under the name: the registry cannot tell", page,
+			map[string]string{printed: "株式会社白樺ファーム", other: "株式会社白樺ファーム"}, "", "株式会社身樺ファーム"},
+		{"no name read to compare with", "登録番号：TO6137858424941\n",
+			map[string]string{printed: "株式会社白樺ファーム"}, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := invoiceread.Extract(c.page, nil)
+			require.False(t, f.RegistrationNumber.Found, "the check digit refuses the number as read")
+			assert.Contains(t, f.RegistrationCandidates, printed, "the printed number is among the readings")
+			taken := f.ChooseRegistration(registry(c.known))
+			assert.Equal(t, c.want != "", taken)
+			assert.Equal(t, c.want, f.RegistrationNumber.Value)
+			assert.Equal(t, c.issuer, f.IssuerName.Value)
+			assert.Equal(t, c.want != "", f.IssuerFromRegistry)
+		})
+	}
+
+	whole := invoiceread.Extract("株式会社白樺ファーム\n登録番号：T"+printed+"\n", nil)
+	assert.Equal(t, "T"+printed, whole.RegistrationNumber.Value)
+	assert.Empty(t, whole.RegistrationCandidates, "a number read whole asks the registry nothing more")
+	assert.False(t, whole.ChooseRegistration(registry(map[string]string{other: "株式会社白樺ファーム"})), "nor is it replaced")
 }

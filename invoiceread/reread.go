@@ -109,7 +109,10 @@ func Rereads(lines []Line, f Fields) []Reread {
 		// value was unreadable (請求日 -R8.102 while 2026/11/1, the due date's value under
 		// its lost label, was taken for the invoice date).
 		guessed := found && (r.field == "due_date" || r.field == "invoice_date") && conf < sureGuess
-		if found && r.field != "account_holder" && !guessed {
+		// A branch the bank has none of (横浜 read 槍表) was misread: names and numbers
+		// must agree with the zengin list, and a crop may read one it has.
+		strange := r.field == "branch_name" && strangeBranch(&f)
+		if found && r.field != "account_holder" && !guessed && !strange {
 			continue
 		}
 		rr, seg, ok := headerCell(ls, lines, r.label)
@@ -122,7 +125,7 @@ func Rereads(lines []Line, f Fields) []Reread {
 		if !ok {
 			continue
 		}
-		if found && !guessed && !misreadKana(seg) {
+		if found && !guessed && !strange && !misreadKana(seg) {
 			continue
 		}
 		rr.Field, rr.Chars, rr.Over, rr.Read = r.field, r.chars, found, seg
@@ -183,7 +186,12 @@ func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room in
 		place func() (Reread, string, bool)
 	}{
 		{"branch_name", CharsAny, func() (Reread, string, bool) {
-			if f.BranchName.Found || !f.BankName.Found {
+			switch {
+			case !f.BankName.Found:
+				return Reread{}, "", false
+			case f.BranchName.Found && strangeBranch(&f):
+				return branchPlace(ls, lines, f.BranchName.Value)
+			case f.BranchName.Found:
 				return Reread{}, "", false
 			}
 			return afterBank(ls, lines, f.BankName.Value)
@@ -209,6 +217,7 @@ func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room in
 			continue // a holder is two crops
 		}
 		rr.Field, rr.Chars, rr.Read = u.field, u.chars, seg
+		rr.Over = u.field == "branch_name" && f.BranchName.Found // a strange branch's
 		out = append(out, rr)
 		if u.field == "account_holder" {
 			rr.Widen, rr.HalfWidth = holderWiden, true // as for a labelled holder
@@ -216,6 +225,49 @@ func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room in
 		}
 	}
 	return out
+}
+
+// branchPlace places the branch read as name on the page: its words and its kind after
+// them (槍表支店), a quarter of a line's height either side.
+func branchPlace(ls []line, src []Line, name string) (Reread, string, bool) {
+	for _, ln := range ls {
+		l := src[ln.src]
+		i := strings.Index(ln.text, name)
+		if l.Box.Empty() || i < 0 {
+			continue
+		}
+		j := i + len(name)
+		for _, kind := range []string{"支店", "出張所", "営業部", "支所", "店"} {
+			if strings.HasPrefix(ln.text[j:], kind) {
+				j += len(kind)
+				break
+			}
+		}
+		h := l.Box.Dy()
+		x0 := xAt(ln, l, i)
+		for k, w := range l.Words {
+			if w.Box.Max.X == x0 && k+1 < len(l.Words) {
+				x0 = l.Words[k+1].Box.Min.X // xAt answers a word's end at a word's start
+				break
+			}
+		}
+		box := image.Rect(x0-h/4, l.Box.Min.Y, xAt(ln, l, j)+h/4, l.Box.Max.Y).Intersect(l.Box.Inset(-h / 4))
+		if box.Dx() < h {
+			continue
+		}
+		return Reread{Page: l.Page, Box: box}, ln.text[i:j], true
+	}
+	return Reread{}, "", false
+}
+
+// strangeBranch says whether the branch read is none of the bank's, the zengin list
+// knowing the bank: a branch misread (横浜 read 槍表).
+func strangeBranch(f *Fields) bool {
+	if !f.BranchName.Found {
+		return false
+	}
+	has, known := branchOfBank(f, f.BranchName.Value)
+	return known && !has
 }
 
 // afterNumber places a holder printed after the account number on its line, as a
@@ -251,6 +303,22 @@ func pageRight(src []Line) int {
 	}
 	return right
 }
+
+// rowRight is how far right l's row is free: the left edge of the nearest line beside it
+// on the right (overlapping it by half its height), or the page's lines' right edge.
+func rowRight(src []Line, l Line) int {
+	right := pageRight(src)
+	for _, o := range src {
+		if o.Page == l.Page && o.Box.Min.X >= l.Box.Max.X && 2*overlapY(o.Box, l.Box) >= l.Box.Dy() {
+			right = min(right, o.Box.Min.X)
+		}
+	}
+	return right
+}
+
+// holderReach is how far past its line's end a labelled holder's crop goes, in line
+// heights: a dozen half-width kana that the reading lost.
+const holderReach = 6
 
 // holderMinWidth is the narrowest a holder is, in its line's heights (ｶ)ﾔﾏﾀﾞ).
 const holderMinWidth = 3
@@ -459,6 +527,14 @@ func cropOf(ls []line, src []Line, field string) (Reread, string, bool) {
 				right := l.Box.Max.X
 				if end < len(ln.text) {
 					right = xAt(ln, l, end)
+				} else if field == "holder" {
+					// A holder misread ends its line's box where the reading gave up, not
+					// where the print does: half-width ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ read 7お99か ビス
+					// was cropped short of its ﾋﾞｽ. Its crop goes on to what stands next
+					// on the row, or as far right as the page's lines go, but no further
+					// than holderReach line heights: a photo's page is wide, and a tilted
+					// row's crop that wide read nothing.
+					right = min(rowRight(src, l), l.Box.Max.X+holderReach*l.Box.Dy())
 				}
 				box := image.Rect(xAt(ln, l, h.end), l.Box.Min.Y, right, l.Box.Max.Y)
 				if field == "due" || field == "invoice_date" {
@@ -808,9 +884,10 @@ func countNonSpace(s string) int {
 // enough. got[i] answers asked[i].
 func Refine(f *Fields, asked []Reread, got []Line) {
 	type answer struct {
-		apply setter
-		conf  float64 // tesseract's, 0..1
-		over  bool
+		apply  setter
+		conf   float64 // tesseract's, 0..1
+		over   bool
+		scored bool // tesseract gave conf (not cropConfidence)
 	}
 	best := map[string]answer{}
 	var order []string
@@ -830,17 +907,21 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 			continue
 		}
 		// tesseract scores a word 0 when the character set took away its first choice,
-		// so that figure says nothing.
-		conf := got[i].Confidence
-		if conf <= 0 {
+		// so that figure says nothing of the answer alone; beside another crop of the
+		// field that tesseract did score, it says the glyphs looked like none of the
+		// field's characters, and the scored answer is taken (a holder's half-width kana
+		// cropped as printed read ーサビス unscored, widened カ)ツバサジヨウホウサービス
+		// at 0.49).
+		conf, scored := got[i].Confidence, got[i].Confidence > 0
+		if !scored {
 			conf = cropConfidence
 		}
 		b, seen := best[rr.Field]
 		if !seen {
 			order = append(order, rr.Field)
 		}
-		if !seen || conf > b.conf {
-			best[rr.Field] = answer{apply, min(conf, 1), rr.Over}
+		if !seen || scored && !b.scored || scored == b.scored && conf > b.conf {
+			best[rr.Field] = answer{apply, min(conf, 1), rr.Over, scored}
 		}
 	}
 	for _, field := range order {
@@ -1032,7 +1113,14 @@ func cropValue(field, text string) (setter, bool) {
 		if !readBranch(line{text: text, conf: 1}, text, &b) {
 			return nil, false
 		}
-		return func(f *Fields, c float64, _ bool) {
+		return func(f *Fields, c float64, over bool) {
+			if over {
+				// Asked over a branch the bank has none of: a branch it has, or nothing.
+				if has, _ := branchOfBank(f, b.BranchName.Value); !has {
+					return
+				}
+				f.BranchName, f.BranchCode = Field[string]{}, Field[string]{}
+			}
 			// readBranch's own certainty (a branch's shape), on the crop's confidence.
 			put(&f.BranchName, b.BranchName.Value, c*b.BranchName.Confidence, false)
 			if b.BranchCode.Found && !f.BranchCode.Found {

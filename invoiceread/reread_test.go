@@ -3,12 +3,14 @@ package invoiceread
 import (
 	"fmt"
 	"image"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/banks"
 	"cardpay/pay"
 )
 
@@ -60,9 +62,14 @@ func TestRereads(t *testing.T) {
 		want  []Reread
 	}{
 		{"a holder not read, right of its label, as it is and widened", []Line{placed("みずほ銀行 渋谷支店 普通 1234567", 100), placed("口座名義 ?? 1l", 200)},
-			// 口座名義 is four characters from x = 100; its value starts after them.
-			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana, Read: " ?? 11"},
-				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 580, 240), Chars: CharsKana, Widen: holderWiden, HalfWidth: true, Read: " ?? 11"}}},
+			// 口座名義 is four characters from x = 100; its value starts after them and goes
+			// on past its line's end (580: where the reading gave up) towards the page's
+			// lines' right edge (the bank's line ends at 1060), six line heights at most.
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 820, 240), Chars: CharsKana, Read: " ?? 11"},
+				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 820, 240), Chars: CharsKana, Widen: holderWiden, HalfWidth: true, Read: " ?? 11"}}},
+		{"a holder's crop stops at what stands beside it on its row", []Line{placed("口座名義 ?? 1l", 200), placedAt("消費税 ¥1,000", 700, 200), placed("みずほ銀行 渋谷支店 普通 1234567", 100)},
+			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 700, 240), Chars: CharsKana, Read: " ?? 11"},
+				{Field: "account_holder", Page: 1, Box: image.Rect(260, 200, 700, 240), Chars: CharsKana, Widen: holderWiden, HalfWidth: true, Read: " ?? 11"}}},
 		{"the value ends at the next label", []Line{placed("名義 ||| 消費税 ¥1,000", 300)},
 			[]Reread{{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana, Read: " ||| "},
 				{Field: "account_holder", Page: 1, Box: image.Rect(180, 300, 380, 340), Chars: CharsKana, Widen: holderWiden, HalfWidth: true, Read: " ||| "}}},
@@ -278,6 +285,10 @@ func TestRefineTakesTheSurerAnswer(t *testing.T) {
 			"ｶ)ﾐﾅﾄｷｶｸ", "full-width kana read as they are"},
 		{"neither sure enough to replace the page's", []Line{{Text: "カコギヨリ", Confidence: 0.3}, {Text: "ナトキ", Confidence: 0.5}},
 			"ｶｻﾂﾘｺ", "the page's value stays"},
+		{"an unscored answer loses to a scored one", []Line{{Text: "ーサビス", Confidence: 0}, {Text: "カ  )ツバサジヨウホウサ  ービス", Confidence: 0.62}},
+			"ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", "tesseract scores 0 when the character set took its first choice away: the glyphs looked like no kana"},
+		{"two unscored answers: the first", []Line{{Text: "カ)ミナトキカク", Confidence: 0}, {Text: "カ)ナトキカン", Confidence: 0}},
+			"ｶ)ﾐﾅﾄｷｶｸ", "each stands at cropConfidence, and the later is not surer"},
 		{"the surer answer does not parse: the other", []Line{{Text: "カ)ミナトキカク", Confidence: 0.7}, {Text: "1", Confidence: 0.95}},
 			"ｶ)ﾐﾅﾄｷｶｸ", "only answers that parse compete"},
 	}
@@ -573,5 +584,49 @@ func TestDotlessEraDates(t *testing.T) {
 		{"2026102", nil},
 	} {
 		assert.Equal(t, c.want, dotlessEraDates(c.in), c.in)
+	}
+}
+
+// A branch the bank has none of (横浜 read 槍表 on a photo) is read again from its crop,
+// over the page's reading, and a crop's branch replaces it only when the zengin list has
+// that branch at the bank: names must agree with the list.
+func TestABranchTheBankHasNoneOfIsReadAgain(t *testing.T) {
+	if !banks.Available() {
+		t.Fatal("the zengin data is missing: task assets")
+	}
+	lines := []Line{placed("みずほ銀行 槍表支店 普通 1234567", 100), placed("口座名義 ｶ)ｻﾝﾌﾟﾙ", 150)}
+	f := Extract("", lines)
+	require.Equal(t, "槍表", f.BranchName.Value)
+	var asked []Reread
+	for _, r := range Rereads(lines, f) {
+		if r.Field == "branch_name" {
+			asked = append(asked, r)
+		}
+	}
+	require.Len(t, asked, 1, "the branch is asked again")
+	assert.True(t, asked[0].Over, "over the branch read")
+	// 槍表支店 is four characters from x = 380 (みずほ銀行's five and a gap before it).
+	assert.Equal(t, image.Rect(370, 100, 550, 140), asked[0].Box, "the branch's words and their kind")
+
+	shibuya := []Line{placed("みずほ銀行 渋谷支店 普通 1234567", 100), placed("口座名義 ｶ)ｻﾝﾌﾟﾙ", 150)}
+	known := Extract("", shibuya)
+	require.Equal(t, "渋谷", known.BranchName.Value)
+	assert.False(t, slices.ContainsFunc(Rereads(shibuya, known), func(r Reread) bool { return r.Field == "branch_name" }), "a branch the bank has is not asked for")
+
+	cases := []struct {
+		name string
+		got  Line
+		want string
+	}{
+		{"a branch of the bank", Line{Text: "横浜支店", Confidence: 0.8}, "横浜"},
+		{"a branch the bank has none of either", Line{Text: "槍浜支店", Confidence: 0.9}, "槍表"},
+		{"the bank's branch, read unsure", Line{Text: "横浜支店", Confidence: 0.4}, "槍表"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := f
+			Refine(&g, asked, []Line{c.got})
+			assert.Equal(t, c.want, g.BranchName.Value)
+		})
 	}
 }

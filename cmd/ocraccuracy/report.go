@@ -113,7 +113,7 @@ func printSet(w io.Writer, sr setReport, n int, seed int64, workers int) {
 	for _, r := range results {
 		fmt.Fprintf(w, " %s |", pct(r.RegistryHolder, r.Docs, 0))
 	}
-	fmt.Fprint(w, "\n\n¹ 読み取った登録番号で法人番号の登録名（とフリガナ）を引いたとき（本番の NTA_APP_ID あり、国税庁の法人番号 Web-API はすべての法人を知っている）。全項目（発行者名は登録から）はこのときの発行者名で数え、口座名義は読んだまま（フリガナで綴らない）。\n")
+	fmt.Fprint(w, "\n\n¹ 読み取った登録番号で法人番号の登録名（とフリガナ）を引いたとき（本番の NTA_APP_ID あり、国税庁の法人番号 Web-API はすべての法人を知っている）。検査数字の合わない番号は、1桁を読み違えやすい数字に替えて検査数字の合う読み方を引き、登録名が読んだ発行者名と同じものが1つだけならそれを採る（invoiceread.Fields.ChooseRegistration）。全項目（発行者名は登録から）はこのときの発行者名で数え、口座名義は読んだまま（フリガナで綴らない）。\n")
 
 	if len(results) > 0 && results[0].NextDocs > 0 {
 		printNext(w, sr)
