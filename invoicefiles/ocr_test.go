@@ -112,26 +112,27 @@ func (r registry) IssuerName(_ context.Context, n string) (string, string, bool)
 	return r.name, r.kana, n == r.number
 }
 
-// A corporation's registration number read from the invoice names it in the registry:
-// the registered name stands over the name read, and the fields say so.
-func TestTheRegistryNamesTheIssuer(t *testing.T) {
+// readWithRegistry reads truth's invoice, rendered as a text PDF, with the OCR job for a
+// new buyer, the job's registry knowing one corporation; it answers the fields kept.
+func readWithRegistry(t *testing.T, name string, truth invoicegen.Truth, reg registry) invoiceread.Fields {
+	t.Helper()
 	ctx := context.Background()
 	u, err := db.Store.CreateBuyer(ctx, store.NewBuyer{
 		BusinessForm: pay.Corporation, CorporateName: "テスト株式会社", BusinessName: "テスト商店",
-		EmailAddress: "registry@files.example", PasswordHash: "hash", LastName: "山田", FirstName: "太郎",
+		EmailAddress: name + "@files.example", PasswordHash: "hash", LastName: "山田", FirstName: "太郎",
 	})
 	require.NoError(t, err)
-	truth := invoicegen.New(21).Invoice()
 	pdf, err := invoicegen.RenderPDF(truth, invoicegen.LayoutClassic)
 	require.NoError(t, err)
 	fs := &files.Local{Dir: t.TempDir()}
-	require.NoError(t, fs.Put(ctx, "invoices/registry", bytes.NewReader(pdf), int64(len(pdf)), pay.FileTypePDF))
+	key := "invoices/" + name
+	require.NoError(t, fs.Put(ctx, key, bytes.NewReader(pdf), int64(len(pdf)), pay.FileTypePDF))
 	f, err := db.Store.CreateInvoiceFile(ctx, u.BuyerID, store.NewInvoiceFile{
-		StorageKey: "invoices/registry", OriginalName: "invoice.pdf", Size: int64(len(pdf)), MediaType: pay.FileTypePDF,
-		SHA256: strings.Repeat("ef", 32), Pages: 1,
+		StorageKey: key, OriginalName: "invoice.pdf", Size: int64(len(pdf)), MediaType: pay.FileTypePDF,
+		SHA256: fmt.Sprintf("%x", sha256.Sum256(pdf)), Pages: 1,
 	}, invoicefiles.QueueOCR(ctx, db.Store))
 	require.NoError(t, err)
-	job := &invoicefiles.OCR{Store: db.Store, Files: fs, Registry: registry{truth.RegistrationNumber[1:], "登録上の名前 株式会社", "ミナトキカコ"}}
+	job := &invoicefiles.OCR{Store: db.Store, Files: fs, Registry: reg}
 	payload, _ := json.Marshal(invoicefiles.OCRJob{BuyerID: u.BuyerID, FileID: f.ID})
 	require.NoError(t, job.Run(ctx, payload))
 	got, err := db.Store.InvoiceFile(ctx, u.BuyerID, f.ID)
@@ -139,6 +140,14 @@ func TestTheRegistryNamesTheIssuer(t *testing.T) {
 	require.Equal(t, store.OCRDone, got.OCRStatus)
 	var fields invoiceread.Fields
 	require.NoError(t, json.Unmarshal(got.OCRFields, &fields))
+	return fields
+}
+
+// A corporation's registration number read from the invoice names it in the registry:
+// the registered name stands over the name read, and the fields say so.
+func TestTheRegistryNamesTheIssuer(t *testing.T) {
+	truth := invoicegen.New(21).Invoice()
+	fields := readWithRegistry(t, "registry", truth, registry{truth.RegistrationNumber[1:], "登録上の名前 株式会社", "ミナトキカコ"})
 	assert.Equal(t, truth.RegistrationNumber, fields.RegistrationNumber.Value)
 	assert.Equal(t, "登録上の名前株式会社", fields.IssuerName.Value, "the registered name, not the printed one")
 	assert.True(t, fields.IssuerFromRegistry)
@@ -151,12 +160,6 @@ func TestTheRegistryNamesTheIssuer(t *testing.T) {
 // job asks the registry about its readings that pass and takes the one registered under
 // the issuer's name.
 func TestTheRegistryChoosesTheNumberReadWrong(t *testing.T) {
-	ctx := context.Background()
-	u, err := db.Store.CreateBuyer(ctx, store.NewBuyer{
-		BusinessForm: pay.Corporation, CorporateName: "テスト株式会社", BusinessName: "テスト商店",
-		EmailAddress: "registry-choice@files.example", PasswordHash: "hash", LastName: "山田", FirstName: "太郎",
-	})
-	require.NoError(t, err)
 	truth := invoicegen.New(22).Invoice()
 	right := truth.RegistrationNumber
 	// The last digit printed as one OCR reads for it (8 for 3, 7 for 1: confusedDigits).
@@ -164,23 +167,7 @@ func TestTheRegistryChoosesTheNumberReadWrong(t *testing.T) {
 	wrong := right[:len(right)-1] + string("8778968138"[last-'0'])
 	require.False(t, pay.ValidRegistrationNumber(wrong), "the check digit refuses %s", wrong)
 	truth.RegistrationNumber = wrong
-	pdf, err := invoicegen.RenderPDF(truth, invoicegen.LayoutClassic)
-	require.NoError(t, err)
-	fs := &files.Local{Dir: t.TempDir()}
-	require.NoError(t, fs.Put(ctx, "invoices/registry-choice", bytes.NewReader(pdf), int64(len(pdf)), pay.FileTypePDF))
-	f, err := db.Store.CreateInvoiceFile(ctx, u.BuyerID, store.NewInvoiceFile{
-		StorageKey: "invoices/registry-choice", OriginalName: "invoice.pdf", Size: int64(len(pdf)), MediaType: pay.FileTypePDF,
-		SHA256: strings.Repeat("e1", 32), Pages: 1,
-	}, invoicefiles.QueueOCR(ctx, db.Store))
-	require.NoError(t, err)
-	job := &invoicefiles.OCR{Store: db.Store, Files: fs, Registry: registry{right[1:], truth.IssuerName, ""}}
-	payload, _ := json.Marshal(invoicefiles.OCRJob{BuyerID: u.BuyerID, FileID: f.ID})
-	require.NoError(t, job.Run(ctx, payload))
-	got, err := db.Store.InvoiceFile(ctx, u.BuyerID, f.ID)
-	require.NoError(t, err)
-	require.Equal(t, store.OCRDone, got.OCRStatus)
-	var fields invoiceread.Fields
-	require.NoError(t, json.Unmarshal(got.OCRFields, &fields))
+	fields := readWithRegistry(t, "registry-choice", truth, registry{right[1:], truth.IssuerName, ""})
 	assert.Equal(t, right, fields.RegistrationNumber.Value, "printed %s; the registry knows %s as %s", wrong, right, truth.IssuerName)
 	assert.True(t, fields.IssuerFromRegistry)
 }

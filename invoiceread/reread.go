@@ -230,12 +230,8 @@ func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room in
 // branchPlace places the branch read as name on the page: its words and its kind after
 // them (槍表支店), a quarter of a line's height either side.
 func branchPlace(ls []line, src []Line, name string) (Reread, string, bool) {
-	for _, ln := range ls {
-		l := src[ln.src]
-		i := strings.Index(ln.text, name)
-		if l.Box.Empty() || i < 0 {
-			continue
-		}
+	for _, p := range placedText(ls, src, name) {
+		ln, l, i := p.ln, p.l, p.at
 		j := i + len(name)
 		for _, kind := range []string{"支店", "出張所", "営業部", "支所", "店"} {
 			if strings.HasPrefix(ln.text[j:], kind) {
@@ -260,6 +256,26 @@ func branchPlace(ls []line, src []Line, name string) (Reread, string, bool) {
 	return Reread{}, "", false
 }
 
+// textAt is a line that holds a text: the line, OCR's line it came from (placed on the
+// page) and where the text starts in it.
+type textAt struct {
+	ln line
+	l  Line
+	at int
+}
+
+// placedText are the lines OCR placed on the page whose text holds s, in order.
+func placedText(ls []line, src []Line, s string) []textAt {
+	var out []textAt
+	for _, ln := range ls {
+		l := src[ln.src]
+		if i := strings.Index(ln.text, s); !l.Box.Empty() && i >= 0 {
+			out = append(out, textAt{ln, l, i})
+		}
+	}
+	return out
+}
+
 // strangeBranch says whether the branch read is none of the bank's, the zengin list
 // knowing the bank: a branch misread (横浜 read 槍表).
 func strangeBranch(f *Fields) bool {
@@ -276,12 +292,8 @@ func strangeBranch(f *Fields) bool {
 // (the holder's cell lost), as far right as the page's lines go.
 func afterNumber(ls []line, src []Line, number string) (Reread, string, bool) {
 	right := pageRight(src)
-	for _, ln := range ls {
-		l := src[ln.src]
-		i := strings.Index(ln.text, number)
-		if l.Box.Empty() || i < 0 {
-			continue
-		}
+	for _, p := range placedText(ls, src, number) {
+		ln, l, i := p.ln, p.l, p.at
 		end := i + len(number)
 		x0, x1, h := xAt(ln, l, end), l.Box.Max.X, l.Box.Dy()
 		if x1-x0 < holderMinWidth*h {
