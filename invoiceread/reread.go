@@ -125,7 +125,7 @@ func Rereads(lines []Line, f Fields) []Reread {
 		if !ok {
 			continue
 		}
-		if found && !guessed && !strange && !misreadKana(seg) {
+		if found && !guessed && !strange && !misreadKana(seg) && !(r.field == "account_holder" && markTwice(f.AccountHolder.Value)) {
 			continue
 		}
 		rr.Field, rr.Chars, rr.Over, rr.Read = r.field, r.chars, found, seg
@@ -515,6 +515,18 @@ func misreadKana(seg string) bool {
 		}
 	}
 	return other > 0 && other+kana >= 3
+}
+
+// markTwice says whether a holder's name starts with its legal-form mark's kana again
+// (ｶ)ｶﾁﾕｳｵｳｷﾞｹﾝ): a fax's full-width bracket read as the bracket and the kana before it
+// as often as a name that starts so (ｶ)ｶﾜｻｷ); the crop, read alone, tells.
+func markTwice(h string) bool {
+	for _, m := range []string{"ｶ", "ﾕ", "ﾒ"} {
+		if strings.HasPrefix(h, m+")"+m) {
+			return true
+		}
+	}
+	return false
 }
 
 // cropOf places the value of the first label of field that OCR placed on the page, and
