@@ -94,8 +94,10 @@ var rereadable = []struct {
 // where: a field not found whose label was read on a line OCR placed on the page. A
 // field found is not asked for: measured on the generator's set, a crop read again
 // answered a found holder worse as often as better (a small kana read large without the
-// line round it), so a crop only fills what the page's reading lost. Lines without
-// boxes (a PDF's text layer) ask for nothing.
+// line round it), so a crop only fills what the page's reading lost, or replaces what it
+// read in a way that says it is wrong: a holder with letters among its kana or its mark's
+// kana twice (markTwice), a date only guessed, a branch the bank has none of. Lines
+// without boxes (a PDF's text layer) ask for nothing.
 func Rereads(lines []Line, f Fields) []Reread {
 	ls := prepare("", lines)
 	var out []Reread
