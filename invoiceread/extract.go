@@ -1519,13 +1519,19 @@ func branchOfBank(f *Fields, name string) (has, known bool) {
 	if bank == "" || !banks.Available() {
 		return false, false
 	}
+	return len(branchesNamed(bank, name)) > 0, true
+}
+
+// branchesNamed are the branches of the bank (zengin code) named name, 支店 or not.
+func branchesNamed(bank, name string) []banks.Branch {
 	key := branchKey(name)
+	var out []banks.Branch
 	for _, br := range banks.SearchBranches(bank, name, 20) {
 		if branchKey(br.Name) == key {
-			return true, true
+			out = append(out, br)
 		}
 	}
-	return false, true
+	return out
 }
 
 // accountLineRe is a branch's kind, a type (a bracketed mark or written out) and a
@@ -1552,12 +1558,7 @@ func agreeBranch(f *Fields) {
 	if codeKnown && branchKey(byCode.Name) == name {
 		return // they agree
 	}
-	var byName []banks.Branch
-	for _, br := range banks.SearchBranches(bank, f.BranchName.Value, 20) {
-		if branchKey(br.Name) == name {
-			byName = append(byName, br)
-		}
-	}
+	byName := branchesNamed(bank, f.BranchName.Value)
 	switch {
 	case len(byName) == 1 && editDistance(byName[0].Code, code) == 1:
 		f.BranchCode = found(byName[0].Code, f.BranchCode.Confidence*0.9)
