@@ -137,14 +137,16 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 	read, rereads := ReadFields(ctx, rd, knownPlaces(ctx, o.Store, f.BuyerID, o.logger()))
 	rd.Close()
 	res, ms := rd.Result, time.Since(start).Milliseconds()
-	if number, ok := read.CorporateNumber(); ok && o.Registry != nil {
-		if name, kana, ok := o.Registry.IssuerName(ctx, number); ok {
-			read.UseRegisteredIssuer(name, kana)
+	if o.Registry != nil {
+		if number, ok := read.CorporateNumber(); ok {
+			if name, kana, ok := o.Registry.IssuerName(ctx, number); ok {
+				read.UseRegisteredIssuer(name, kana)
+			}
+		} else {
+			// A number read a digit wrong: the registry says which of its readings is the
+			// issuer's (invoiceread.Fields.ChooseRegistration).
+			read.ChooseRegistration(func(number string) (string, string, bool) { return o.Registry.IssuerName(ctx, number) })
 		}
-	} else if o.Registry != nil {
-		// A number read a digit wrong: the registry says which of its readings is the
-		// issuer's (invoiceread.Fields.ChooseRegistration).
-		read.ChooseRegistration(func(number string) (string, string, bool) { return o.Registry.IssuerName(ctx, number) })
 	}
 	fields, err := json.Marshal(read)
 	if err != nil {

@@ -188,16 +188,18 @@ func (m *measure) kind(ctx context.Context, set invoicegen.Set, kind invoicegen.
 			// The registry knows the issuer's corporation (the NTA knows every one); asked
 			// about a number read a digit wrong, it answers for the readings that are the
 			// issuer's number (invoiceread.Fields.ChooseRegistration).
-			known := func(kana string) func(string) (string, string, bool) {
-				return func(number string) (string, string, bool) {
-					return j.truth.IssuerName, kana, "T"+number == j.truth.RegistrationNumber
+			// It answers whether the registry named the issuer.
+			useRegistry := func(f *invoiceread.Fields, kana string) bool {
+				if f.RegistrationNumber.Found && f.RegistrationNumber.Value == j.truth.RegistrationNumber {
+					f.UseRegisteredIssuer(j.truth.IssuerName, kana)
+					return true
 				}
+				return f.ChooseRegistration(func(number string) (string, string, bool) {
+					return j.truth.IssuerName, kana, "T"+number == j.truth.RegistrationNumber
+				})
 			}
 			registered := *fs
-			if fs.RegistrationNumber.Found && fs.RegistrationNumber.Value == j.truth.RegistrationNumber {
-				registered.UseRegisteredIssuer(j.truth.IssuerName, j.truth.IssuerKana)
-				issuerRead = true
-			} else if registered.ChooseRegistration(known(j.truth.IssuerKana)) {
+			if useRegistry(&registered, j.truth.IssuerKana) {
 				issuerRead = true
 			}
 			if issuerRead {
@@ -210,11 +212,7 @@ func (m *measure) kind(ctx context.Context, set invoicegen.Set, kind invoicegen.
 			// registered name, without its furigana (the holder as read, or as the name's
 			// legal form marks it).
 			filled := *fs
-			if fs.RegistrationNumber.Found && fs.RegistrationNumber.Value == j.truth.RegistrationNumber {
-				filled.UseRegisteredIssuer(j.truth.IssuerName, "")
-			} else {
-				filled.ChooseRegistration(known(""))
-			}
+			useRegistry(&filled, "")
 			for _, c := range checks {
 				if _, ok := c.check(&filled, j.truth); ok {
 					kr.FilledHits++
