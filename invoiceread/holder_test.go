@@ -39,3 +39,20 @@ func TestTheHolderIsSpeltByTheIssuersKana(t *testing.T) {
 	g.UseRegisteredIssuer("株式会社白樺ファーム", "")
 	assert.Equal(t, "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ", g.AccountHolder.Value)
 }
+
+// A kana read twice, voiced and then semi-voiced (or the other way), is one: the first.
+func TestAKanaReadVoicedAndSemiVoicedIsOne(t *testing.T) {
+	cases := []struct{ read, want string }{
+		{"ｶ)ｼﾗｶﾊﾞﾊﾟﾌｱ-ﾑ", "ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ"}, // a photo's ﾊﾞ read twice
+		{"ｼﾗｶﾊﾟﾊﾞﾌｱ-ﾑ", "ｼﾗｶﾊﾟﾌｱ-ﾑ"},     // the other way: the first is kept
+		{"ｶ)ﾊﾞﾊﾞﾘ-", "ｶ)ﾊﾞﾊﾞﾘ-"},         // voiced twice is a name (ババ)
+		{"ｶ)ﾊﾊﾞﾗ", "ｶ)ﾊﾊﾞﾗ"},             // a kana and its voiced form is a name (ハバラ)
+		{"ｶ)ﾋﾞﾌﾟ", "ｶ)ﾋﾞﾌﾟ"},             // two kana
+		{"ｶ)ﾎﾟﾎﾟﾎﾞ", "ｶ)ﾎﾟﾎﾟ"},           // the last two: the first of them kept
+	}
+	for _, c := range cases {
+		got, ok := holderIn(c.read)
+		assert.True(t, ok, c.read)
+		assert.Equal(t, c.want, got, c.read)
+	}
+}

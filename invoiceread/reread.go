@@ -205,10 +205,10 @@ func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room in
 			return markBefore(ls, lines, f.AccountNumber.Value)
 		}},
 		{"account_holder", CharsKana, func() (Reread, string, bool) {
-			if f.AccountHolder.Found || !f.AccountNumber.Found {
-				return Reread{}, "", false
+			if unsureHolder(f) || !f.AccountHolder.Found && f.AccountNumber.Found {
+				return afterNumber(ls, lines, f.AccountNumber.Value)
 			}
-			return afterNumber(ls, lines, f.AccountNumber.Value)
+			return Reread{}, "", false
 		}},
 	} {
 		if len(out) >= room || slices.ContainsFunc(asked, func(r Reread) bool { return r.Field == u.field }) {
@@ -219,7 +219,8 @@ func neighbourRereads(ls []line, lines []Line, f Fields, asked []Reread, room in
 			continue // a holder is two crops
 		}
 		rr.Field, rr.Chars, rr.Read = u.field, u.chars, seg
-		rr.Over = u.field == "branch_name" && f.BranchName.Found // a strange branch's
+		// A strange branch's, or a holder the reading found unsure.
+		rr.Over = u.field == "branch_name" && f.BranchName.Found || u.field == "account_holder" && f.AccountHolder.Found
 		out = append(out, rr)
 		if u.field == "account_holder" {
 			rr.Widen, rr.HalfWidth = holderWiden, true // as for a labelled holder
@@ -242,13 +243,7 @@ func branchPlace(ls []line, src []Line, name string) (Reread, string, bool) {
 			}
 		}
 		h := l.Box.Dy()
-		x0 := xAt(ln, l, i)
-		for k, w := range l.Words {
-			if w.Box.Max.X == x0 && k+1 < len(l.Words) {
-				x0 = l.Words[k+1].Box.Min.X // xAt answers a word's end at a word's start
-				break
-			}
-		}
+		x0 := startAt(ln, l, i)
 		box := image.Rect(x0-h/4, l.Box.Min.Y, xAt(ln, l, j)+h/4, l.Box.Max.Y).Intersect(l.Box.Inset(-h / 4))
 		if box.Dx() < h {
 			continue
@@ -288,6 +283,15 @@ func strangeBranch(f *Fields) bool {
 	return known && !has
 }
 
+// unsureHolder says whether the holder the page's reading found is worth its crop after
+// the account number over it: found without its label (the kana after the number) and
+// less sure than a guess, its line read mostly as noise (「| 5732688  7デザイグhI」 read
+// ﾃﾞｻﾞｲｸﾞ for ｶ)ﾜｶﾊﾞﾃﾞｻﾞｲﾝｼﾞﾑｼﾖ). The crop's answer replaces it only when surer
+// (overConfidence).
+func unsureHolder(f Fields) bool {
+	return f.AccountHolder.Found && f.AccountHolder.Confidence < sureGuess && f.AccountNumber.Found
+}
+
 // afterNumber places a holder printed after the account number on its line, as a
 // ledger's row of values prints it (京都銀行 本店営業部 普通 5862799 ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ), when no
 // label placed it: from the number's end to the line's, or, the number ending its line
@@ -304,10 +308,67 @@ func afterNumber(ls []line, src []Line, number string) (Reread, string, bool) {
 		if x1-x0 < holderMinWidth*h {
 			return Reread{}, "", false
 		}
-		return Reread{Page: l.Page, Box: image.Rect(x0, l.Box.Min.Y, x1, l.Box.Max.Y)}, ln.text[end:], true
+		box := image.Rect(x0, l.Box.Min.Y, x1, l.Box.Max.Y)
+		if b, ok := holderWords(src, l, x0, rowRight(src, l)); ok {
+			box = b
+		}
+		return Reread{Page: l.Page, Box: box}, ln.text[end:], true
 	}
 	return Reread{}, "", false
 }
+
+// holderWords is the crop of the holder the page's reading has among line l's words from
+// x0 on, short of limit: the words as far as they run on (a gap of holderGap word heights ends them:
+// a photo's row read a speck at the page's edge), as tall as most of them and a quarter of
+// that round, and on to the right by holderReach of their heights (the reading
+// gave up before the name's end: ﾌｱ-ﾑ of ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ lost), short of the next word. A
+// tilted photo's or fax's row is a line as tall as three of its words; the holder's
+// small half-width kana in a crop that tall read as nothing (ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ in a 1,200 by
+// 112 crop of a ledger's row, 25 pixels high).
+func holderWords(src []Line, l Line, x0, limit int) (image.Rectangle, bool) {
+	var ws []Word
+	for _, w := range l.Words {
+		if c := (w.Box.Min.X + w.Box.Max.X) / 2; c >= x0 && c < limit {
+			ws = append(ws, w)
+		}
+	}
+	slices.SortFunc(ws, func(a, b Word) int { return a.Box.Min.X - b.Box.Min.X })
+	if len(ws) == 0 {
+		return image.Rectangle{}, false
+	}
+	// The words' height is their tops' and bottoms' medians: a word read from noise
+	// takes in the cell's rules (Dua of ｶ)ﾜｶﾊﾞﾃﾞｻﾞｲﾝ, the row's whole height).
+	band := func(ws []Word) (top, bottom int) {
+		var tops, bottoms []int
+		for _, w := range ws {
+			tops, bottoms = append(tops, w.Box.Min.Y), append(bottoms, w.Box.Max.Y)
+		}
+		slices.Sort(tops)
+		slices.Sort(bottoms)
+		return tops[len(tops)/2], bottoms[(len(bottoms)-1)/2]
+	}
+	top, bottom := band(ws)
+	h := max(bottom-top, 1)
+	n, next := 1, limit
+	for ; n < len(ws); n++ {
+		if ws[n].Box.Min.X-ws[n-1].Box.Max.X > holderGap*h {
+			next = ws[n].Box.Min.X
+			break
+		}
+	}
+	top, bottom = band(ws[:n])
+	h = max(bottom-top, 1)
+	x1 := max(ws[n-1].Box.Max.X, min(next-h/2, ws[n-1].Box.Max.X+holderReach*h))
+	box := image.Rect(min(ws[0].Box.Min.X, x0), max(top-h/4, l.Box.Min.Y), x1, min(bottom+h/4, l.Box.Max.Y))
+	if box.Dx() < holderMinWidth*h || box.Dy() <= 0 {
+		return image.Rectangle{}, false
+	}
+	return box, true
+}
+
+// holderGap is the widest gap inside a holder's words, in their heights: a space is less
+// than one, the half-width kana read as two words a little more.
+const holderGap = 3
 
 // pageRight is the right edge of the page's lines, as far right as its text goes.
 func pageRight(src []Line) int {
@@ -713,11 +774,11 @@ func headerCell(ls []line, src []Line, field string) (Reread, string, bool) {
 			}
 			row := sameRow(ls, src, i)
 			var spans []span // the row's labels, this one among them
-			self := span{xAt(ln, l, h.start), xAt(ln, l, h.end)}
+			self := span{startAt(ln, l, h.start), xAt(ln, l, h.end)}
 			for _, j := range row {
 				lj := src[ls[j].src]
 				for _, o := range ls[j].hits {
-					spans = append(spans, span{xAt(ls[j], lj, o.start), xAt(ls[j], lj, o.end)})
+					spans = append(spans, span{startAt(ls[j], lj, o.start), xAt(ls[j], lj, o.end)})
 				}
 			}
 			if len(spans) < 2 {
@@ -727,7 +788,7 @@ func headerCell(ls []line, src []Line, field string) (Reread, string, bool) {
 			if len(below) == 0 {
 				continue
 			}
-			r, seg, ok := cellUnder(ls, src, below, spans, self)
+			r, seg, ok := cellUnder(ls, src, below, spans, self, field == "holder")
 			if ok {
 				r.Page = l.Page
 				return r, seg, true
@@ -791,7 +852,13 @@ func rowBelow(ls []line, src []Line, row []int) []int {
 // of a line's height; a value belongs to the label whose column it can start in (a left-
 // aligned value starts after the label before and before its own label ends) or end in
 // (a right-aligned amount), the nearest when none fits.
-func cellUnder(ls []line, src []Line, below []int, spans []span, self span) (Reread, string, bool) {
+//
+// A holder's cell (holder) holds kana alone: a word of kanji or a long number is another
+// column's whatever the columns say (a fax's header row read 銀行名 and 名義人 alone, and
+// the holder's crop took in 本店営業部 当座預金 5732688 before the name). Its crop is cut
+// to the holder's words (holderWords), and goes past where the reading gave up when it is
+// the row's last cell.
+func cellUnder(ls []line, src []Line, below []int, spans []span, self span, holder bool) (Reread, string, bool) {
 	slices.SortFunc(spans, func(a, b span) int { return a.x0 - b.x0 })
 	k := slices.Index(spans, self)
 	var box image.Rectangle
@@ -808,8 +875,9 @@ func cellUnder(ls []line, src []Line, below []int, spans []span, self span) (Rer
 		text []string
 	}
 	var values []value
+	other := func(text string) bool { return holder && !mayHoldKana(text) }
 	for _, w := range words {
-		if n := len(values); n > 0 && w.Box.Min.X-values[n-1].x1 < box.Dy() {
+		if n := len(values); n > 0 && w.Box.Min.X-values[n-1].x1 < box.Dy() && !other(w.Text) && !other(values[n-1].text[0]) {
 			values[n-1].x1 = max(values[n-1].x1, w.Box.Max.X)
 			values[n-1].text = append(values[n-1].text, w.Text)
 			continue
@@ -818,6 +886,11 @@ func cellUnder(ls []line, src []Line, below []int, spans []span, self span) (Rer
 	}
 	// column says which label's column a value is in.
 	column := func(v value) int {
+		if other(v.text[0]) && k > 0 && (v.x0+v.x1)/2 < (self.x0+self.x1)/2 {
+			return k - 1
+		} else if other(v.text[0]) {
+			return k + 1
+		}
 		best, bestCost := 0, math.MaxInt
 		for c, s := range spans {
 			from, to := -far, far // where a value of c may start, or end
@@ -859,7 +932,42 @@ func cellUnder(ls []line, src []Line, below []int, spans []span, self span) (Rer
 	if x1-x0 < box.Dy()/2 {
 		return Reread{}, "", false
 	}
-	return Reread{Box: image.Rect(x0, box.Min.Y, x1, box.Max.Y)}, strings.Join(read, " "), true
+	crop := image.Rect(x0, box.Min.Y, x1, box.Max.Y)
+	if holder {
+		for _, j := range below {
+			l := src[ls[j].src]
+			limit := x1
+			if k+1 == len(spans) {
+				limit = rowRight(src, l)
+			}
+			if b, ok := holderWords(src, l, x0, limit); ok {
+				crop = b
+				break
+			}
+		}
+	}
+	return Reread{Box: crop}, strings.Join(read, " "), true
+}
+
+// mayHoldKana says whether a word the page's reading has may be part of a holder's kana
+// misread: not two kanji or more (本店営業部, 当座預金: one is a カ read 力), nor five digits
+// in a row (an account number).
+func mayHoldKana(word string) bool {
+	han, digits := 0, 0
+	for _, r := range word {
+		if unicode.Is(unicode.Han, r) {
+			han++
+		}
+		if unicode.IsDigit(r) {
+			digits++
+			if digits >= 5 {
+				return false
+			}
+		} else {
+			digits = 0
+		}
+	}
+	return han < 2
 }
 
 // xAt is the x on the page where the character at byte pos of ln's text begins (the
@@ -892,6 +1000,19 @@ func xAt(ln line, l Line, pos int) int {
 		at += counts[j]
 	}
 	return l.Box.Max.X
+}
+
+// startAt is where the text from byte pos of ln's text begins on the page: xAt, but at a
+// word's first character the word's start, not the end of the word before it (a label
+// after a gap: 名義人 far right of 銀行名 began at 銀行名's end).
+func startAt(ln line, l Line, pos int) int {
+	x := xAt(ln, l, pos)
+	for k, w := range l.Words {
+		if w.Box.Max.X == x && k+1 < len(l.Words) {
+			return l.Words[k+1].Box.Min.X
+		}
+	}
+	return x
 }
 
 func countNonSpace(s string) int {
@@ -951,7 +1072,7 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 		}
 	}
 	for _, field := range order {
-		if a := best[field]; !a.over || a.conf >= overConfidence {
+		if a := best[field]; !a.over || a.conf >= overConfidence || a.scored && a.conf > unsureConfidence(f, field) {
 			a.apply(f, a.conf, a.over)
 		}
 	}
@@ -960,6 +1081,19 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 	issuerByHolder(f)
 	restoreHolderMark(f)
 	holderByIssuer(f)
+}
+
+// unsureConfidence is how sure the value of field the page's reading found is, when it
+// is less sure than a guess (1 otherwise): a crop's scored answer surer than that is
+// taken over it although it is not sure (overConfidence). A holder read as ﾃﾞｻﾞｲｸﾞ at
+// 0.27 from a row of noise, its crop ｶ)ｶﾃﾞｻﾞｲﾝｼﾞﾑｼﾖ at 0.35.
+func unsureConfidence(f *Fields, field string) float64 {
+	for _, r := range rereadable {
+		if found, conf := r.of(f); r.field == field && found && conf < sureGuess {
+			return conf
+		}
+	}
+	return 1
 }
 
 // dotlessEraRe is a 和暦 date whose dots a crop lost (R8102 for R8.10.2, R8.102): the

@@ -1,6 +1,7 @@
 package invoiceread
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"slices"
@@ -281,23 +282,28 @@ func TestRefineTakesTheSurerAnswer(t *testing.T) {
 		got    []Line
 		want   string
 		reason string
+		page   float64 // the page's value's confidence (0: 0.5)
 	}{
 		{"the widened crop is surer", []Line{{Text: "カコギヨリ", Confidence: 0.27}, {Text: "カ)サンワコウキ~ヨウ", Confidence: 0.82}},
-			"ｶ)ｻﾝﾜｺｳｷﾞﾖｳ", "half-width kana read widened"},
+			"ｶ)ｻﾝﾜｺｳｷﾞﾖｳ", "half-width kana read widened", 0},
 		{"the crop as it is is surer", []Line{{Text: "カ)ミナトキカク", Confidence: 0.80}, {Text: "カ)ナトキカン", Confidence: 0.60}},
-			"ｶ)ﾐﾅﾄｷｶｸ", "full-width kana read as they are"},
+			"ｶ)ﾐﾅﾄｷｶｸ", "full-width kana read as they are", 0},
 		{"neither sure enough to replace the page's", []Line{{Text: "カコギヨリ", Confidence: 0.3}, {Text: "ナトキ", Confidence: 0.5}},
-			"ｶｻﾂﾘｺ", "the page's value stays"},
+			"ｶｻﾂﾘｺ", "the page's value stays", 0},
 		{"an unscored answer loses to a scored one", []Line{{Text: "ーサビス", Confidence: 0}, {Text: "カ  )ツバサジヨウホウサ  ービス", Confidence: 0.62}},
-			"ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", "tesseract scores 0 when the character set took its first choice away: the glyphs looked like no kana"},
+			"ｶ)ﾂﾊﾞｻｼﾞﾖｳﾎｳｻ-ﾋﾞｽ", "tesseract scores 0 when the character set took its first choice away: the glyphs looked like no kana", 0},
 		{"two unscored answers: the first", []Line{{Text: "カ)ミナトキカク", Confidence: 0}, {Text: "カ)ナトキカン", Confidence: 0}},
-			"ｶ)ﾐﾅﾄｷｶｸ", "each stands at cropConfidence, and the later is not surer"},
+			"ｶ)ﾐﾅﾄｷｶｸ", "each stands at cropConfidence, and the later is not surer", 0},
 		{"the surer answer does not parse: the other", []Line{{Text: "カ)ミナトキカク", Confidence: 0.7}, {Text: "1", Confidence: 0.95}},
-			"ｶ)ﾐﾅﾄｷｶｸ", "only answers that parse compete"},
+			"ｶ)ﾐﾅﾄｷｶｸ", "only answers that parse compete", 0},
+		{"a page's value less sure than a guess loses to a surer answer", []Line{{Text: "デザイイジゲ", Confidence: 0.31}, {Text: "カ )カデザインジムショ", Confidence: 0.35}},
+			"ｶ)ｶﾃﾞｻﾞｲﾝｼﾞﾑｼﾖ", "a row of noise read ﾃﾞｻﾞｲｸﾞ at 0.27 (unsureConfidence)", 0.27},
+		{"a page's value less sure than a guess and than the answers stays", []Line{{Text: "カコギヨリ", Confidence: 0.2}, {Text: "ナトキ", Confidence: 0.25}},
+			"ｶｻﾂﾘｺ", "no answer is surer than the page's", 0.27},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := Fields{AccountHolder: found("ｶｻﾂﾘｺ", 0.5)}
+			f := Fields{AccountHolder: found("ｶｻﾂﾘｺ", cmp.Or(c.page, 0.5))}
 			Refine(&f, asked, c.got)
 			assert.Equal(t, c.want, f.AccountHolder.Value, c.reason)
 		})
@@ -424,7 +430,10 @@ func TestHeaderCells(t *testing.T) {
 		box   image.Rectangle
 		read  string
 	}{
-		{"holder", image.Rect(1323, 2200, 1640, 2248), "が が 77- ム"},
+		// The holder's cell is the row's last: its crop goes on past where the reading
+		// gave up (ム ends at 1640) by holderReach of its words' height (31), as tall as
+		// most of them (ム's box takes in the cell's rule) and a quarter of that round.
+		{"holder", image.Rect(1323, 2200, 1640+holderReach*31, 2236+31/4), "が が 77- ム"},
 		{"type", image.Rect(758, 2200, 1165, 2248), ")"},
 		{"account_number", image.Rect(989, 2200, 1448, 2248), "4540592"},
 		{"branch", image.Rect(342, 2200, 930, 2248), "本 店 営業 部"},
@@ -453,7 +462,7 @@ func TestHeaderCells(t *testing.T) {
 	for _, rr := range Rereads(lines, f) {
 		got = append(got, fmt.Sprintf("%s %v", rr.Field, rr.Box))
 	}
-	assert.Equal(t, []string{"account_holder (1323,2200)-(1640,2248)", "account_holder (1323,2200)-(1640,2248)",
+	assert.Equal(t, []string{"account_holder (1323,2200)-(1826,2243)", "account_holder (1323,2200)-(1826,2243)",
 		"account_type (758,2200)-(1165,2248)", "account (80,2016)-(1921,2296)"}, got, "and the bank's block, from its heading")
 
 	// A label alone on its line (no other label in its row) stays cropOf's.
@@ -631,5 +640,78 @@ func TestABranchTheBankHasNoneOfIsReadAgain(t *testing.T) {
 			Refine(&g, asked, []Line{c.got})
 			assert.Equal(t, c.want, g.BranchName.Value)
 		})
+	}
+}
+
+// A holder's crop is cut to its words: as tall as most of them (a word read from noise
+// takes in the row's rules), as far as they run on (a speck at the page's edge is not
+// the holder's), and on past where the reading gave up by holderReach of their heights.
+// In a header row's cell, a word of kanji or a long number is another column's.
+func TestAHoldersCropIsItsWords(t *testing.T) {
+	w := func(s string, x0, y0, x1, y1 int) Word { return Word{Text: s, Box: image.Rect(x0, y0, x1, y1)} }
+	line := func(ws ...Word) Line {
+		l := Line{Confidence: 0.6, Page: 1, Words: ws}
+		for i, x := range ws {
+			if i > 0 {
+				l.Text += "  "
+			}
+			l.Text += x.Text
+			l.Box = l.Box.Union(x.Box)
+		}
+		return l
+	}
+	// A fax's ledger: the header row read 銀行名 and 名義人 alone, the row of values as a
+	// line as tall as three of its words (tilted), the holder (ｶ)ﾜｶﾊﾞﾃﾞｻﾞｲﾝｼﾞﾑｼﾖ) as noise.
+	header := line(w("銀行名", 330, 2091, 430, 2130), w("名義人", 1840, 2095, 1943, 2140))
+	values := line(w("北洋銀行", 287, 2157, 426, 2220), w("本店営業部", 649, 2185, 827, 2221), w("当座預金", 992, 2164, 1178, 2229),
+		w("5732688", 1217, 2188, 1369, 2219), w("Dua", 1469, 2156, 1615, 2257), w("デザ", 1593, 2158, 1655, 2218),
+		w("イム", 1666, 2153, 1733, 2217), w("3", 1737, 2189, 1787, 2216))
+	lines := []Line{line(w("御振込先", 280, 2020, 420, 2060)), header, values, line(w("備考", 290, 2400, 360, 2440))}
+	r, read, ok := headerCell(prepare("", lines), lines, "holder")
+	require.True(t, ok)
+	// From the number's end; the words' tops and bottoms' medians 2158 and 2217 (Dua's
+	// box is the row's), a quarter of their 59 round, within the row; on past 3 by six
+	// times 59, but half a height short of where the page's lines end (1943).
+	assert.Equal(t, image.Rect(1369, 2153, 1943-59/2, 2217+59/4), r.Box)
+	assert.Equal(t, "Dua デザ イム 3", read)
+
+	// After the account number, no label: a speck at the page's edge is not the holder's.
+	speck := []Line{line(w("京都銀行", 200, 2620, 400, 2660), w("5862799", 900, 2625, 1050, 2660),
+		w("770が17-4", 1100, 2630, 1300, 2660), w("H", 2790, 2620, 2828, 2732))}
+	box, ok := holderWords(speck, speck[0], 1050, rowRight(speck, speck[0]))
+	require.True(t, ok)
+	// 770が17-4 alone, 30 high: to 1300 + 6×30, a quarter of 30 above and below.
+	assert.Equal(t, image.Rect(1050, 2630-30/4, 1300+holderReach*30, 2660+30/4), box)
+
+	// Too narrow for a holder (ｶ)ﾔﾏﾀﾞ is three heights): none.
+	_, ok = holderWords(speck, speck[0], 1050, 1100)
+	assert.False(t, ok)
+}
+
+// A holder the page's reading found unsure and without its label (the kana after the
+// number, from a row read as noise) is asked again after the number, over what was read.
+func TestAnUnsureHolderIsReadAgainAfterTheNumber(t *testing.T) {
+	lines := []Line{placed("お振込み先", 100), placed("京都銀行 本店営業部 普通 5862799 デザイグhI", 150), placed("備考", 300)}
+	f := Extract("", lines)
+	require.Equal(t, "5862799", f.AccountNumber.Value)
+	f.AccountHolder = found("ﾃﾞｻﾞｲｸﾞ", 0.27)
+	crops := fieldCrops(Rereads(lines, f))
+	require.Len(t, crops, 2)
+	for _, c := range crops {
+		assert.Equal(t, "account_holder", c.Field)
+		assert.True(t, c.Over, "over the page's reading")
+	}
+	// Sure enough (a guess's certainty), it is not asked again.
+	f.AccountHolder.Confidence = sureGuess
+	assert.Empty(t, fieldCrops(Rereads(lines, f)))
+}
+
+func TestMayHoldKana(t *testing.T) {
+	for word, want := range map[string]bool{
+		"Dua": true, "デザ": true, "力)ﾜｶﾊﾞ": true, // one kanji: カ read 力
+		"3": true, "2025": true, // a digit or four: a kana read as digits
+		"本店営業部": false, "当座預金": false, "5732688": false, "”5732688": false,
+	} {
+		assert.Equal(t, want, mayHoldKana(word), word)
 	}
 }
