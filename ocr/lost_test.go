@@ -62,7 +62,7 @@ func TestRecoverLostReadsALineThePageLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	file := filepath.Join(dir, "page.png")
 	require.NoError(t, writePNG(file, g))
-	pr, err := r.tesseract(context.Background(), dir, file, 1, false)
+	pr, err := r.tesseract(context.Background(), dir, file, 1, false, false)
 	require.NoError(t, err)
 
 	var due Line
