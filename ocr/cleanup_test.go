@@ -296,3 +296,25 @@ func TestMedian9IsTheMiddleOfNine(t *testing.T) {
 		}
 	}
 }
+
+// The histogram's four counts add up to one count of every pixel, rows of any width, a
+// sub-image's stride included.
+func TestHistogramCountsEveryPixel(t *testing.T) {
+	for _, w := range []int{1, 3, 4, 5, 7, 64, 1653} {
+		g := image.NewGray(image.Rect(0, 0, w+2, 9))
+		for i := range g.Pix {
+			g.Pix[i] = uint8(i*7 + i/5)
+		}
+		sub := g.SubImage(image.Rect(1, 1, w+1, 8)).(*image.Gray)
+		var want [256]int
+		for y := sub.Rect.Min.Y; y < sub.Rect.Max.Y; y++ {
+			for x := sub.Rect.Min.X; x < sub.Rect.Max.X; x++ {
+				want[sub.GrayAt(x, y).Y]++
+			}
+		}
+		got, n := histogram(sub)
+		if got != want || n != w*7 {
+			t.Errorf("width %d: histogram differs from a count of every pixel (n %d, want %d)", w, n, w*7)
+		}
+	}
+}

@@ -331,11 +331,26 @@ func oneBit(g *image.Gray) bool {
 
 // histogram of a gray image.
 func histogram(g *image.Gray) (h [256]int, n int) {
+	// Four counts, each pixel of four to its own: a page is mostly one white, and one
+	// count taking every pixel waits on its own last increment (store to load), a fifth
+	// of the page's preparation (pprof, issue 28's eighth session).
+	var hs [4][256]int32
 	w := g.Rect.Dx()
 	for y := range g.Rect.Dy() {
-		for _, v := range g.Pix[y*g.Stride : y*g.Stride+w] {
-			h[v]++
+		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		i := 0
+		for ; i+4 <= len(row); i += 4 {
+			hs[0][row[i]]++
+			hs[1][row[i+1]]++
+			hs[2][row[i+2]]++
+			hs[3][row[i+3]]++
 		}
+		for ; i < len(row); i++ {
+			hs[0][row[i]]++
+		}
+	}
+	for v := range h {
+		h[v] = int(hs[0][v]) + int(hs[1][v]) + int(hs[2][v]) + int(hs[3][v])
 	}
 	return h, w * g.Rect.Dy()
 }
