@@ -286,8 +286,8 @@ func strangeBranch(f *Fields) bool {
 // unsureHolder says whether the holder the page's reading found is worth its crop after
 // the account number over it: found without its label (the kana after the number) and
 // less sure than a guess, its line read mostly as noise (「| 5732688  7デザイグhI」 read
-// ﾃﾞｻﾞｲｸﾞ for ｶ)ﾜｶﾊﾞﾃﾞｻﾞｲﾝｼﾞﾑｼﾖ). The crop's answer replaces it only when surer
-// (overConfidence).
+// ﾃﾞｻﾞｲｸﾞ for ｶ)ﾜｶﾊﾞﾃﾞｻﾞｲﾝｼﾞﾑｼﾖ). The crop's answer replaces it when tesseract scores
+// it surer (Refine, unsureConfidence).
 func unsureHolder(f Fields) bool {
 	return f.AccountHolder.Found && f.AccountHolder.Confidence < sureGuess && f.AccountNumber.Found
 }
@@ -309,7 +309,7 @@ func afterNumber(ls []line, src []Line, number string) (Reread, string, bool) {
 			return Reread{}, "", false
 		}
 		box := image.Rect(x0, l.Box.Min.Y, x1, l.Box.Max.Y)
-		if b, ok := holderWords(src, l, x0, rowRight(src, l)); ok {
+		if b, ok := holderWords(l, x0, rowRight(src, l)); ok {
 			box = b
 		}
 		return Reread{Page: l.Page, Box: box}, ln.text[end:], true
@@ -318,14 +318,14 @@ func afterNumber(ls []line, src []Line, number string) (Reread, string, bool) {
 }
 
 // holderWords is the crop of the holder the page's reading has among line l's words from
-// x0 on, short of limit: the words as far as they run on (a gap of holderGap word heights ends them:
-// a photo's row read a speck at the page's edge), as tall as most of them and a quarter of
-// that round, and on to the right by holderReach of their heights (the reading
+// x0 on, short of limit: the words as far as they run on (a gap of holderGap word heights
+// ends them: a photo's row read a speck at the page's edge), as tall as most of them and a
+// quarter of that round, and on to the right by holderReach of their heights (the reading
 // gave up before the name's end: ﾌｱ-ﾑ of ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ lost), short of the next word. A
-// tilted photo's or fax's row is a line as tall as three of its words; the holder's
-// small half-width kana in a crop that tall read as nothing (ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ in a 1,200 by
-// 112 crop of a ledger's row, 25 pixels high).
-func holderWords(src []Line, l Line, x0, limit int) (image.Rectangle, bool) {
+// tilted photo's or fax's row is a line as tall as three of its words; the holder's small
+// half-width kana in a crop that tall read as nothing (ｶ)ｼﾗｶﾊﾞﾌｱ-ﾑ, 25 pixels high, in a
+// 1,200 by 112 crop of a ledger's row).
+func holderWords(l Line, x0, limit int) (image.Rectangle, bool) {
 	var ws []Word
 	for _, w := range l.Words {
 		if c := (w.Box.Min.X + w.Box.Max.X) / 2; c >= x0 && c < limit {
@@ -940,7 +940,7 @@ func cellUnder(ls []line, src []Line, below []int, spans []span, self span, hold
 			if k+1 == len(spans) {
 				limit = rowRight(src, l)
 			}
-			if b, ok := holderWords(src, l, x0, limit); ok {
+			if b, ok := holderWords(l, x0, limit); ok {
 				crop = b
 				break
 			}

@@ -678,13 +678,13 @@ func TestAHoldersCropIsItsWords(t *testing.T) {
 	// After the account number, no label: a speck at the page's edge is not the holder's.
 	speck := []Line{line(w("京都銀行", 200, 2620, 400, 2660), w("5862799", 900, 2625, 1050, 2660),
 		w("770が17-4", 1100, 2630, 1300, 2660), w("H", 2790, 2620, 2828, 2732))}
-	box, ok := holderWords(speck, speck[0], 1050, rowRight(speck, speck[0]))
+	box, ok := holderWords(speck[0], 1050, rowRight(speck, speck[0]))
 	require.True(t, ok)
 	// 770が17-4 alone, 30 high: to 1300 + 6×30, a quarter of 30 above and below.
 	assert.Equal(t, image.Rect(1050, 2630-30/4, 1300+holderReach*30, 2660+30/4), box)
 
 	// Too narrow for a holder (ｶ)ﾔﾏﾀﾞ is three heights): none.
-	_, ok = holderWords(speck, speck[0], 1050, 1100)
+	_, ok = holderWords(speck[0], 1050, 1100)
 	assert.False(t, ok)
 }
 
