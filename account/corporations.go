@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 
 	"cardpay/nta"
 	"cardpay/store"
@@ -13,6 +14,8 @@ import (
 // Agency's corporate-number Web-API (package nta).
 type Registry interface {
 	Search(ctx context.Context, q string) ([]nta.Corporation, error)
+	// Numbers looks several corporate numbers up, in one request where it can.
+	Numbers(ctx context.Context, numbers []string) ([]nta.Corporation, error)
 }
 
 // Corporations is 法人名検索, the rule the supplier pages and GET /api/v1/corporations
@@ -61,6 +64,19 @@ func (f RegistryFunc) Search(ctx context.Context, q string) ([]nta.Corporation, 
 	return f(ctx, q)
 }
 
+// Numbers calls f for each number in turn.
+func (f RegistryFunc) Numbers(ctx context.Context, numbers []string) ([]nta.Corporation, error) {
+	var out []nta.Corporation
+	for _, n := range numbers {
+		found, err := f(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
 // IssuerName is the registered name of the open corporation numbered number and its
 // furigana (the NTA's, "" when unknown), for the invoice reading (invoicefiles.Registry):
 // a corporation's registration number is T and its corporate number. ok is false when
@@ -72,6 +88,42 @@ func (s *Corporations) IssuerName(ctx context.Context, number string) (name, kan
 		return "", "", false
 	}
 	return c.Name, c.NameKana, status == Confirmed && c.Name != ""
+}
+
+// IssuerNames is IssuerName of several numbers at once, the registry asked once (the
+// readings of a registration number read a digit wrong, up to eight: one request of the
+// NTA where IssuerName made eight): the open corporations it knows among them, by number,
+// kept in the corporations table. When the registry is not configured or does not answer,
+// the corporations the service knows; a number it says it has none of is not answered.
+func (s *Corporations) IssuerNames(ctx context.Context, numbers []string) map[string]store.Corporation {
+	out := map[string]store.Corporation{}
+	if len(numbers) == 0 {
+		return out
+	}
+	if s.Registry != nil {
+		found, err := s.Registry.Numbers(ctx, numbers)
+		if err == nil {
+			var rows []store.Corporation
+			for _, f := range found {
+				if f.Name == "" || !slices.Contains(numbers, f.CorporateNumber) {
+					continue
+				}
+				c := store.Corporation{CorporateNumber: f.CorporateNumber, Name: f.Name, NameKana: f.NameKana, Address: f.Address}
+				rows, out[c.CorporateNumber] = append(rows, c), c
+			}
+			if err := s.Store.SaveCorporations(ctx, rows); err != nil {
+				s.logger().Warn("corporations from the registry not kept", "error", err)
+			}
+			return out
+		}
+		s.logger().Warn("corporate-number lookup for an invoice failed", "error", err)
+	}
+	for _, n := range numbers {
+		if c, err := s.Store.Corporation(ctx, n); err == nil && c.Name != "" {
+			out[n] = c
+		}
+	}
+	return out
 }
 
 // What Verify found of a corporate number.

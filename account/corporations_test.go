@@ -100,3 +100,62 @@ func TestCorporationVerify(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, account.Unknown, found)
 }
+
+// batchRegistry answers Numbers in one call, counting the calls.
+type batchRegistry struct {
+	calls  [][]string
+	answer []nta.Corporation
+	fail   error
+}
+
+func (r *batchRegistry) Search(context.Context, string) ([]nta.Corporation, error) {
+	panic("IssuerNames asks Numbers")
+}
+
+func (r *batchRegistry) Numbers(_ context.Context, numbers []string) ([]nta.Corporation, error) {
+	r.calls = append(r.calls, numbers)
+	return r.answer, r.fail
+}
+
+// IssuerNames asks the registry once for several numbers: the ones it knows answer (and
+// are kept); when it fails, the corporations the service knows answer.
+func TestCorporationIssuerNames(t *testing.T) {
+	ctx := context.Background()
+	const first, second, unknown = "8010401089994", "7010401089995", "6010401089996"
+	reg := &batchRegistry{answer: []nta.Corporation{
+		{CorporateNumber: first, Name: "一括照会テスト株式会社", NameKana: "イッカツショウカイテスト"},
+		{CorporateNumber: second, Name: "一括照会テスト第二株式会社"},
+		{CorporateNumber: "9999999999999", Name: "頼んでいない株式会社"}, // not asked: left out
+	}}
+	s := &account.Corporations{Store: db.Store, Logger: slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)), Registry: reg}
+
+	got := s.IssuerNames(ctx, []string{first, second, unknown})
+	assert.Len(t, reg.calls, 1, "one request for three numbers")
+	require.Len(t, got, 2)
+	assert.Equal(t, "一括照会テスト株式会社", got[first].Name)
+	assert.Equal(t, "イッカツショウカイテスト", got[first].NameKana)
+	assert.Equal(t, "一括照会テスト第二株式会社", got[second].Name)
+	_, err := db.Store.Corporation(ctx, second)
+	require.NoError(t, err, "the registry's answer is kept")
+
+	// The registry down: what the service kept answers.
+	reg.answer, reg.fail = nil, errors.New("nta: /4/num: HTTP 503")
+	got = s.IssuerNames(ctx, []string{first, unknown})
+	require.Len(t, got, 1)
+	assert.Equal(t, "一括照会テスト株式会社", got[first].Name)
+
+	// No numbers: no request.
+	assert.Empty(t, s.IssuerNames(ctx, nil))
+	assert.Len(t, reg.calls, 2)
+
+	// A RegistryFunc answers number by number.
+	var asked []string
+	f := account.RegistryFunc(func(_ context.Context, q string) ([]nta.Corporation, error) {
+		asked = append(asked, q)
+		return nil, nil
+	})
+	list, err := f.Numbers(ctx, []string{first, second})
+	require.NoError(t, err)
+	assert.Empty(t, list)
+	assert.Equal(t, []string{first, second}, asked)
+}

@@ -72,9 +72,11 @@ type OCR struct {
 
 // Registry names an open corporation by its 13-digit corporate number (the NTA's
 // 法人番号 registry, or the corporations the service knows), with its furigana ("" when
-// it has none); ok is false when it does not know one.
+// it has none); ok is false when it does not know one. IssuerNames answers several
+// numbers at once (the readings of a number read a digit wrong), those it knows.
 type Registry interface {
 	IssuerName(ctx context.Context, corporateNumber string) (name, kana string, ok bool)
+	IssuerNames(ctx context.Context, corporateNumbers []string) map[string]store.Corporation
 }
 
 // Run reads the file named by the job's payload (OCRJob). Only a shutdown (the
@@ -144,8 +146,14 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 			}
 		} else {
 			// A number read a digit wrong: the registry says which of its readings is the
-			// issuer's (invoiceread.Fields.ChooseRegistration).
-			read.ChooseRegistration(func(number string) (string, string, bool) { return o.Registry.IssuerName(ctx, number) })
+			// issuer's (invoiceread.Fields.ChooseRegistration), all asked at once.
+			if len(read.RegistrationCandidates) > 0 {
+				known := o.Registry.IssuerNames(ctx, read.RegistrationCandidates)
+				read.ChooseRegistration(func(number string) (string, string, bool) {
+					c, ok := known[number]
+					return c.Name, c.NameKana, ok
+				})
+			}
 		}
 	}
 	fields, err := json.Marshal(read)

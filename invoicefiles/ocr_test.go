@@ -105,11 +105,26 @@ func TestTheSameFileIsNotReadTwice(t *testing.T) {
 	assert.NotEqual(t, store.OCRDone, got.OCRStatus, "another buyer's reading is never copied")
 }
 
-// registry stands for account.Corporations: it knows one corporation.
-type registry struct{ number, name, kana string }
+// registry stands for account.Corporations: it knows one corporation. asked, when not
+// nil, records what IssuerNames was asked, a call a row.
+type registry struct {
+	number, name, kana string
+	asked              *[][]string
+}
 
 func (r registry) IssuerName(_ context.Context, n string) (string, string, bool) {
 	return r.name, r.kana, n == r.number
+}
+
+func (r registry) IssuerNames(_ context.Context, ns []string) map[string]store.Corporation {
+	if r.asked != nil {
+		*r.asked = append(*r.asked, ns)
+	}
+	out := map[string]store.Corporation{}
+	if slices.Contains(ns, r.number) {
+		out[r.number] = store.Corporation{CorporateNumber: r.number, Name: r.name, NameKana: r.kana}
+	}
+	return out
 }
 
 // readWithRegistry reads truth's invoice, rendered as a text PDF, with the OCR job for a
@@ -147,7 +162,7 @@ func readWithRegistry(t *testing.T, name string, truth invoicegen.Truth, reg reg
 // the registered name stands over the name read, and the fields say so.
 func TestTheRegistryNamesTheIssuer(t *testing.T) {
 	truth := invoicegen.New(21).Invoice()
-	fields := readWithRegistry(t, "registry", truth, registry{truth.RegistrationNumber[1:], "登録上の名前 株式会社", "ミナトキカコ"})
+	fields := readWithRegistry(t, "registry", truth, registry{truth.RegistrationNumber[1:], "登録上の名前 株式会社", "ミナトキカコ", nil})
 	assert.Equal(t, truth.RegistrationNumber, fields.RegistrationNumber.Value)
 	assert.Equal(t, "登録上の名前株式会社", fields.IssuerName.Value, "the registered name, not the printed one")
 	assert.True(t, fields.IssuerFromRegistry)
@@ -167,9 +182,14 @@ func TestTheRegistryChoosesTheNumberReadWrong(t *testing.T) {
 	wrong := right[:len(right)-1] + string("8778968138"[last-'0'])
 	require.False(t, pay.ValidRegistrationNumber(wrong), "the check digit refuses %s", wrong)
 	truth.RegistrationNumber = wrong
-	fields := readWithRegistry(t, "registry-choice", truth, registry{right[1:], truth.IssuerName, ""})
+	var asked [][]string
+	fields := readWithRegistry(t, "registry-choice", truth, registry{right[1:], truth.IssuerName, "", &asked})
 	assert.Equal(t, right, fields.RegistrationNumber.Value, "printed %s; the registry knows %s as %s", wrong, right, truth.IssuerName)
 	assert.True(t, fields.IssuerFromRegistry)
+	// The readings that pass the check digit are asked at once (one NTA request).
+	require.Len(t, asked, 1)
+	assert.Contains(t, asked[0], right[1:])
+	t.Logf("%d readings of %s asked of the registry in one call", len(asked[0]), wrong)
 }
 
 // Learning where a supplier prints its fields (issue 28): the supplier's invoices print

@@ -631,3 +631,46 @@ func TestSearchBodyLimit(t *testing.T) {
 		})
 	}
 }
+
+// Numbers asks for several numbers in one request, ten at most a request: the open
+// corporations among them answer; numbers that cannot be one, and repeats, are not sent.
+func TestNumbers(t *testing.T) {
+	f, srv := newFake(t)
+	c := newTestClient(srv)
+	list, err := c.Numbers(context.Background(), []string{"1180301018771", "4180301099990", "1180301018772", "１１８０３０１０１８７７１", "2180001099995"})
+	require.NoError(t, err)
+	assert.Equal(t, []Corporation{toyota}, list, "the closed one and the unknown one answer nothing")
+	reqs := f.requests()
+	require.Len(t, reqs, 1, "one request")
+	assert.Equal(t, "/4/num", reqs[0].Path)
+	assert.Equal(t, "1180301018771,4180301099990,2180001099995", reqs[0].Query().Get("number"),
+		"a wrong check digit and a repeat (full-width) left out")
+
+	// Twelve numbers: ten, then two.
+	var many []string
+	for i := 0; len(many) < 12; i++ {
+		for d := 1; d <= 9; d++ {
+			if n := fmt.Sprintf("%d%012d", d, 2000000000+i); pay.ValidCorporateNumber(n) {
+				many = append(many, n)
+				break
+			}
+		}
+	}
+	_, err = c.Numbers(context.Background(), many)
+	require.NoError(t, err)
+	reqs = f.requests()[1:]
+	require.Len(t, reqs, 2)
+	assert.Equal(t, strings.Join(many[:10], ","), reqs[0].Query().Get("number"))
+	assert.Equal(t, strings.Join(many[10:], ","), reqs[1].Query().Get("number"))
+
+	// Nothing that can be a number: no request.
+	list, err = c.Numbers(context.Background(), []string{"123", "1180301018772"})
+	require.NoError(t, err)
+	assert.Empty(t, list)
+	assert.Len(t, f.requests(), 3)
+
+	// Switched off: nothing.
+	list, err = (*Client)(nil).Numbers(context.Background(), []string{"1180301018771"})
+	require.NoError(t, err)
+	assert.Empty(t, list)
+}
