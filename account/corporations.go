@@ -39,7 +39,7 @@ func (s *Corporations) Search(ctx context.Context, q string, limit int) ([]store
 		} else if len(found) > 0 {
 			rows := make([]store.Corporation, len(found))
 			for i, f := range found {
-				rows[i] = store.Corporation{CorporateNumber: f.CorporateNumber, Name: f.Name, NameKana: f.NameKana, Address: f.Address}
+				rows[i] = corporationOf(f)
 			}
 			if err := s.Store.SaveCorporations(ctx, rows); err != nil {
 				return nil, err
@@ -47,6 +47,11 @@ func (s *Corporations) Search(ctx context.Context, q string, limit int) ([]store
 		}
 	}
 	return s.Store.Corporations(ctx, q, limit)
+}
+
+// corporationOf is the registry's record as the corporations table keeps it.
+func corporationOf(f nta.Corporation) store.Corporation {
+	return store.Corporation{CorporateNumber: f.CorporateNumber, Name: f.Name, NameKana: f.NameKana, Address: f.Address}
 }
 
 func (s *Corporations) logger() *slog.Logger {
@@ -108,7 +113,7 @@ func (s *Corporations) IssuerNames(ctx context.Context, numbers []string) map[st
 				if f.Name == "" || !slices.Contains(numbers, f.CorporateNumber) {
 					continue
 				}
-				c := store.Corporation{CorporateNumber: f.CorporateNumber, Name: f.Name, NameKana: f.NameKana, Address: f.Address}
+				c := corporationOf(f)
 				rows, out[c.CorporateNumber] = append(rows, c), c
 			}
 			if err := s.Store.SaveCorporations(ctx, rows); err != nil {
@@ -152,7 +157,7 @@ func (s *Corporations) Verify(ctx context.Context, number string) (store.Corpora
 				if f.CorporateNumber != number {
 					continue
 				}
-				c := store.Corporation{CorporateNumber: f.CorporateNumber, Name: f.Name, NameKana: f.NameKana, Address: f.Address}
+				c := corporationOf(f)
 				if err := s.Store.SaveCorporations(ctx, []store.Corporation{c}); err != nil {
 					return store.Corporation{}, 0, err
 				}

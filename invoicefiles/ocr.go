@@ -144,16 +144,14 @@ func (o *OCR) read(ctx context.Context, f store.InvoiceFile) store.InvoiceFileOC
 			if name, kana, ok := o.Registry.IssuerName(ctx, number); ok {
 				read.UseRegisteredIssuer(name, kana)
 			}
-		} else {
+		} else if len(read.RegistrationCandidates) > 0 {
 			// A number read a digit wrong: the registry says which of its readings is the
 			// issuer's (invoiceread.Fields.ChooseRegistration), all asked at once.
-			if len(read.RegistrationCandidates) > 0 {
-				known := o.Registry.IssuerNames(ctx, read.RegistrationCandidates)
-				read.ChooseRegistration(func(number string) (string, string, bool) {
-					c, ok := known[number]
-					return c.Name, c.NameKana, ok
-				})
-			}
+			known := o.Registry.IssuerNames(ctx, read.RegistrationCandidates)
+			read.ChooseRegistration(func(number string) (string, string, bool) {
+				c, ok := known[number]
+				return c.Name, c.NameKana, ok
+			})
 		}
 	}
 	fields, err := json.Marshal(read)

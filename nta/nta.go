@@ -117,15 +117,7 @@ func (c *Client) Search(ctx context.Context, q string) ([]Corporation, error) {
 		return nil, nil
 	}
 	if code := pay.NormalizeCode(q); code != "" && pay.AllDigits(code) {
-		if len(code) != 13 || !pay.ValidCorporateNumber(code) {
-			return nil, nil
-		}
-		return c.get(ctx, "/4/num", url.Values{
-			"id":      {c.appID},
-			"number":  {code},
-			"type":    {"12"}, // XML, UTF-8
-			"history": {"0"},  // the current record only
-		})
+		return c.Numbers(ctx, []string{code})
 	}
 	n := utf8.RuneCountInString(q)
 	if n < minNameRunes || n > maxNameRunes {
@@ -172,8 +164,8 @@ func (c *Client) Numbers(ctx context.Context, numbers []string) ([]Corporation, 
 		found, err := c.get(ctx, "/4/num", url.Values{
 			"id":      {c.appID},
 			"number":  {strings.Join(valid[:k], ",")},
-			"type":    {"12"},
-			"history": {"0"},
+			"type":    {"12"}, // XML, UTF-8
+			"history": {"0"},  // the current record only
 		})
 		if err != nil {
 			return nil, err
