@@ -390,8 +390,12 @@ var (
 	// with 年 and 月 written out, a kanji and 和 before them is 令和 (昭和 aside), never an
 	// address (大和1-2-3).
 	eraDateRe = regexp.MustCompile(`([令今合信命冷]和|平成|R|H)\s*(\d{1,2}|元)\s*[年./-]\s*(\d{1,2})\s*[月./-]\s*(\d{1,2})\s*日?|([^\P{Han}昭]和)\s*(\d{1,2}|元)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日?`)
-	kanjiDate = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
-	numDateRe = regexp.MustCompile(`(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})`)
+	// With 年 and 月 written out the day needs no 日 (a fax reads it 唱: 2026年6月30唱);
+	// a digit after the day's makes it no date.
+	kanjiDate = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日?`)
+	// splitDigitsRe is a month's or a day's two digits OCR set apart (令和8年4月 3 0日).
+	splitDigitsRe = regexp.MustCompile(`([年月]\s*)(\d) (\d)(\s*[月日])`)
+	numDateRe     = regexp.MustCompile(`(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})`)
 )
 
 type dateTok struct {
@@ -403,6 +407,9 @@ type dateTok struct {
 // 2026.01.05, 2026-01-05, 令和8年1月5日, R8.1.5 (平成 and H too). A date that does
 // not exist (2026/2/30) is not one.
 func datesIn(s string) []dateTok {
+	// The digits joined and the space put after them: the same length, so the places
+	// answered stay the string's.
+	s = splitDigitsRe.ReplaceAllString(s, "$1$2$3 $4")
 	var out []dateTok
 	add := func(start, end, y, m, d int) {
 		if y < 2000 || y > 2099 {
@@ -441,7 +448,7 @@ func datesIn(s string) []dateTok {
 	}
 	for _, re := range []*regexp.Regexp{kanjiDate, numDateRe} {
 		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
-			if m[0] > 0 && s[m[0]-1] >= '0' && s[m[0]-1] <= '9' {
+			if m[0] > 0 && s[m[0]-1] >= '0' && s[m[0]-1] <= '9' || m[1] < len(s) && s[m[1]] >= '0' && s[m[1]] <= '9' {
 				continue
 			}
 			y, _ := strconv.Atoi(s[m[2]:m[3]])
@@ -500,11 +507,13 @@ func amountsIn(s string) []amountTok {
 		if err != nil {
 			continue
 		}
-		marked := m[2] >= 0 || strings.HasPrefix(suffix, "円")
-		// The 金 of 預金 (普通預金 1234567) is the account's type, not money's mark.
+		// The number after 預金 (普通預金 1234567) is the account's: no amount, even
+		// after a total's label on the same line (a fax's two columns read as one:
+		// 「請求額合計 普通預金9257497」).
 		if m[2] >= 0 && s[m[2]:m[3]] == "金" && strings.HasSuffix(s[:m[2]], "預") {
-			marked = false
+			continue
 		}
+		marked := m[2] >= 0 || strings.HasPrefix(suffix, "円")
 		out = append(out, amountTok{value: v, marked: marked, start: m[0], end: m[1]})
 	}
 	return out
@@ -794,6 +803,14 @@ func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 	}
 	if best >= 0 {
 		a := amounts[best]
+		// A total the invoice nowhere backs up, beside a larger amount it prints as a
+		// subtotal plus its tax: the label's value was another column's (今回御請求額 over
+		// a ledger's row of 小計, 消費税, 合計 read as the first; 請求額合計 beside the
+		// bank's column on a fax).
+		if v, conf, ok := taxedSum(ls); !bestOK && ok && v > a.value {
+			f.Total = found(v, conf*sureShape)
+			return
+		}
 		sure := map[int]float64{3: 1, 2: 0.95, 1: 0.9}[a.rank]
 		f.Total = found(a.value, a.conf*sure)
 		return
@@ -808,7 +825,15 @@ func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 			}
 		}
 	}
-	// No label: the largest amount marked as money, outside the per-rate lines.
+	// No label: the largest amount the invoice prints as the sum of two others it
+	// prints, the smaller 8 to 10 % of the larger (合計 = 小計 + 消費税, a ledger's totals
+	// row whose headings were read as noise: 「¥178,540 » ¥16,619 195,159」, where the
+	// largest ¥ amount is the subtotal).
+	if v, conf, ok := taxedSum(ls); ok {
+		f.Total = found(v, conf*sureShape)
+		return
+	}
+	// Else the largest amount marked as money, outside the per-rate lines.
 	var v int64
 	var conf float64
 	for _, ln := range ls {
@@ -826,6 +851,28 @@ func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 	}
 }
 
+// taxedSum is the largest amount printed that is the sum of two other printed amounts,
+// the smaller a consumption tax of the larger (taxFits), with the confidence of the line
+// that prints it. Below a thousand yen the yen a tax may round by lets any small numbers
+// fit (1 + 1 = 2, a quantity and a row's number), so the subtotal is a thousand or more.
+func taxedSum(ls []line) (v int64, conf float64, ok bool) {
+	all := allAmounts(ls)
+	for _, ln := range ls {
+		for _, t := range amountsIn(ln.text) {
+			if t.value <= v {
+				continue
+			}
+			for a := range all {
+				if b := t.value - a; a >= 1000 && all[b] > 0 && taxFits(a, b) {
+					v, conf, ok = t.value, ln.conf, true
+					break
+				}
+			}
+		}
+	}
+	return v, conf, ok
+}
+
 // allAmounts is every amount printed on the invoice, with how often each is printed.
 func allAmounts(ls []line) map[int64]int {
 	all := map[int64]int{}
@@ -841,8 +888,13 @@ func allAmounts(ls []line) map[int64]int {
 
 // confirmed says whether the invoice backs v up: it prints v twice, or v is the sum of
 // two amounts it prints of which the smaller is a tenth or less of the larger (a subtotal
-// and its tax).
+// and its tax). A number under a thousand is backed by nothing: quantities and row
+// numbers repeat and add up (a fax's 7 under 請求額合計, read from the items below; 3 of
+// 3 8 6 2 0 read apart, "backed" by a 1 and a 2).
 func confirmed(v int64, all map[int64]int) bool {
+	if v < 1000 {
+		return false
+	}
 	if all[v] >= 2 {
 		return true
 	}
@@ -1060,6 +1112,16 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
+	// Then a T and fourteen digits, one of them read twice (T22914688604927 on a fax):
+	// the one reading with a doubled digit read once whose check digit holds.
+	for _, ln := range ls {
+		for _, m := range tNumberRe.FindAllStringSubmatch(ln.text, -1) {
+			if d, ok := undoubled(ocrDigitMap.Replace(m[1])); ok {
+				f.RegistrationNumber = found("T"+d, ln.conf*sureShape*0.85)
+				return
+			}
+		}
+	}
 	// Last, label and T both lost (read as noise, as +7 or as 1: 登録番号T5510… read
 	// "@#2@8@S8 5510…"): thirteen digits standing alone, or fourteen of which the first
 	// is the T read as 1 or 7, whose check digit holds. A thirteen-digit number with the
@@ -1077,6 +1139,42 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
+}
+
+// undoubled answers the thirteen digits of a registration number in s, fourteen digits
+// (nothing more) with one digit read twice: the one reading of them with a pair of like
+// digits read once (doubledOnce) whose check digit holds; none when none or two do.
+func undoubled(s string) (string, bool) {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	if n != 14 {
+		return "", false
+	}
+	var got string
+	for _, d := range doubledOnce(s[:14]) {
+		if !pay.ValidRegistrationNumber("T" + d) {
+			continue
+		}
+		if got != "" {
+			return "", false
+		}
+		got = d
+	}
+	return got, got != ""
+}
+
+// doubledOnce are the readings of digits d with one pair of like digits next to each
+// other read once, each reading once (2291468860 of 22914688604: 291468860, 229146860).
+func doubledOnce(d string) []string {
+	var out []string
+	for i := 1; i < len(d); i++ {
+		if d[i] == d[i-1] && (i == 1 || d[i-1] != d[i-2]) {
+			out = append(out, d[:i]+d[i+1:])
+		}
+	}
+	return out
 }
 
 // tLettersRe is a T and thirteen digits or the letters OCR reads for digits, nothing of

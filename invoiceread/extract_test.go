@@ -98,6 +98,11 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"T-number full width with hyphens", "登録番号 Ｔ９２３４－５６７８－９０１２３", map[string]string{"reg": validT}},
 		{"T-number with OCR l and O", "T9234567890l23", map[string]string{"reg": validT}},
 		{"wrong check digit is not read", "登録番号 " + invalidT, map[string]string{"reg": "—"}},
+		// A fax reads a digit twice: T9234567889012 3 has 14 digits; one reading of the 88
+		// once passes the check digit. Where two readings pass (the 22 and the 88 of
+		// T22914688604927), the page cannot tell: the registry chooses (registry_test).
+		{"a digit read twice in a T-number", "登録番号 T92345678890123", map[string]string{"reg": validT}},
+		{"a digit read twice where two readings pass", "SAE| RT610 | 人 |T22914688604927ー", map[string]string{"reg": "—"}},
 		{"label without the T", "登録番号 9234567890123", map[string]string{"reg": validT}},
 		{"14 digits are not a T-number", "T92345678901234", map[string]string{"reg": "—"}},
 		{"letters read for digits, the check digit tells which", "YoSe Ry TA925651S08008", map[string]string{"reg": "T4925651308008"}},
@@ -142,6 +147,10 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"昭和 is no misread 令和", "設立 昭和8年9月16日\n請求日 2026/1/5", map[string]string{"date": "2026-01-05"}},
 		{"大和 in an address is no era", "〒100-0001 東京都大和1-2-3\n請求日 2026/1/5", map[string]string{"date": "2026-01-05"}},
 		{"due date labels: 支払期日", "支払期日 2026年2月28日", map[string]string{"due": "2026-02-28", "date": "—"}},
+		{"a day's 日 read as another kanji", "2. お振込期日 2026年6月30唱", map[string]string{"due": "2026-06-30"}},
+		{"a day's two digits set apart", "お支払期限  令和8 年4月 3 0日  登録番号", map[string]string{"due": "2026-04-30"}},
+		{"a month's two digits set apart", "発行日付 2026年1 2月5日", map[string]string{"date": "2026-12-05"}},
+		{"a third digit after the day is no date", "お支払期限 2026年6月301", map[string]string{"due": "—"}},
 		{"お支払期限", "お支払期限：2026/02/28", map[string]string{"due": "2026-02-28"}},
 		{"a fax's due date with its dots and label lost", "請求日 2025.06.16\nBA20250731  登録番号 T2134943984655",
 			map[string]string{"date": "2025-06-16", "due": "2025-07-31"}},
@@ -209,6 +218,20 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		// the total, the smaller 8–10 % of the larger, are the pre-tax amount and its tax.
 		{"the tax from a printed split of the total", "税率 WR 消費税 税抜金額 ae\n¥2,391,790  ¥238,026  ¥2,629,816\n請求額合計 ¥2,629,816",
 			map[string]string{"total": "2629816", "tax": "238026"}},
+		// A ledger's totals row whose headings OCR read as noise: the largest ¥ amount is
+		// the subtotal; the total is the amount printed as the sum of it and its tax.
+		{"the total is the taxed sum, not the largest ¥", "OLITSR00 RO  ¥178,540 »  ¥16,619  195,159|",
+			map[string]string{"total": "195159", "tax": "16619"}},
+		{"a label's value nowhere backed gives way to a larger taxed sum", "請求額合計 7\n7 冷凍ギョーザ\n¥136,800  ¥11,731  ¥148,531",
+			map[string]string{"total": "148531", "tax": "11731"}},
+		{"the account after 預金 on the total's line is no amount", "請求額合計 普通預金9257497\n¥136,800  ¥11,731  ¥148,531",
+			map[string]string{"total": "148531", "tax": "11731"}},
+		{"a labelled total backed up stays beside a taxed sum", "合計 ¥500,000\n御請求金額 ¥500,000\n10%対象 ¥100,000 ¥10,000 ¥110,000",
+			map[string]string{"total": "500000"}},
+		{"a small number is backed by nothing", "今回御請求額 3\n1  2\n税抜合計 ¥35,760\n消費税等 ¥2,860\n税込合計 ¥38,620",
+			map[string]string{"total": "38620", "tax": "2860"}},
+		{"small numbers add up to nothing", "1  2  1",
+			map[string]string{"total": "—"}},
 		{"a misread tax gives way to a printed split", "請求額合計 ¥114,510\n消費税 1\n¥104,100 ¥10,410",
 			map[string]string{"total": "114510", "tax": "10410"}},
 		{"no split that fits: no tax", "請求額合計 ¥114,510\n¥100,000 ¥14,510", map[string]string{"total": "114510", "tax": "—"}},

@@ -117,7 +117,8 @@ var tCandidateRe = regexp.MustCompile(`(?:(?:^|[^A-Za-z])T|登録[^\s\d]?号\s*[
 // run of thirteen digits (after mapping letters to their likeliest digit) whose check
 // digit fails, each reading with one digit changed to one OCR confuses it with that
 // passes; a run of fourteen is read without its first character (a stray mark between
-// the T and the number: TO6137858424941) and without its last.
+// the T and the number: TO6137858424941), without its last, and with a digit read twice
+// read once (T22914688604927: doubledOnce).
 func registrationCandidates(ls []line) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -136,6 +137,13 @@ func registrationCandidates(ls []line) []string {
 				runs = []string{d}
 			case 14:
 				runs = []string{d[1:], d[:13]}
+				// A digit read twice: only readings whose check digit holds (one
+				// misreading at a time, or the candidates are too many to ask).
+				for _, r := range doubledOnce(d) {
+					if pay.ValidRegistrationNumber("T" + r) {
+						add(r)
+					}
+				}
 			default:
 				continue
 			}

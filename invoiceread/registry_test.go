@@ -122,3 +122,21 @@ func TestTheRegistryChoosesAmongAMisreadNumbersReadings(t *testing.T) {
 	assert.Empty(t, whole.RegistrationCandidates, "a number read whole asks the registry nothing more")
 	assert.False(t, whole.ChooseRegistration(registry(map[string]string{other: "株式会社白樺ファーム"})), "nor is it replaced")
 }
+
+// A fax read a digit of the T-number twice (T22914688604927 for T2291468604927): both
+// readings with a doubled digit read once pass the check digit, so the page takes
+// neither and the registry is asked about both.
+func TestADigitReadTwiceIsAskedOfTheRegistry(t *testing.T) {
+	f := invoiceread.Extract("株式会社中野ホールディングス\nSAE| RT610 | 人 |T22914688604927ー\n", nil)
+	require.False(t, f.RegistrationNumber.Found, "two readings pass: the page cannot tell")
+	assert.Contains(t, f.RegistrationCandidates, "2291468604927", "the 88 read once")
+	assert.Contains(t, f.RegistrationCandidates, "2914688604927", "the 22 read once")
+	registered := func(n string) (string, string, bool) {
+		if n == "2291468604927" {
+			return "株式会社中野ホールディングス", "ナカノホールディングス", true
+		}
+		return "", "", false
+	}
+	require.True(t, f.ChooseRegistration(registered))
+	assert.Equal(t, "T2291468604927", f.RegistrationNumber.Value)
+}
