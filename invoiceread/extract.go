@@ -320,8 +320,10 @@ func restoreHolderMark(f *Fields) {
 	forms := []struct{ name, kana string }{{"株式会社", "ｶ"}, {"有限会社", "ﾕ"}, {"合同会社", "ﾄﾞ"}}
 	// A mark read as another form's (ｶ) for ﾕ), the half-width kana a few dots apart):
 	// the issuer's form, read as four kanji, is the surer; its account is in its name.
+	// Not when the issuer's kana are not the holder's (株式会社やまびこ over ﾕ)ﾄｳﾎｳｷﾔﾘｱ):
+	// the name read is another company's, the addressee's whose 様 was lost.
 	for _, form := range forms {
-		if !strings.HasPrefix(issuer, form.name) || strings.HasPrefix(h, form.kana+")") {
+		if !strings.HasPrefix(issuer, form.name) || strings.HasPrefix(h, form.kana+")") || kanaAgreement(issuer, h) < 0 {
 			continue
 		}
 		for _, other := range forms {
@@ -1869,7 +1871,16 @@ func cutAtLabel(ln line, pos int) string {
 // カ)ヤマダシヨウジ, ﾔﾏﾀﾞ ﾀﾛｳ, (ｶ)ｻﾝﾌﾟﾙ; answered in the zengin form.
 func holderIn(s string) (string, bool) {
 	// A table's rules and brackets round the value (名義 | カ)…).
-	s = strings.TrimLeft(s, " :：.,・･|｜[]「」『』")
+	const rules = " :：.,・･|｜[]「」『』"
+	s = strings.TrimLeft(s, rules)
+	// The label's own (カナ) (受取人 (カナ), 口座名義（フリガナ）) says what is asked for:
+	// the name comes after it, or in the row below.
+	for _, p := range []string{"(カナ)", "（カナ）", "(ｶﾅ)", "(フリガナ)", "（フリガナ）"} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			s = strings.TrimLeft(rest, rules)
+			break
+		}
+	}
 	// The legal-form mark カ) is read as the kanji 力 or as one or two letters (A), hh));
 	// a stray digit or letter from a rule stands before it (5カ)).
 	for _, fix := range [][2]string{{"力)", "カ)"}, {"(力)", "(カ)"}, {"(A)", "(カ)"}} {
@@ -1926,7 +1937,26 @@ func holderIn(s string) (string, bool) {
 	// The legal-form marks are written against the name (ｶ)ﾔﾏﾀﾞ, ﾔﾏﾀﾞ(ｶ): a space there
 	// is the width of the printed bracket, not one the holder's name has.
 	h = strings.NewReplacer(") ", ")", " (", "(").Replace(h)
-	return voicedOnce(h), true
+	return voicedOnce(markOnce(h)), true
+}
+
+// markOnce writes a legal-form mark at the name's end as one, against its bracket: OCR
+// sets the bracket's width apart after it (ﾌｼﾞﾉｷｺｳｷﾞﾖｳ( ﾄﾞ) or reads the mark twice
+// (ｱｻﾋﾋﾞﾙﾒﾝﾃﾅﾝｽ(ﾄﾞﾄﾞ); a mark is a form's (ｶ, ﾕ, ﾄﾞ), never a name's kana.
+func markOnce(h string) string {
+	for _, form := range holderForms {
+		k := form.kana
+		if rest, ok := strings.CutSuffix(h, "( "+k); ok {
+			h = rest + "(" + k
+		}
+		if rest, ok := strings.CutSuffix(h, "("+k+k); ok {
+			h = rest + "(" + k
+		}
+		if rest, ok := strings.CutPrefix(h, k+" )"); ok {
+			h = k + ")" + rest
+		}
+	}
+	return h
 }
 
 // voicedOnce undoes a kana read twice, once voiced and once semi-voiced (ﾊﾞﾊﾟ for ﾊﾞ, as

@@ -289,6 +289,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"number": "3500274", "holder": "ﾏﾂｶｾﾞｼﾖｳｶｲ(ｶ"}},
 		{"a holder's mark read as another form's: the issuer's form", "有限会社東邦キャリア\n" + validT + "\n口座名義 ｶ)ﾄｳﾎｳｷﾔﾘｱ",
 			map[string]string{"holder": "ﾕ)ﾄｳﾎｳｷﾔﾘｱ"}},
+		{"a holder's mark stays when the issuer read is another company", "株式会社やまびこ\n" + validT + "\n口座名義 ﾕ)ﾄｳﾎｳｷﾔﾘｱ",
+			map[string]string{"holder": "ﾕ)ﾄｳﾎｳｷﾔﾘｱ"}},
 		{"a holder's mark the issuer's form agrees with stays", "株式会社ひかり食品\n" + validT + "\n口座名義 ｶ)ﾋｶﾘｼﾖｸﾋﾝ",
 			map[string]string{"holder": "ｶ)ﾋｶﾘｼﾖｸﾋﾝ"}},
 		{"holder on the line below its label", "口座名義\nカブシキガイシャ サンプル", map[string]string{"holder": "ｶﾌﾞｼｷｶﾞｲｼﾔ ｻﾝﾌﾟﾙ"}},

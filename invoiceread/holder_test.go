@@ -56,3 +56,33 @@ func TestAKanaReadVoicedAndSemiVoicedIsOne(t *testing.T) {
 		assert.Equal(t, c.want, got, c.read)
 	}
 }
+
+// A legal-form mark at the name's end is written against its bracket, once (the holdout's
+// 合同会社 holders read with the bracket's width after it, or the mark twice).
+func TestAFormMarkIsWrittenOnce(t *testing.T) {
+	cases := []struct{ read, want string }{
+		{"ﾌｼﾞﾉｷｺｳｷﾞﾖｳ( ﾄﾞ", "ﾌｼﾞﾉｷｺｳｷﾞﾖｳ(ﾄﾞ"},
+		{"アサヒビルメンテナンス(ドド", "ｱｻﾋﾋﾞﾙﾒﾝﾃﾅﾝｽ(ﾄﾞ"},
+		{"ﾄｳﾎｳｷﾔﾘｱ( ﾕ", "ﾄｳﾎｳｷﾔﾘｱ(ﾕ"},
+		{"ﾔﾏﾄｾｲｺｳ(ｶｶ", "ﾔﾏﾄｾｲｺｳ(ｶ"},
+		{"ﾄﾞ )ﾐﾗｲ", "ﾄﾞ)ﾐﾗｲ"},
+		{"ｶ)ｶｶﾞﾜ", "ｶ)ｶｶﾞﾜ"},     // a name's kana after the mark stay
+		{"ﾀﾅｶ ﾄﾞﾄﾞ", "ﾀﾅｶ ﾄﾞﾄﾞ"}, // no bracket: a name
+	}
+	for _, c := range cases {
+		got, ok := holderIn(c.read)
+		assert.True(t, ok, c.read)
+		assert.Equal(t, c.want, got, c.read)
+	}
+}
+
+// The label's (カナ) is not the holder (受取人 (カナ) over a ledger's row of values).
+func TestTheLabelsKanaIsNoHolder(t *testing.T) {
+	_, ok := holderIn("(カナ)")
+	assert.False(t, ok)
+	got, ok := holderIn(" (カナ) ユ)トウホウキャリア")
+	assert.True(t, ok)
+	assert.Equal(t, "ﾕ)ﾄｳﾎｳｷﾔﾘｱ", got)
+	f := Extract("金融機関名  支店名  預金種目  口座番号  受取人 (カナ)\n北洋銀行  本店営業部  普通  4873057  ユ) トウホウキャリア", nil)
+	assert.NotEqual(t, "(ｶﾅ)", f.AccountHolder.Value)
+}
