@@ -342,6 +342,11 @@ func restoreHolderMark(f *Fields) {
 			// The bracket read as ﾘ, the kana it looks like (ｶﾘﾂﾊﾞｻ for ｶ)ﾂﾊﾞｻ on a fax):
 			// a 株式会社's account is ｶ) and its name, unless the name starts with カリ.
 			h = form.kana + ")" + strings.TrimPrefix(h, form.kana+"ﾘ")
+		case !strings.ContainsAny(h, "()") && strings.HasPrefix(issuer, form.name) && bracketReadAsKana(h, form.kana, strings.TrimPrefix(issuer, form.name)):
+			// The bracket read as another kana (ｶｶﾂﾊﾞｻ for ｶ)ﾂﾊﾞｻ on a clean image): the
+			// name's own kana begin right after it.
+			_, rest, _ := strings.Cut(h, form.kana)
+			h = form.kana + ")" + string([]rune(rest)[1:])
 		case strings.HasSuffix(h, "(") && strings.HasSuffix(issuer, form.name):
 			h += form.kana
 		default:
@@ -350,6 +355,28 @@ func restoreHolderMark(f *Fields) {
 		f.AccountHolder.Value, f.AccountHolder.Confidence = h, round2(f.AccountHolder.Confidence*0.9)
 		return
 	}
+}
+
+// bracketReadAsKana says whether holder h is mark k, one kana that stands for its
+// bracket, and then the kana the name (without its form) begins with (ﾂﾊﾞｻ of ツバサ情報
+// サービス), not the mark and the name's kana at once (ｶｶﾞﾜ of 加賀和 stays: nothing
+// tells). A name that begins with kanji tells nothing.
+func bracketReadAsKana(h, k, name string) bool {
+	rest, ok := strings.CutPrefix(h, k)
+	if !ok {
+		return false
+	}
+	name = strings.TrimSpace(name)
+	first := nameKanaRe.FindString(name)
+	if first == "" || !strings.HasPrefix(name, first) {
+		return false
+	}
+	kana := holderKana(first)
+	if len(kana) == 0 || strings.HasPrefix(rest, kana[0]) {
+		return false
+	}
+	rs := []rune(rest)
+	return len(rs) > 1 && !isKanaMark(rs[1]) && strings.HasPrefix(string(rs[1:]), kana[0])
 }
 
 // startsKari says whether a name starts with カリ (かり, ｶﾘ): its holder does too.
