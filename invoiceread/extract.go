@@ -335,7 +335,9 @@ func restoreHolderMark(f *Fields) {
 	}
 	for _, form := range forms {
 		switch {
-		case strings.HasPrefix(h, ")") && strings.HasPrefix(issuer, form.name):
+		case strings.HasPrefix(h, ")") && strings.Contains(issuer, form.name):
+			// Where the issuer prints its form does not say where its account's holder
+			// does (三和工業株式会社's ｶ)ｻﾝﾜｺｳｷﾞﾖｳ): the bracket does.
 			h = form.kana + h
 		case !strings.ContainsAny(h, "()") && strings.HasPrefix(issuer, form.name) && strings.HasPrefix(h, form.kana+"ﾘ") &&
 			!startsKari(strings.TrimPrefix(issuer, form.name)):
@@ -347,7 +349,7 @@ func restoreHolderMark(f *Fields) {
 			// name's own kana begin right after it.
 			_, rest, _ := strings.Cut(h, form.kana)
 			h = form.kana + ")" + string([]rune(rest)[1:])
-		case strings.HasSuffix(h, "(") && strings.HasSuffix(issuer, form.name):
+		case strings.HasSuffix(h, "(") && strings.Contains(issuer, form.name):
 			h += form.kana
 		default:
 			continue
@@ -2000,6 +2002,25 @@ func voicedOnce(h string) string {
 	return string(rs)
 }
 
+// itemRow says whether a line is an item's row, not a holder's: after its name it prints
+// a rate or a price (「オレンジジュース 1Lx12 6 2,980 8% 17,880」 below the bank's block
+// of a fax whose holder was read as noise). A holder's line prints no money but another
+// column's, after that column's label (「ｶ) ﾁﾕｳｵｳｷﾞｹﾝ 消費税 ¥12,800」).
+func itemRow(ln line) bool {
+	if len(ln.hits) > 0 {
+		return false
+	}
+	if strings.Contains(ln.text, "%") {
+		return true
+	}
+	for _, t := range amountsIn(ln.text) {
+		if t.value >= 1000 {
+			return true
+		}
+	}
+	return false
+}
+
 // labelled reads the value that follows a label of field, on the label's line or on
 // the line below it (a table's header row over its values), with the label's certainty.
 func labelled[T any](ls []line, field string, parse func(string) (T, bool)) (Field[T], bool) {
@@ -2037,6 +2058,9 @@ func readHolder(ls []line, from, to int, f *Fields) {
 		}
 	}
 	for _, ln := range ls[from:to] {
+		if itemRow(ln) {
+			continue
+		}
 		if v, ok := holderIn(ln.text); ok && strings.TrimSpace(ln.text) != "" {
 			f.AccountHolder = found(v, ln.conf*surePosition*0.9)
 			return
