@@ -1035,6 +1035,11 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 		conf   float64 // tesseract's, 0..1
 		over   bool
 		scored bool // tesseract gave conf (not cropConfidence)
+		// misread: the page's reading of the field had digits or letters among its kana
+		// (口座名義 :7サッギョ9, taken as ｻﾂｷﾞﾖ at 0.74): what it found is no surer than a
+		// guess, and a scored answer as sure as a guess replaces it (カ) アオバサンギヨウ
+		// at 0.58, under overConfidence).
+		misread bool
 	}
 	best := map[string]answer{}
 	var order []string
@@ -1068,11 +1073,12 @@ func Refine(f *Fields, asked []Reread, got []Line) {
 			order = append(order, rr.Field)
 		}
 		if !seen || scored && !b.scored || scored == b.scored && conf > b.conf {
-			best[rr.Field] = answer{apply, min(conf, 1), rr.Over, scored}
+			best[rr.Field] = answer{apply, min(conf, 1), rr.Over, scored, rr.Field == "account_holder" && misreadKana(rr.Read)}
 		}
 	}
 	for _, field := range order {
-		if a := best[field]; !a.over || a.conf >= overConfidence || a.scored && a.conf > unsureConfidence(f, field) {
+		if a := best[field]; !a.over || a.conf >= overConfidence || a.scored && a.conf > unsureConfidence(f, field) ||
+			a.scored && a.misread && a.conf >= sureGuess {
 			a.apply(f, a.conf, a.over)
 		}
 	}

@@ -715,3 +715,22 @@ func TestMayHoldKana(t *testing.T) {
 		assert.Equal(t, want, mayHoldKana(word), word)
 	}
 }
+
+// A page's holder read from a label's value with digits among its kana (口座名義
+// :7サッギョ9 on a clean image, taken as ｻﾂｷﾞﾖ at 0.74) is no surer than a guess: a scored
+// crop as sure as a guess replaces it, though under overConfidence. Read cleanly, the
+// same answer does not.
+func TestRefineTakesAnAnswerOverAMisreadHolder(t *testing.T) {
+	got := []Line{{Text: "ビサッギョウ", Confidence: 0.32}, {Text: "カ) アオバサンギヨウ", Confidence: 0.58}}
+	for _, c := range []struct {
+		read, want string
+	}{
+		{" :7サッギョ9  ", "ｶ)ｱｵﾊﾞｻﾝｷﾞﾖｳ"},
+		{" : サツキギヨ  ", "ｻﾂｷﾞﾖ"},
+	} {
+		asked := []Reread{{Field: "account_holder", Over: true, Read: c.read}, {Field: "account_holder", Widen: holderWiden, Over: true, Read: c.read}}
+		f := Fields{AccountHolder: found("ｻﾂｷﾞﾖ", 0.74)}
+		Refine(&f, asked, got)
+		assert.Equal(t, c.want, f.AccountHolder.Value, "page read %q", c.read)
+	}
+}
