@@ -1090,14 +1090,19 @@ var (
 // of a longer one).
 func thirteen(s string) (string, bool) {
 	d := ocrDigitMap.Replace(s)
-	n := 0
-	for n < len(d) && d[n] >= '0' && d[n] <= '9' {
-		n++
-	}
-	if n != 13 {
+	if digitRun(d) != 13 {
 		return "", false
 	}
 	return d[:13], true
+}
+
+// digitRun is how many digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func readRegistration(ls []line, f *Fields) {
@@ -1176,11 +1181,7 @@ func readRegistration(ls []line, f *Fields) {
 // (nothing more) with one digit read twice: the one reading of them with a pair of like
 // digits read once (doubledOnce) whose check digit holds; none when none or two do.
 func undoubled(s string) (string, bool) {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	if n != 14 {
+	if digitRun(s) != 14 {
 		return "", false
 	}
 	var got string
@@ -1197,7 +1198,7 @@ func undoubled(s string) (string, bool) {
 }
 
 // doubledOnce are the readings of digits d with one pair of like digits next to each
-// other read once, each reading once (2291468860 of 22914688604: 291468860, 229146860).
+// other read once, each reading once (of 22914688604: 2914688604, 2291468604).
 func doubledOnce(d string) []string {
 	var out []string
 	for i := 1; i < len(d); i++ {
