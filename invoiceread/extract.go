@@ -317,7 +317,7 @@ func restoreHolderMark(f *Fields) {
 	if !f.AccountHolder.Found || !f.IssuerName.Found {
 		return
 	}
-	forms := []struct{ name, kana string }{{"株式会社", "ｶ"}, {"有限会社", "ﾕ"}, {"合同会社", "ﾄﾞ"}}
+	forms := holderForms
 	// A mark read as another form's (ｶ) for ﾕ), the half-width kana a few dots apart):
 	// the issuer's form, read as four kanji, is the surer; its account is in its name.
 	// Not when the issuer's kana are not the holder's (株式会社やまびこ over ﾕ)ﾄｳﾎｳｷﾔﾘｱ):
