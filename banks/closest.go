@@ -64,3 +64,26 @@ func oneEdit(a, b []rune) bool {
 	}
 	return string(a[i:]) == string(b[i+1:])
 }
+
+// WithBranch answers the banks that have a branch of that name (zengin's name, as
+// Branch.Name: 第一営業, 渋谷; widths do not count). Most names belong to one bank alone
+// (7,984 of the list's 12,467 names: 楽天銀行's 第一営業, ゆうちょ銀行's 〇一八), so a
+// branch read from paper whose bank was not names that bank.
+func WithBranch(name string) []Bank { return load().withBranch(name) }
+
+func (t *table) withBranch(name string) []Bank {
+	if t == nil || name == "" {
+		return nil
+	}
+	name = width.Fold.String(name)
+	var out []Bank
+	for i := range t.banks {
+		for _, br := range t.banks[i].branches {
+			if width.Fold.String(br.Name) == name {
+				out = append(out, t.banks[i].Bank)
+				break
+			}
+		}
+	}
+	return out
+}

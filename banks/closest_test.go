@@ -46,3 +46,28 @@ func TestOneEdit(t *testing.T) {
 		assert.Equal(t, c.want, oneEdit([]rune(c.a), []rune(c.b)), "%q %q", c.a, c.b)
 	}
 }
+
+func TestWithBranchNamesTheBanksThatHaveIt(t *testing.T) {
+	requireData(t)
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"第一営業", []string{"楽天銀行"}}, // one bank's
+		{"〇一八", []string{"ゆうちょ銀行"}},
+		{"渋谷", nil}, // many banks': checked by count below
+		{"どこにもない支店名", []string{}},
+		{"", []string{}},
+	} {
+		got := WithBranch(c.name)
+		if c.want == nil {
+			assert.Greater(t, len(got), 10, c.name)
+			continue
+		}
+		names := []string{}
+		for _, b := range got {
+			names = append(names, b.Name)
+		}
+		assert.Equal(t, c.want, names, c.name)
+	}
+}

@@ -1569,6 +1569,12 @@ func readAccount(ls []line, f *Fields) {
 			}
 		}
 	}
+	if bankLine < 0 {
+		bankLine = branchAlone(ls, f)
+	}
+	if bankLine < 0 {
+		bankLine = shortBank(ls, f)
+	}
 	readYucho(ls, f)
 	if bankLine >= 0 && !f.BranchName.Found {
 		for j := bankLine + 1; j < len(ls) && j <= bankLine+2; j++ {
@@ -1603,8 +1609,78 @@ func readAccount(ls []line, f *Fields) {
 	readType(ls[from:to], f)
 	readNumber(ls, from, to, f)
 	readHolder(ls, from, to, f)
+	bankOfBranch(f)
 	agreeBranch(f)
 	branchByName(f)
+}
+
+// branchWordRe is where a branch's name ends.
+var branchWordRe = regexp.MustCompile(`支店|営業部|出張所`)
+
+// branchAlone finds the account's block by its branch when the bank's name read as noise
+// and the branch's line has no type and number after it (a fax's 「RAR 第一営業支店」 over
+// 「-CBRE = 普通 1999915」): a branch that only one bank has (bankOfBranch), with seven
+// digits on its line or the next two. The bank is that one, a little less sure than a
+// name read; the block's line is answered (-1: none).
+func branchAlone(ls []line, f *Fields) int {
+	for i, ln := range ls {
+		for _, loc := range branchWordRe.FindAllStringIndex(ln.text, -1) {
+			start := strings.LastIndexAny(ln.text[:loc[0]], " |｜:") + 1
+			var g Fields
+			if !readBranch(ln, ln.text[start:], &g) || !sevenDigitsFrom(ls, i) {
+				continue
+			}
+			if bankOfBranch(&g); !g.BankName.Found {
+				continue
+			}
+			f.BankName, f.BranchName, f.BranchCode = g.BankName, g.BranchName, g.BranchCode
+			return i
+		}
+	}
+	return -1
+}
+
+// shortBank finds the account's block by a major bank's name written without 銀行 (ゆうちょ,
+// みずほ, 三井住友: people write them so, and a ledger's cell wall cuts 銀行 off:
+// 「| ゆうちょ本  MOB  HhHie  9513921」) on a line that prints seven digits after it: a
+// shop or company named after one (みずほ商事) prints no account number beside its name.
+// The block's line is answered (-1: none).
+func shortBank(ls []line, f *Fields) int {
+	for i, ln := range ls {
+		for _, b := range pay.MajorBanks {
+			name := width.Fold.String(b.Name)
+			at := strings.Index(ln.text, strings.TrimSuffix(name, "銀行"))
+			if at < 0 || !loneSevenRe.MatchString(mask(ln.text[at:], append(anyDateRe, phoneRe)...)) {
+				continue
+			}
+			f.BankName = found(name, ln.conf*sureGuess)
+			return i
+		}
+	}
+	return -1
+}
+
+// sevenDigitsFrom says whether a lone seven-digit number is printed on line i or the two
+// after it.
+func sevenDigitsFrom(ls []line, i int) bool {
+	for _, ln := range ls[i:min(i+3, len(ls))] {
+		if loneSevenRe.MatchString(mask(ln.text, append(anyDateRe, phoneRe)...)) {
+			return true
+		}
+	}
+	return false
+}
+
+// bankOfBranch names the bank when its name was not read but the branch was, and the
+// zengin list has that branch at one bank alone (楽天銀行's 第一営業, ゆうちょ銀行's
+// 〇一八: most names are one bank's); a name many banks have (名古屋営業部) names none.
+func bankOfBranch(f *Fields) {
+	if f.BankName.Found || !f.BranchName.Found {
+		return
+	}
+	if bs := banks.WithBranch(branchKey(f.BranchName.Value)); len(bs) == 1 {
+		f.BankName = found(printedBank(bs[0]), f.BranchName.Confidence*0.8)
+	}
 }
 
 // branchByName puts right a branch's name that the bank has no branch of when exactly
@@ -1858,6 +1934,9 @@ func accountNumberIn(s string) (string, bool) {
 	return strings.Repeat("0", 7-len(d)) + d, true
 }
 
+// loneSevenRe is a number of seven digits alone: a branch account's number.
+var loneSevenRe = regexp.MustCompile(`(?:^|[^\d,-])(\d{7})(?:$|[^\d,-])`)
+
 func readNumber(ls []line, from, to int, f *Fields) {
 	if f.AccountNumber.Found {
 		return
@@ -1879,7 +1958,7 @@ func readNumber(ls []line, from, to int, f *Fields) {
 	// A lone 7-digit number near the bank.
 	for _, ln := range ls[from:to] {
 		s := mask(ln.text, append(anyDateRe, phoneRe)...)
-		for _, m := range regexp.MustCompile(`(?:^|[^\d,-])(\d{7})(?:$|[^\d,-])`).FindAllStringSubmatch(s, -1) {
+		for _, m := range loneSevenRe.FindAllStringSubmatch(s, -1) {
 			f.AccountNumber = found(m[1], ln.conf*sureGuess*1.2)
 			return
 		}

@@ -365,6 +365,18 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"holder's lost mark for a 有限会社", "有限会社ミナト\n登録番号 " + validT + "\n口座名義 )ミナト",
 			map[string]string{"holder": "ﾕ)ﾐﾅﾄ"}},
 		{"a labelled branch whose bank was not read", "金融機関 [WUT\n支店名 名古屋営業部", map[string]string{"bank": "—", "branch": "名古屋営業部"}},
+		// The zengin list knows most branches' names at one bank alone (issue 28, a fax's
+		// bank read as noise): the branch names the bank; a name many banks have names none.
+		{"a labelled branch only one bank has names the bank", "金融機関 [WUT\n支店名 第一営業支店\n普通 1999915",
+			map[string]string{"bank": "楽天銀行", "branch": "第一営業", "number": "1999915"}},
+		{"an unlabelled branch only one bank has, the number below it", "RAR 第一営業支店\n-CBRE = 普通 1999915\nカ)トウホウキヤリア",
+			map[string]string{"bank": "楽天銀行", "branch": "第一営業", "type": "2", "number": "1999915", "holder": "ｶ)ﾄｳﾎｳｷﾔﾘｱ"}},
+		{"an unlabelled branch many banks have is no bank's", "RAR 渋谷支店\n-CBRE = 普通 1999915", map[string]string{"bank": "—"}},
+		{"a major bank without 銀行 on a ledger's row with its number", "金剛名。| sae | meme\n| ゆうちょ本  MOB  HhHie  9513921  |",
+			map[string]string{"bank": "ゆうちょ銀行", "number": "9513921"}},
+		{"a major bank's name without a number on its line is a company's", "みずほ商事株式会社 御中\n品名 保守 1 ¥12,000",
+			map[string]string{"bank": "—"}},
+		{"an unlabelled branch without a number near it is no account's", "第一営業支店\n件名 保守点検\n品名 部品交換\n備考 なし\n普通 1999915", map[string]string{"bank": "—"}},
 		{"支店 as a row header", "金融機関 静岡銀行\n支店             浜松支店", map[string]string{"branch": "浜松"}},
 		{"本店営業部", "金融機関 福岡銀行\n支店             本店営業部", map[string]string{"branch": "本店営業部"}},
 		{"a ruled cell's wall between the bank and the branch", "銀行名 | 支店名\n| 北洋銀行  |本店営業部\n| 5732688",
