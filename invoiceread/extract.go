@@ -1148,6 +1148,17 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
+	// Then a T and digits with a mark inside them (T5385518796&480, T3328362})73094 on a
+	// scan and a photo): a mark among thirteen digits is a speck; among twelve it is a
+	// digit misread, the one digit there whose check digit holds.
+	for _, ln := range ls {
+		for _, m := range tMarkInsideRe.FindAllStringSubmatch(ln.text, -1) {
+			if d, ok := markInside(m[1]); ok {
+				f.RegistrationNumber = found("T"+d, ln.conf*sureShape*0.85)
+				return
+			}
+		}
+	}
 	// Then a T and fourteen digits, one of them read twice (T22914688604927 on a fax):
 	// the one reading with a doubled digit read once whose check digit holds.
 	for _, ln := range ls {
@@ -1175,6 +1186,40 @@ func readRegistration(ls []line, f *Fields) {
 			}
 		}
 	}
+}
+
+// tMarkInsideRe is a T and digits with one or two marks (no letter, digit or space) among
+// them, nothing of a number either side.
+var tMarkInsideRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9])T\s?([0-9]{1,12}[^\sA-Za-z0-9\p{Han}\p{Hiragana}\p{Katakana}]{1,2}[0-9]{1,12})(?:$|[^0-9])`)
+
+// markInside reads s, digits with marks among them, as a registration number: the marks
+// dropped when thirteen digits remain, or put as the one digit for them whose check
+// digit holds when twelve do; none when no reading, or two, pass.
+func markInside(s string) (string, bool) {
+	at := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	end := strings.LastIndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	if at < 0 {
+		return "", false
+	}
+	_, w := utf8.DecodeRuneInString(s[end:])
+	head, tail := s[:at], s[end+w:]
+	switch len(head) + len(tail) {
+	case 13:
+		d := head + tail
+		return d, pay.ValidRegistrationNumber("T" + d)
+	case 12:
+		var got string
+		for c := '0'; c <= '9'; c++ {
+			if d := head + string(c) + tail; pay.ValidRegistrationNumber("T" + d) {
+				if got != "" {
+					return "", false
+				}
+				got = d
+			}
+		}
+		return got, got != ""
+	}
+	return "", false
 }
 
 // undoubled answers the thirteen digits of a registration number in s, fourteen digits

@@ -107,6 +107,11 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"14 digits are not a T-number", "T92345678901234", map[string]string{"reg": "—"}},
 		{"letters read for digits, the check digit tells which", "YoSe Ry TA925651S08008", map[string]string{"reg": "T4925651308008"}},
 		{"letters read for digits, no reading passes", "TA925651S08009", map[string]string{"reg": "—"}},
+		// A mark among the digits (issue 28, a scan's T5385518796&480, a photo's
+		// T3328362})73094): a speck among thirteen, a digit misread among twelve.
+		{"a speck among a T-number's thirteen digits", "MARRHRAGMI T923456789&0123", map[string]string{"reg": validT}},
+		{"a mark for a digit among twelve, the check digit tells which", "T9234567})90123", map[string]string{"reg": validT}},
+		{"a speck among thirteen digits failing the check", "T123456789&0123", map[string]string{"reg": "—"}},
 		{"a word of letters is no T-number", "TASSBZGbgqDQOo", map[string]string{"reg": "—"}},
 		{"T read as 1 after the label", "登録番号 : 1" + validT[1:], map[string]string{"reg": validT}},
 		{"T read as 7 after the label", "登録番号 7" + validT[1:], map[string]string{"reg": validT}},
