@@ -423,10 +423,16 @@ var (
 	eraDateRe = regexp.MustCompile(`([令今合信命冷]和|平成|R|H)\s*(\d{1,2}|元)\s*[年./-]\s*(\d{1,2})\s*[月./-]\s*(\d{1,2})\s*日?|([^\P{Han}昭]和)\s*(\d{1,2}|元)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日?`)
 	// With 年 and 月 written out the day needs no 日 (a fax reads it 唱: 2026年6月30唱);
 	// a digit after the day's makes it no date.
-	kanjiDate = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日?`)
+	// A speck read as a character between the year and 年 is no more than a speck
+	// (2025人年11月19昌 on a photo's ledger).
+	kanjiDate = regexp.MustCompile(`(\d{4})\s*[^\d\s年月日]?\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日?`)
 	// splitDigitsRe is a month's or a day's two digits OCR set apart (令和8年4月 3 0日).
 	splitDigitsRe = regexp.MustCompile(`([年月]\s*)(\d) (\d)(\s*[月日])`)
 	numDateRe     = regexp.MustCompile(`(\d{4})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})`)
+	// oneDotDateRe is a zero-padded date of which OCR lost one separator, or read it as a
+	// comma (2026.1031, 202603.10, 2026,0831 for 2026.10.31, 2026.03.10, 2026.08.31): the
+	// padded month and day still say where they part.
+	oneDotDateRe = regexp.MustCompile(`(20\d\d)\s?[/.,-]\s?(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])|(20\d\d)(0[1-9]|1[0-2])\s?[/.,-]\s?(0[1-9]|[12]\d|3[01])`)
 )
 
 type dateTok struct {
@@ -488,6 +494,18 @@ func datesIn(s string) []dateTok {
 			add(m[0], m[1], y, mo, d)
 		}
 	}
+	for _, m := range oneDotDateRe.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] > 0 && s[m[0]-1] >= '0' && s[m[0]-1] <= '9' || m[1] < len(s) && s[m[1]] >= '0' && s[m[1]] <= '9' {
+			continue
+		}
+		if m[2] < 0 { // the second form
+			m = append(m[:2], m[8:]...)
+		}
+		y, _ := strconv.Atoi(s[m[2]:m[3]])
+		mo, _ := strconv.Atoi(s[m[4]:m[5]])
+		d, _ := strconv.Atoi(s[m[6]:m[7]])
+		add(m[0], m[1], y, mo, d)
+	}
 	// in reading order
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j].start < out[j-1].start; j-- {
@@ -497,7 +515,7 @@ func datesIn(s string) []dateTok {
 	return out
 }
 
-var anyDateRe = []*regexp.Regexp{eraDateRe, kanjiDate, numDateRe}
+var anyDateRe = []*regexp.Regexp{eraDateRe, kanjiDate, numDateRe, oneDotDateRe}
 
 // ---- amounts ----
 

@@ -155,6 +155,13 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"a day's 日 read as another kanji", "2. お振込期日 2026年6月30唱", map[string]string{"due": "2026-06-30"}},
 		{"a day's two digits set apart", "お支払期限  令和8 年4月 3 0日  登録番号", map[string]string{"due": "2026-04-30"}},
 		{"a month's two digits set apart", "発行日付 2026年1 2月5日", map[string]string{"date": "2026-12-05"}},
+		// Issue 28, seed 5's photos and scans: a speck between the year and 年; a padded
+		// date with one separator lost or read as a comma.
+		{"a speck before 年", "請求年月日 |2025人年11月19昌", map[string]string{"date": "2025-11-19"}},
+		{"a padded date's second dot lost", "お支払期限 2026.1031  |人生け", map[string]string{"due": "2026-10-31"}},
+		{"a padded date's first dot lost", "お支払期限。 : 202603.10  | 人", map[string]string{"due": "2026-03-10"}},
+		{"a padded date's dot read as a comma", "請求日 2026.07.15\neA +2026,0831  OH", map[string]string{"date": "2026-07-15", "due": "2026-08-31", "total": "—"}},
+		{"an unpadded month with a dot lost is no date", "お支払期限 2026.131", map[string]string{"due": "—"}},
 		{"a third digit after the day is no date", "お支払期限 2026年6月301", map[string]string{"due": "—"}},
 		{"お支払期限", "お支払期限：2026/02/28", map[string]string{"due": "2026-02-28"}},
 		{"a fax's due date with its dots and label lost", "請求日 2025.06.16\nBA20250731  登録番号 T2134943984655",
