@@ -521,15 +521,20 @@ var anyDateRe = []*regexp.Regexp{eraDateRe, kanjiDate, numDateRe, oneDotDateRe}
 
 // amountRe reads a yen amount: ¥1,234 / ¥1,234- / 1,234円 / 金1,234円也, with OCR's
 // stray spaces around the commas, or its first comma lost (a fax's ¥1454.860 for
-// ¥1,454,860, read as 1454 before). The suffix group catches %, 点, 個 … so that rates
+// ¥1,454,860, read as 1454 before), or a speck beside a comma read as a dot (金918,.148円
+// on a scan, Y130,.680 on a photo). The suffix group catches %, 点, 個 … so that rates
 // and quantities are not amounts.
-var amountRe = regexp.MustCompile(`(¥|金)?\s*(\d{1,3}(?:\s?[,.]\s?\d{3})+|\d{4,6}(?:[,.]\d{3})+|\d+)(\s*(?:円也|円|-|%|点|個|件|枚|本|式|時間|ヶ月|か月|日|月|年|歳|名))?`)
+var amountRe = regexp.MustCompile(`(¥|金)?\s*(\d{1,3}(?:\s?[,.]{1,2}\s?\d{3})+|\d{4,6}(?:[,.]\d{3})+|\d+)(\s*(?:円也|円|-|%|点|個|件|枚|本|式|時間|ヶ月|か月|日|月|年|歳|名))?`)
 
 type amountTok struct {
 	value      int64
 	marked     bool // ¥, 円 or 金 says it is money
 	start, end int
 }
+
+// accountTypeBeforeRe is an account's type written out at the end of a text: the number
+// after it is the account's.
+var accountTypeBeforeRe = regexp.MustCompile(`(?:普通|当座)(?:預金)?\s*[:：]?\s*$`)
 
 func amountsIn(s string) []amountTok {
 	s = mask(s, append(anyDateRe, phoneRe)...)
@@ -560,6 +565,11 @@ func amountsIn(s string) []amountTok {
 		// after a total's label on the same line (a fax's two columns read as one:
 		// 「請求額合計 普通預金9257497」).
 		if m[2] >= 0 && s[m[2]:m[3]] == "金" && strings.HasSuffix(s[:m[2]], "預") {
+			continue
+		}
+		// So is an unmarked number after the account's type (a fax's 「御請求額 普通
+		// 1224261」, the bank's column read into the total's line).
+		if m[2] < 0 && !strings.HasPrefix(suffix, "円") && accountTypeBeforeRe.MatchString(s[:m[4]]) {
 			continue
 		}
 		marked := m[2] >= 0 || strings.HasPrefix(suffix, "円")
@@ -856,7 +866,10 @@ func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 		// subtotal plus its tax: the label's value was another column's (今回御請求額 over
 		// a ledger's row of 小計, 消費税, 合計 read as the first; 請求額合計 beside the
 		// bank's column on a fax).
-		if v, conf, ok := taxedSum(ls); !bestOK && ok && v > a.value {
+		// And a total that is the subtotal of that sum (its tax printed too, 請求額合計
+		// heading a ledger's row of ¥204,480 ¥20,448 \224.928 took the first cell): the
+		// total is what the tax is added to make.
+		if v, conf, ok := taxedSum(ls); ok && v > a.value && (!bestOK || all[v-a.value] > 0 && taxFits(a.value, v-a.value)) {
 			f.Total = found(v, conf*sureShape)
 			return
 		}

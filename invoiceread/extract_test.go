@@ -189,6 +189,13 @@ func TestInvoicereadExtractRules(t *testing.T) {
 
 		// Amounts.
 		{"¥ with commas", "ご請求金額 ¥1,234", map[string]string{"total": "1234"}},
+		// Issue 28, seed 3's and 5's scans, photos and faxes.
+		{"a speck beside a comma", "ご請求金額 金130,.680円 (税込)", map[string]string{"total": "130680"}},
+		{"the account's number after its type is no total", "御請求額  普通 1224261\n総合計 ¥91,965",
+			map[string]string{"total": "91965"}},
+		{"a total that is the subtotal of a printed taxed sum", "請求額合計\n|  ¥204,480  ¥20,448  \\224.928\n御請求客 224.928円\n小計 204,480円",
+			map[string]string{"total": "224928"}},
+
 		{"￥ with a trailing dash", "ご請求金額　￥１，２３４－", map[string]string{"total": "1234"}},
 		{"円", "請求金額 1,234円", map[string]string{"total": "1234"}},
 		{"金 円也", "金 1,234 円也", map[string]string{"total": "1234"}},
