@@ -1287,10 +1287,10 @@ func doubledOnce(d string) []string {
 
 // tLettersRe is a T and thirteen digits or the letters OCR reads for digits, nothing of
 // a word either side.
-var tLettersRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9])T\s?([0-9ASsBZzGbgqDQOoIl|]{13})(?:$|[^A-Za-z0-9])`)
+var tLettersRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9])T\s?([0-9ASsBRZzGbgqDQOoIl|]{13})(?:$|[^A-Za-z0-9])`)
 
 // letterDigits are the digits a letter in a run of digits may stand for, likeliest first.
-var letterDigits = map[byte]string{'A': "4", 'S': "538", 's': "5", 'B': "83", 'Z': "2", 'z': "2", 'G': "6", 'b': "6",
+var letterDigits = map[byte]string{'A': "4", 'S': "5382", 's': "5", 'B': "83", 'R': "8", 'Z': "2", 'z': "2", 'G': "6", 'b': "6",
 	'g': "9", 'q': "9", 'D': "0", 'Q': "0", 'O': "0", 'o': "0", 'I': "1", 'l': "1", '|': "1"}
 
 // digitsByCheck reads s's letters as digits (letterDigits) and answers the one reading

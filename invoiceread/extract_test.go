@@ -106,6 +106,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"label without the T", "登録番号 9234567890123", map[string]string{"reg": validT}},
 		{"14 digits are not a T-number", "T92345678901234", map[string]string{"reg": "—"}},
 		{"letters read for digits, the check digit tells which", "YoSe Ry TA925651S08008", map[string]string{"reg": "T4925651308008"}},
+		{"R read for an 8 on a fax", "インボイス 登録番号:T9234567R90123", map[string]string{"reg": validT}},
+		{"S read for a 2", "登録番号T9S34567890123", map[string]string{"reg": validT}},
 		{"letters read for digits, no reading passes", "TA925651S08009", map[string]string{"reg": "—"}},
 		// A mark among the digits (issue 28, a scan's T5385518796&480, a photo's
 		// T3328362})73094): a speck among thirteen, a digit misread among twelve.
