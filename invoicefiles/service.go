@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"cardpay/files"
 	"cardpay/pay"
 	"cardpay/store"
@@ -74,6 +76,11 @@ func (s *Service) logger() *slog.Logger {
 // nothing and is returned as the message; when the record cannot be written the stored
 // bytes are deleted again.
 func (s *Service) Save(ctx context.Context, buyerID int64, up Upload) (store.InvoiceFile, string, error) {
+	return s.save(ctx, buyerID, up, nil)
+}
+
+// save is Save, with also run in the file's transaction after its reading is queued.
+func (s *Service) save(ctx context.Context, buyerID int64, up Upload, also func(tx *sqlx.Tx, f store.InvoiceFile) error) (store.InvoiceFile, string, error) {
 	info, problem := pay.CheckInvoiceFile(up.Name, up.Bytes)
 	if problem != "" {
 		return store.InvoiceFile{}, problem, nil
@@ -90,7 +97,12 @@ func (s *Service) Save(ctx context.Context, buyerID int64, up Upload) (store.Inv
 	f, err := s.Store.CreateInvoiceFile(ctx, buyerID, store.NewInvoiceFile{
 		StorageKey: key, OriginalName: up.Name, Size: int64(len(up.Bytes)), MediaType: info.MediaType,
 		SHA256: hex.EncodeToString(sum[:]), Pages: info.Pages,
-	}, QueueOCR(ctx, s.Store))
+	}, func(tx *sqlx.Tx, f store.InvoiceFile) error {
+		if err := QueueOCR(ctx, s.Store)(tx, f); err != nil || also == nil {
+			return err
+		}
+		return also(tx, f)
+	})
 	if err != nil {
 		if derr := s.Files.Delete(context.WithoutCancel(ctx), key); derr != nil {
 			s.logger().Error("invoicefiles: deleting an unrecorded invoice file", "key", key, "error", derr)
