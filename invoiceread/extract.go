@@ -856,7 +856,7 @@ func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 			continue
 		}
 		ok := confirmed(a.value, all)
-		if best < 0 || (ok && !bestOK) || (ok == bestOK && (a.rank > amounts[best].rank || (a.rank == amounts[best].rank && a.value > amounts[best].value))) {
+		if best < 0 || better(a, ok, amounts[best], bestOK) {
 			best, bestOK = i, ok
 		}
 	}
@@ -911,6 +911,23 @@ func pickTotal(ls []line, amounts []amountCand, f *Fields) {
 	if v > 0 {
 		f.Total = found(v, conf)
 	}
+}
+
+// better says whether total candidate a (confirmed: ok) is to be taken over b: a
+// confirmed one over one that is not, then one of ¥1,000 or more over a smaller one (a
+// fax's 「91 965円」 below 御請求額 read as 91: no invoice here is for less, and 総合計
+// ¥91,965 of a lower rank is the total), then the label's rank, then the larger.
+func better(a amountCand, ok bool, b amountCand, bOK bool) bool {
+	if ok != bOK {
+		return ok
+	}
+	if big, bBig := a.value >= 1000, b.value >= 1000; big != bBig {
+		return big
+	}
+	if a.rank != b.rank {
+		return a.rank > b.rank
+	}
+	return a.value > b.value
 }
 
 // taxedSum is the largest amount printed that is the sum of two other printed amounts,
@@ -1750,13 +1767,18 @@ func sevenDigitsFrom(ls []line, i int) bool {
 // bankOfBranch names the bank when its name was not read but the branch was, and the
 // zengin list has that branch at one bank alone (楽天銀行's 第一営業, ゆうちょ銀行's
 // 〇一八: most names are one bank's); a name many banks have (名古屋営業部) names none.
+// Only a major bank (pay.MajorBanks) is named so: a branch's name misread is now and
+// then another bank's real branch (a fax's 大名支店 read 大神, 白山農協's only), and
+// the major banks are the ones most invoices name.
 func bankOfBranch(f *Fields) {
 	if f.BankName.Found || !f.BranchName.Found {
 		return
 	}
-	if bs := banks.WithBranch(branchKey(f.BranchName.Value)); len(bs) == 1 {
-		f.BankName = found(printedBank(bs[0]), f.BranchName.Confidence*0.8)
+	bs := banks.WithBranch(branchKey(f.BranchName.Value))
+	if len(bs) != 1 || !slices.ContainsFunc(pay.MajorBanks, func(b pay.Bank) bool { return b.Code == bs[0].Code }) {
+		return
 	}
+	f.BankName = found(printedBank(bs[0]), f.BranchName.Confidence*0.8)
 }
 
 // branchByName puts right a branch's name that the bank has no branch of when exactly

@@ -195,6 +195,7 @@ func TestInvoicereadExtractRules(t *testing.T) {
 		{"a speck beside a comma", "ご請求金額 金130,.680円 (税込)", map[string]string{"total": "130680"}},
 		{"the account's number after its type is no total", "御請求額  普通 1224261\n総合計 ¥91,965",
 			map[string]string{"total": "91965"}},
+		{"a total under ¥1,000 gives way to a labelled one above", "御請求額\n- 91 965円 *\n総合計 ¥91,965", map[string]string{"total": "91965"}},
 		{"a total that is the subtotal of a printed taxed sum", "請求額合計\n|  ¥204,480  ¥20,448  \\224.928\n御請求客 224.928円\n小計 204,480円",
 			map[string]string{"total": "224928"}},
 
@@ -392,6 +393,8 @@ func TestInvoicereadExtractRules(t *testing.T) {
 			map[string]string{"bank": "楽天銀行", "branch": "第一営業", "number": "1999915"}},
 		{"an unlabelled branch only one bank has, the number below it", "RAR 第一営業支店\n-CBRE = 普通 1999915\nカ)トウホウキヤリア",
 			map[string]string{"bank": "楽天銀行", "branch": "第一営業", "type": "2", "number": "1999915", "holder": "ｶ)ﾄｳﾎｳｷﾔﾘｱ"}},
+		{"a branch only a minor bank has names none: it may be a misread", "4. 振込貼座 FAYST+ats 大神支店 SRS 4519800",
+			map[string]string{"bank": "—"}},
 		{"an unlabelled branch many banks have is no bank's", "RAR 渋谷支店\n-CBRE = 普通 1999915", map[string]string{"bank": "—"}},
 		{"a major bank without 銀行 on a ledger's row with its number", "金剛名。| sae | meme\n| ゆうちょ本  MOB  HhHie  9513921  |",
 			map[string]string{"bank": "ゆうちょ銀行", "number": "9513921"}},
