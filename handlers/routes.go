@@ -15,6 +15,7 @@ import (
 	"cardpay/handlers/ops"
 	"cardpay/handlers/password"
 	"cardpay/handlers/payments"
+	"cardpay/handlers/receivedinvoices"
 	"cardpay/handlers/signin"
 	"cardpay/handlers/signup"
 	"cardpay/handlers/suppliers"
@@ -37,6 +38,7 @@ func routes(e *echo.Echo, a *web.App) {
 		suppliersArea     = &suppliers.Handler{App: a}
 		paymentsArea      = &payments.Handler{App: a}
 		collectionsArea   = &collections.Handler{App: a}
+		receivedArea      = &receivedinvoices.Handler{App: a}
 		notificationsArea = &notifications.Handler{App: a}
 		opsArea           = &ops.Handler{App: a}
 	)
@@ -191,6 +193,22 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET(suppliers.HistoryPaymentPattern, suppliersArea.ShowHistoryPaymentPage)
 	signed.GET(suppliers.HistoryCollectionPattern, suppliersArea.ShowHistoryCollectionPage)
 
+	// Received invoices (受取請求書): the lists by state, the search and its CSV index,
+	// the buyer's own upload, the retention page, and each invoice with its file and
+	// the forms it posts. Paying one is the payment journey, started from its file.
+	for _, l := range receivedinvoices.Lists {
+		signed.GET(l.Path, receivedArea.ShowListPage(l))
+	}
+	signed.GET(receivedinvoices.SearchPage.Path, receivedArea.ShowSearchPage)
+	signed.GET(receivedinvoices.SearchCSVPath, receivedArea.DownloadIndex)
+	signed.GET(receivedinvoices.UploadPage.Path, receivedArea.ShowUploadPage)
+	signed.POST(receivedinvoices.UploadPage.Path, receivedArea.Upload)
+	signed.GET(receivedinvoices.RetentionPage.Path, receivedArea.ShowRetentionPage)
+	signed.GET(receivedinvoices.InvoicePattern, receivedArea.ShowInvoicePage)
+	signed.GET(receivedinvoices.FilePattern, receivedArea.ServeFile)
+	signed.POST(receivedinvoices.MarkPattern, receivedArea.Mark)
+	signed.POST(receivedinvoices.CorrectPattern, receivedArea.Correct)
+
 	// Card-payment requests: corporations only, unless excluded (SPEC.md §4, §6).
 	// The journey keeps its answers in the session (collections.Journey); an uploaded
 	// invoice starts it.
@@ -333,6 +351,7 @@ func Pages() []web.Page {
 	ps = append(ps, info.Pages...)
 	ps = append(ps, notifications.ListPage)
 	ps = append(ps, collections.Pages...)
+	ps = append(ps, receivedinvoices.Pages...)
 	return ps
 }
 

@@ -3,11 +3,13 @@ package pay
 // Stats are the counts behind the header badges and the landing choice
 // (SPEC §3 user stats). JSON names are the camelCase the islands read.
 type Stats struct {
-	SuppliersEnableCount    int              `json:"suppliersEnableCount"`
-	SuppliersDisableCount   int              `json:"suppliersDisableCount"`
-	NotificationUnreadCount int              `json:"notificationUnreadCount"`
-	Collections             CollectionCounts `json:"collections"`
-	Payments                PaymentCounts    `json:"payments"`
+	SuppliersEnableCount    int `json:"suppliersEnableCount"`
+	SuppliersDisableCount   int `json:"suppliersDisableCount"`
+	NotificationUnreadCount int `json:"notificationUnreadCount"`
+	// ReceivedNewCount is how many received invoices are new (受取請求書の新着, issue 29).
+	ReceivedNewCount int              `json:"receivedNewCount"`
+	Collections      CollectionCounts `json:"collections"`
+	Payments         PaymentCounts    `json:"payments"`
 }
 
 // CollectionCounts are the sizes of the collection lists.

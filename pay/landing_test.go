@@ -55,14 +55,14 @@ func TestCollectionLanding(t *testing.T) {
 // Islands read stats under the camelCase names of SPEC §3.
 func TestStatsJSON(t *testing.T) {
 	stats := pay.Stats{
-		SuppliersEnableCount: 1, SuppliersDisableCount: 2, NotificationUnreadCount: 3,
+		SuppliersEnableCount: 1, SuppliersDisableCount: 2, NotificationUnreadCount: 3, ReceivedNewCount: 14,
 		Collections: pay.CollectionCounts{Request: 4, Decided: 5, History: 6, Draft: 7},
 		Payments:    pay.PaymentCounts{ActionRequired: 8, Review: 9, Reserved: 10, History: 11, Draft: 12, Waiting: 13},
 	}
 	got, err := json.Marshal(stats)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{
-		"suppliersEnableCount": 1, "suppliersDisableCount": 2, "notificationUnreadCount": 3,
+		"suppliersEnableCount": 1, "suppliersDisableCount": 2, "notificationUnreadCount": 3, "receivedNewCount": 14,
 		"collections": {"request": 4, "decided": 5, "history": 6, "draft": 7},
 		"payments": {"actionRequired": 8, "review": 9, "reserved": 10, "history": 11, "draft": 12, "waiting": 13}
 	}`, string(got))

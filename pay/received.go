@@ -86,6 +86,11 @@ func ReceivedStateOf(d Disposition, payment *ExaminationStatus) ReceivedState {
 	return ReceivedNew
 }
 
+// MaxReceivedAmount bounds an amount typed for a received invoice: a record of what a
+// supplier billed, not a payment (whose own limits are pay.DefaultLimits), so only a
+// sanity bound (a trillion yen less one).
+const MaxReceivedAmount = 999_999_999_999
+
 // MaxDispositionReason is how long a disposition's reason may be, in characters.
 const MaxDispositionReason = 200
 

@@ -15,6 +15,8 @@ func (s *Store) Stats(ctx context.Context, buyerID int64) (pay.Stats, error) {
 	var rows []countRow
 	if err := s.selectPrepared(ctx, &rows, listCountsQuery+`
 		UNION ALL SELECT 'unread', 0, 0, false, count(*) FROM notifications WHERE buyer_id = $1 AND read_at IS NULL
+		UNION ALL SELECT 'received_new', 0, 0, false, count(*) FROM received_invoice_views
+			WHERE buyer_id = $1 AND state = 'new'
 		UNION ALL SELECT 'suppliers_enable', 0, 0, false, count(*) FROM suppliers
 			WHERE buyer_id = $1 AND deleted_at IS NULL AND status = ANY($2)
 		UNION ALL SELECT 'suppliers_disable', 0, 0, false, count(*) FROM suppliers
@@ -27,6 +29,8 @@ func (s *Store) Stats(ctx context.Context, buyerID int64) (pay.Stats, error) {
 		switch r.What {
 		case "unread":
 			st.NotificationUnreadCount = r.N
+		case "received_new":
+			st.ReceivedNewCount = r.N
 		case "suppliers_enable":
 			st.SuppliersEnableCount = r.N
 		case "suppliers_disable":

@@ -26,6 +26,14 @@ const (
 	PaymentsWaiting = "/payments/waiting"
 )
 
+// The payment lists (handlers/payments): a payment's page is its list's path and its id;
+// the received invoices (handlers/receivedinvoices) link the payment made from one.
+const (
+	PaymentsReview   = "/payments/review"
+	PaymentsReserved = "/payments/reserved"
+	PaymentsHistory  = "/payments/history"
+)
+
 // The steps of the payment journey (handlers/payments) and of the request journey
 // (handlers/collections): a draft saved through the API resumes on one of them.
 const (

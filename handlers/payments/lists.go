@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
@@ -34,9 +35,9 @@ func (l List) CancelPath(id int64) string { return paymentPath(l.Path, id) + "/c
 // The lists' paths, each the prefix of its payments' pages (paymentPath). The waiting
 // list's, waitingPath, is beside the page that pays a request from it.
 const (
-	reviewListPath   = "/payments/review"
-	reservedListPath = "/payments/reserved"
-	historyListPath  = "/payments/history"
+	reviewListPath   = links.PaymentsReview
+	reservedListPath = links.PaymentsReserved
+	historyListPath  = links.PaymentsHistory
 )
 
 // paymentPath is payment id's page in the list at listPath.

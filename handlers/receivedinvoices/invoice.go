@@ -1,0 +1,254 @@
+package receivedinvoices
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"cardpay/handlers/links"
+	"cardpay/handlers/web"
+	"cardpay/pay"
+	"cardpay/store"
+	"cardpay/views"
+	pages "cardpay/views/receivedinvoices"
+)
+
+// ShowInvoicePage is one received invoice: its state and what can be done with it (pay
+// by card, mark, correct), its values, where it came from, the kept file and its
+// history.
+func (h *Handler) ShowInvoicePage(c *echo.Context) error {
+	return h.renderInvoice(c, nil, nil)
+}
+
+// invoiceForm is a form sent back with its errors: the values typed.
+type invoiceForm struct {
+	mark    *markInput
+	correct *pages.CorrectForm
+}
+
+type markInput struct{ choice, reason string }
+
+func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *invoiceForm) error {
+	u := web.CurrentUser(c)
+	ctx := c.Request().Context()
+	id, err := web.IDParam(c, "id")
+	if err != nil {
+		return err
+	}
+	r, err := h.Store.ReceivedInvoice(ctx, u.BuyerID, id)
+	if err != nil {
+		return err
+	}
+	events, err := h.Store.ReceivedInvoiceEvents(ctx, u.BuyerID, id)
+	if err != nil {
+		return err
+	}
+	dups, err := h.Store.ReceivedInvoiceDuplicates(ctx, r)
+	if err != nil {
+		return err
+	}
+	title := "受取請求書"
+	if r.KeyCounterparty != "" {
+		title = r.KeyCounterparty + "からの請求書"
+	}
+	v := pages.InvoiceView{
+		Heading: title, State: r.State.Label(), FileHref: filePath(r.ID),
+		MarkAction: markPath(r.ID), CorrectAction: correctPath(r.ID), Disposition: string(r.Disposition),
+		Keys: keyRows(r), Reading: readingNote(r.OCRStatus),
+		Origin: []views.ConfirmRow{
+			{Label: "受取日時", Value: pay.JapaneseDateTime(r.ReceivedAt)},
+			{Label: "受取方法", Value: sourceLabel(r.Source)},
+			{Label: "送信元", Value: orDash(r.Sender)},
+		},
+		File: []views.ConfirmRow{
+			{Label: "ファイル名", Value: r.OriginalName},
+			{Label: "大きさ", Value: strconv.FormatInt(r.Size, 10) + "バイト（" + strconv.Itoa(r.Pages) + "ページ）"},
+			{Label: "SHA-256（ハッシュ値）", Value: r.SHA256},
+			{Label: "保存期限", Value: pay.JapaneseDate(r.RetainUntil) + "まで（削除できません）"},
+		},
+	}
+	if r.Source == store.ReceivedByMail {
+		v.Origin = append(v.Origin, views.ConfirmRow{Label: "件名", Value: orDash(r.Subject)},
+			views.ConfirmRow{Label: "送信元の認証", Value: "SPF " + r.AuthSPF + " / DKIM " + r.AuthDKIM + " / DMARC " + r.AuthDMARC})
+	}
+	byPayment := r.State == pay.ReceivedScheduled || r.State == pay.ReceivedPaid && r.PaymentID != nil && r.PaymentStatus != nil && *r.PaymentStatus == pay.TransferCompleted
+	if r.State == pay.ReceivedNew {
+		v.PayHref = links.PaymentInvoiceInfoStep + "?file=" + strconv.FormatInt(r.FileID, 10)
+	}
+	if r.PaymentID != nil && r.PaymentStatus != nil {
+		v.PaymentHref = paymentHref(*r.PaymentID, *r.PaymentStatus)
+		v.PaymentLabel = "カード払いのお支払い（" + pay.InvoiceNumber(*r.PaymentID) + "・" + r.PaymentStatus.Label() + "）を見る"
+	}
+	for _, d := range dups {
+		label := pay.JapaneseDate(d.ReceivedAt) + "に受け取った" + orDash(d.KeyCounterparty) + "の請求書（" + d.State.Label() + "）"
+		v.Duplicates = append(v.Duplicates, pages.Duplicate{Href: invoicePath(d.ID), Label: label})
+	}
+	v.CanMark = !byPayment
+	v.MarkOptions = []views.FieldOption{
+		{Value: string(pay.DispositionPaidElsewhere), Label: "他の方法で支払済にする", Hint: "銀行振込や現金など、このサービス以外で支払ったとき"},
+		{Value: string(pay.DispositionNotToPay), Label: "支払不要にする", Hint: "重複して届いた、宛先違い、内容に誤りがあるなど"},
+	}
+	if r.Disposition != pay.DispositionOpen {
+		v.MarkOptions = append(v.MarkOptions, views.FieldOption{Value: string(pay.DispositionOpen), Label: "新着に戻す"})
+	}
+	v.Correct = correctForm(r)
+	if typed != nil && typed.mark != nil {
+		v.MarkChoice, v.Reason = typed.mark.choice, typed.mark.reason
+	}
+	if typed != nil && typed.correct != nil {
+		saw := v.Correct.Saw
+		v.Correct = *typed.correct
+		v.Correct.Saw = saw
+	}
+	for _, e := range events {
+		v.Events = append(v.Events, event(e))
+	}
+	return web.Show(h.App, c, title, errs, v, pages.InvoicePage)
+}
+
+// ServeFile sends the received invoice's file as it was received.
+func (h *Handler) ServeFile(c *echo.Context) error {
+	u := web.CurrentUser(c)
+	id, err := web.IDParam(c, "id")
+	if err != nil {
+		return err
+	}
+	r, err := h.Store.ReceivedInvoice(c.Request().Context(), u.BuyerID, id)
+	if err != nil {
+		return err
+	}
+	f, err := h.Store.InvoiceFile(c.Request().Context(), u.BuyerID, r.FileID)
+	if err != nil {
+		return err
+	}
+	return h.ServeInvoiceFile(c, f)
+}
+
+// paymentHref is the page of the payment made from the invoice, under its list.
+func paymentHref(id int64, s pay.ExaminationStatus) string {
+	list := links.PaymentsHistory
+	if b, _ := pay.PaymentBucketOf(s, pay.InvoicePayment, false); b == pay.BucketReview {
+		list = links.PaymentsReview
+	} else if b == pay.BucketReserved {
+		list = links.PaymentsReserved
+	}
+	return list + "/" + strconv.FormatInt(id, 10)
+}
+
+func filePath(id int64) string    { return invoicePath(id) + "/file" }
+func markPath(id int64) string    { return invoicePath(id) + "/mark" }
+func correctPath(id int64) string { return invoicePath(id) + "/correct" }
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func readingNote(status string) string {
+	switch status {
+	case store.OCRPending, store.OCRRunning:
+		return "請求書の内容を読み取っています。しばらくしてからページを再読み込みしてください。"
+	case store.OCRDone:
+		return "請求書から読み取った値です（訂正した項目は訂正後の値）。支払う前にファイルとご確認ください。"
+	}
+	return "請求書の内容を読み取れませんでした。ファイルをご確認のうえ、下の「内容の訂正」から入力してください。"
+}
+
+func dateOr(t *time.Time) string {
+	if t == nil {
+		return "—"
+	}
+	return pay.JapaneseDate(*t)
+}
+
+func keyRows(r store.ReceivedInvoice) []views.ConfirmRow {
+	amount := "—"
+	if r.KeyAmount != nil {
+		amount = pay.Yen(*r.KeyAmount)
+	}
+	return []views.ConfirmRow{
+		{Label: "取引先", Value: orDash(r.KeyCounterparty)},
+		{Label: "請求金額（税込）", Value: amount},
+		{Label: "請求日", Value: dateOr(r.KeyDate)},
+		{Label: "支払期日", Value: dateOr(r.KeyDueDate)},
+		{Label: "登録番号", Value: orDash(r.KeyRegistrationNumber)},
+		{Label: "請求書番号", Value: orDash(r.InvoiceNumber)},
+	}
+}
+
+// correctForm is the correction form filled with the stored corrections (blank: the
+// reading's value stands) and what the buyer saw.
+func correctForm(r store.ReceivedInvoice) pages.CorrectForm {
+	k := r.Keys()
+	saw, _ := json.Marshal(k)
+	f := pages.CorrectForm{Counterparty: k.Counterparty, RegistrationNumber: k.RegistrationNumber,
+		InvoiceNumber: k.InvoiceNumber, Saw: string(saw)}
+	if k.TransactionDate != nil {
+		f.Date = k.TransactionDate.Format(time.DateOnly)
+	}
+	if k.DueDate != nil {
+		f.DueDate = k.DueDate.Format(time.DateOnly)
+	}
+	if k.Amount != nil {
+		f.Amount = strconv.FormatInt(*k.Amount, 10)
+	}
+	return f
+}
+
+var keyLabels = []struct{ key, label string }{
+	{"transaction_date", "請求日"}, {"due_date", "支払期日"}, {"amount", "請求金額"},
+	{"counterparty", "取引先"}, {"registration_number", "登録番号"}, {"invoice_number", "請求書番号"},
+}
+
+func event(e store.ReceivedInvoiceEvent) pages.Event {
+	out := pages.Event{When: pay.JapaneseDateTime(e.CreatedAt), Who: orDash(e.Actor)}
+	var before, after map[string]any
+	_ = json.Unmarshal(e.Before, &before)
+	_ = json.Unmarshal(e.After, &after)
+	switch e.Kind {
+	case "received":
+		out.What = "受け取りました"
+		if s, _ := after["source"].(string); s != "" {
+			out.What = sourceLabel(s) + "で受け取りました"
+		}
+	case "marked":
+		d, _ := after["disposition"].(string)
+		out.What = "「" + pay.Disposition(d).Label() + "」にしました"
+		if reason, _ := after["reason"].(string); reason != "" {
+			out.What += "（理由：" + reason + "）"
+		}
+	case "corrected":
+		out.What = "内容を訂正しました"
+		for _, k := range keyLabels {
+			b, a := shown(before[k.key]), shown(after[k.key])
+			if b != a {
+				out.Changes = append(out.Changes, pages.Change{Field: k.label, Before: b, After: a})
+			}
+		}
+	}
+	return out
+}
+
+// shown is a corrected value as the history writes it: 読取値 for none (the reading's
+// value stood), a date as a date.
+func shown(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "（読取値）"
+	case string:
+		if x == "" {
+			return "（読取値）"
+		}
+		if t, err := time.Parse(time.RFC3339, x); err == nil {
+			return pay.JapaneseDate(t)
+		}
+		return x
+	case float64:
+		return pay.Yen(int64(x))
+	}
+	return "—"
+}
