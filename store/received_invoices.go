@@ -318,17 +318,18 @@ func dateOrNil(t *time.Time) any {
 }
 
 // ReceivedInvoiceDuplicates are the buyer's other received invoices that look like the
-// same invoice as r: the same registration number and invoice number, or the same
-// counterparty, amount and transaction date. Flagged before paying, never refused: a
-// supplier may bill the same amount twice on one day.
+// same invoice as r: the same file (its SHA-256: sent twice), the same registration
+// number and invoice number, or the same counterparty, amount and transaction date.
+// Flagged before paying, never refused: a supplier may bill the same amount twice on one
+// day.
 func (s *Store) ReceivedInvoiceDuplicates(ctx context.Context, r ReceivedInvoice) ([]ReceivedInvoice, error) {
 	list := []ReceivedInvoice{}
 	err := s.DB.SelectContext(ctx, &list, `SELECT `+receivedColumns+` FROM received_invoice_views
-		WHERE buyer_id = $1 AND id <> $2 AND (
-			($3 <> '' AND $4 <> '' AND key_registration_number = $3 AND invoice_number = $4)
+		WHERE buyer_id = $1 AND id <> $2 AND (sha256 = $8
+			OR ($3 <> '' AND $4 <> '' AND key_registration_number = $3 AND invoice_number = $4)
 			OR (key_counterparty = $5 AND key_amount = $6 AND key_date = $7))
 		ORDER BY id DESC LIMIT 10`,
-		r.BuyerID, r.ID, r.KeyRegistrationNumber, r.InvoiceNumber, r.KeyCounterparty, r.KeyAmount, dateOrNil(r.KeyDate))
+		r.BuyerID, r.ID, r.KeyRegistrationNumber, r.InvoiceNumber, r.KeyCounterparty, r.KeyAmount, dateOrNil(r.KeyDate), r.SHA256)
 	if err != nil {
 		return nil, fmt.Errorf("store: duplicates of received invoice %d: %w", r.ID, err)
 	}

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,11 +20,21 @@ var receivedSeq int
 // receive stores a file as a received invoice of u's buyer, with fields as its reading
 // (JSON of invoiceread.Fields' shape; "" reads nothing).
 func receive(t *testing.T, u store.User, fields string) store.ReceivedInvoice {
+	return receiveFile(t, u, fields, "")
+}
+
+// receiveFile is receive with the file's SHA-256 given (the same bytes sent again).
+func receiveFile(t *testing.T, u store.User, fields, sameFile string) store.ReceivedInvoice {
 	t.Helper()
 	ctx := context.Background()
 	receivedSeq++
 	var id int64
-	f, err := db.Store.CreateInvoiceFile(ctx, u.BuyerID, newInvoiceFile(1000+receivedSeq), func(tx *sqlx.Tx, f store.InvoiceFile) error {
+	nf := newInvoiceFile(1000 + receivedSeq)
+	nf.SHA256 = strings.Repeat("c", 60) + fmt.Sprintf("%04x", receivedSeq) // its own bytes; no run of digits (storetest scans for card numbers)
+	if sameFile != "" {
+		nf.SHA256 = sameFile
+	}
+	f, err := db.Store.CreateInvoiceFile(ctx, u.BuyerID, nf, func(tx *sqlx.Tx, f store.InvoiceFile) error {
 		var err error
 		id, err = db.Store.CreateReceivedInvoice(ctx, tx, f, store.NewReceivedInvoice{Source: store.ReceivedByUpload,
 			UserID: u.ID, Actor: "山田 太郎"})
@@ -242,6 +253,13 @@ func TestReceivedInvoiceDuplicates(t *testing.T) {
 	dups, err = db.Store.ReceivedInvoiceDuplicates(ctx, c)
 	require.NoError(t, err)
 	assert.Empty(t, dups)
+	// The same file sent again, nothing read from either: its bytes say.
+	x := receive(t, u, "")
+	y := receiveFile(t, u, "", x.SHA256)
+	dups, err = db.Store.ReceivedInvoiceDuplicates(ctx, y)
+	require.NoError(t, err)
+	require.Len(t, dups, 1)
+	assert.Equal(t, x.ID, dups[0].ID)
 	// c given the same invoice number as a: the registration number and it match.
 	for _, r := range []store.ReceivedInvoice{a, c} {
 		require.NoError(t, db.Store.CorrectReceivedInvoice(ctx, u.BuyerID, r.ID, r.Keys(), store.ReceivedKeys{InvoiceNumber: "INV-001"}, u.ID, "山田 太郎"))
