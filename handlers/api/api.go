@@ -148,6 +148,12 @@ func routes() []route {
 		{http.MethodGet, "/invoices/files/:id/download/url", signedIn, (*server).invoiceFileDownloadURL},
 		{http.MethodGet, "/invoices/files/signed_download/:token", public, (*server).signedDownload},
 
+		// Received invoices (受取請求書, issue 29): the list with the 電子帳簿保存法 search,
+		// one invoice, and the buyer's upload.
+		{http.MethodGet, "/receipt_invoices", signedIn, (*server).receiptInvoices},
+		{http.MethodPost, "/receipt_invoices/upload", signedIn, (*server).uploadReceiptInvoice},
+		{http.MethodGet, "/receipt_invoices/:id", signedIn, (*server).receiptInvoice},
+
 		// Paying invoices (SPEC.md §7 Invoices): submit, the lists, one invoice, correct,
 		// cancel, the fee and promotion codes; and drafts.
 		{http.MethodPost, "/invoices", signedIn, (*server).submitInvoice},

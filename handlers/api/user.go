@@ -187,6 +187,7 @@ type statsAnswer struct {
 	SuppliersEnableCount    int                `json:"suppliers_enable_count"`
 	SuppliersDisableCount   int                `json:"suppliers_disable_count"`
 	NotificationUnreadCount int                `json:"notification_unread_count"`
+	ReceivedNewCount        int                `json:"received_new_count"`
 	Collections             collectionCounts   `json:"collections"`
 	Payments                paymentCounts      `json:"payments"`
 	CollectionMode          pay.CollectionMode `json:"collection_mode"`
@@ -219,8 +220,8 @@ func (s *server) stats(c *echo.Context) error {
 	mode := pay.CollectionModeFor(u.BusinessForm, u.CorporateNumber, s.CollectionExclusions)
 	a := statsAnswer{
 		SuppliersEnableCount: st.SuppliersEnableCount, SuppliersDisableCount: st.SuppliersDisableCount,
-		NotificationUnreadCount: st.NotificationUnreadCount,
-		Collections:             collectionCounts(st.Collections),
+		NotificationUnreadCount: st.NotificationUnreadCount, ReceivedNewCount: st.ReceivedNewCount,
+		Collections: collectionCounts(st.Collections),
 		Payments: paymentCounts{
 			ActionRequired: st.Payments.ActionRequired, Review: st.Payments.Review, Reserved: st.Payments.Reserved,
 			History: st.Payments.History, Draft: st.Payments.Draft, Waiting: st.Payments.Waiting,
