@@ -43,6 +43,12 @@ func (u User) DisplayName() string {
 	return u.BusinessName
 }
 
+// Signature is who did something, as a record keeps it (a received invoice's history):
+// the business's name and the user's address, which stay readable after the user goes.
+func (u User) Signature() string {
+	return u.DisplayName() + "（" + u.EmailAddress + "）"
+}
+
 const userColumns = `u.id, u.buyer_id, u.email_address, u.password_hash, u.user_last_name,
 	u.user_first_name, u.phone_number, b.business_form, b.corporate_name,
 	b.corporate_number, b.business_name, u.two_factor_method, u.totp_secret_sealed,

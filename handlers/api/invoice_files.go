@@ -126,16 +126,27 @@ func ocrFieldsOf(raw []byte) map[string]ocrField {
 // with the file, or 422 with the reason nothing was stored.
 func (s *server) uploadInvoiceFile(c *echo.Context) error {
 	buyerID := caller(c).User.BuyerID
-	release, busy := s.UploadSlot(c, buyerID)
+	up, release, err := s.readUpload(c, buyerID)
 	defer release()
+	if err != nil {
+		return err
+	}
+	return s.saveInvoiceFile(c, buyerID, up)
+}
+
+// readUpload takes one of the buyer's upload slots and reads the multipart field
+// invoice_file: 429 when the slots are taken, 422 when the part is missing or too large.
+// release frees the slot; call it (deferred) whatever the error.
+func (s *server) readUpload(c *echo.Context, buyerID int64) (up invoicefiles.Upload, release func(), err error) {
+	release, busy := s.UploadSlot(c, buyerID)
 	if busy != "" {
-		return tooManyUploads(busy)
+		return up, release, tooManyUploads(busy)
 	}
 	up, problem := web.ReadUpload(c, pay.InvoiceFileField)
 	if problem != "" {
-		return fileRefusal(problem)
+		return up, release, fileRefusal(problem)
 	}
-	return s.saveInvoiceFile(c, buyerID, up)
+	return up, release, nil
 }
 
 func (s *server) saveInvoiceFile(c *echo.Context, buyerID int64, up invoicefiles.Upload) error {

@@ -148,17 +148,13 @@ func (s *server) receiptInvoice(c *echo.Context) error {
 // 201 with the received invoice (its reading started), or 422 with why nothing was kept.
 func (s *server) uploadReceiptInvoice(c *echo.Context) error {
 	u := caller(c).User
-	release, busy := s.UploadSlot(c, u.BuyerID)
+	up, release, err := s.readUpload(c, u.BuyerID)
 	defer release()
-	if busy != "" {
-		return tooManyUploads(busy)
-	}
-	up, problem := web.ReadUpload(c, pay.InvoiceFileField)
-	if problem != "" {
-		return fileRefusal(problem)
+	if err != nil {
+		return err
 	}
 	id, problem, err := s.InvoiceFiles.Receive(c.Request().Context(), u.BuyerID, up, store.NewReceivedInvoice{
-		Source: store.ReceivedByUpload, Sender: u.DisplayName(), UserID: u.ID, Actor: u.DisplayName() + "（" + u.EmailAddress + "）",
+		Source: store.ReceivedByUpload, Sender: u.DisplayName(), UserID: u.ID, Actor: u.Signature(),
 	})
 	if err != nil {
 		return err

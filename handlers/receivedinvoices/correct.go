@@ -23,13 +23,11 @@ import (
 func (h *Handler) Correct(c *echo.Context) error {
 	u := web.CurrentUser(c)
 	ctx := c.Request().Context()
-	id, err := web.IDParam(c, "id")
+	r, err := h.fromPath(c)
 	if err != nil {
 		return err
 	}
-	if _, err := h.Store.ReceivedInvoice(ctx, u.BuyerID, id); err != nil {
-		return err
-	}
+	id := r.ID
 	in := pages.CorrectForm{
 		Date: web.Clip(c.FormValue("date"), 20), DueDate: web.Clip(c.FormValue("due_date"), 20),
 		Amount: web.Clip(c.FormValue("amount"), 30), Counterparty: web.Clip(c.FormValue("counterparty"), 400),
@@ -45,7 +43,7 @@ func (h *Handler) Correct(c *echo.Context) error {
 		stale.Add("date", "画面を開き直してから、もう一度訂正してください。")
 		return h.renderInvoice(c, stale, &invoiceForm{correct: &in})
 	}
-	err = h.Store.CorrectReceivedInvoice(ctx, u.BuyerID, id, saw, to, u.ID, actor(u))
+	err = h.Store.CorrectReceivedInvoice(ctx, u.BuyerID, id, saw, to, u.ID, u.Signature())
 	if errors.Is(err, store.ErrReceivedChanged) {
 		var stale pay.FieldErrors
 		stale.Add("date", "この請求書は、ほかの画面で訂正されたため、保存しませんでした。最新の内容をご確認ください。")

@@ -33,15 +33,11 @@ type markInput struct{ choice, reason string }
 func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *invoiceForm) error {
 	u := web.CurrentUser(c)
 	ctx := c.Request().Context()
-	id, err := web.IDParam(c, "id")
+	r, err := h.fromPath(c)
 	if err != nil {
 		return err
 	}
-	r, err := h.Store.ReceivedInvoice(ctx, u.BuyerID, id)
-	if err != nil {
-		return err
-	}
-	events, err := h.Store.ReceivedInvoiceEvents(ctx, u.BuyerID, id)
+	events, err := h.Store.ReceivedInvoiceEvents(ctx, u.BuyerID, r.ID)
 	if err != nil {
 		return err
 	}
@@ -110,16 +106,11 @@ func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *in
 
 // ServeFile sends the received invoice's file as it was received.
 func (h *Handler) ServeFile(c *echo.Context) error {
-	u := web.CurrentUser(c)
-	id, err := web.IDParam(c, "id")
+	r, err := h.fromPath(c)
 	if err != nil {
 		return err
 	}
-	r, err := h.Store.ReceivedInvoice(c.Request().Context(), u.BuyerID, id)
-	if err != nil {
-		return err
-	}
-	f, err := h.Store.InvoiceFile(c.Request().Context(), u.BuyerID, r.FileID)
+	f, err := h.Store.InvoiceFile(c.Request().Context(), r.BuyerID, r.FileID)
 	if err != nil {
 		return err
 	}

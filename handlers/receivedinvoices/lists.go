@@ -43,32 +43,8 @@ func searchFilter(c *echo.Context) (store.ReceivedFilter, url.Values, pages.List
 	var v pages.ListView
 	var errs pay.FieldErrors
 	q := url.Values{}
-	for _, d := range []struct {
-		name string
-		to   *string
-	}{{"from", &v.From}, {"to", &v.To}} {
-		raw := web.Clip(c.QueryParam(d.name), 20)
-		if raw == "" {
-			continue
-		}
-		t, ok := pay.ParseDate(raw)
-		if !ok {
-			errs.Add(d.name, "日付を正しく入力してください（例：2026-12-25）")
-			*d.to = raw
-			continue
-		}
-		*d.to = pay.ISODate(t)
-		q.Set(d.name, *d.to)
-		if d.name == "from" {
-			f.From = t
-		} else {
-			f.To = t
-		}
-	}
-	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
-		errs.Add("to", "終了日は開始日以降の日付を入力してください")
-		f.From, f.To = f.To, f.From
-	}
+	dr := web.DateRangeParams(c, &errs, q)
+	f.From, f.To, v.From, v.To = dr.From, dr.To, dr.FromShown, dr.ToShown
 	for _, a := range []struct {
 		name string
 		to   *string

@@ -19,14 +19,11 @@ import (
 func (h *Handler) Mark(c *echo.Context) error {
 	u := web.CurrentUser(c)
 	ctx := c.Request().Context()
-	id, err := web.IDParam(c, "id")
+	r, err := h.fromPath(c)
 	if err != nil {
 		return err
 	}
-	r, err := h.Store.ReceivedInvoice(ctx, u.BuyerID, id)
-	if err != nil {
-		return err
-	}
+	id := r.ID
 	to := pay.Disposition(web.Clip(c.FormValue("disposition"), 20))
 	typed := &invoiceForm{mark: &markInput{choice: string(to), reason: web.Clip(c.FormValue("reason"), 1000)}}
 	byPayment := r.State == pay.ReceivedScheduled || r.PaymentStatus != nil && *r.PaymentStatus == pay.TransferCompleted
@@ -35,7 +32,7 @@ func (h *Handler) Mark(c *echo.Context) error {
 		return h.renderInvoice(c, errs, typed)
 	}
 	from := pay.Disposition(web.Clip(c.FormValue("from"), 20))
-	err = h.Store.MarkReceivedInvoice(ctx, u.BuyerID, id, from, to, reason, u.ID, actor(u))
+	err = h.Store.MarkReceivedInvoice(ctx, u.BuyerID, id, from, to, reason, u.ID, u.Signature())
 	if errors.Is(err, store.ErrReceivedChanged) {
 		var changed pay.FieldErrors
 		changed.Add("disposition", "この請求書は、ほかの画面で処理されたか支払が始まったため、記録しませんでした。最新の状態をご確認ください。")

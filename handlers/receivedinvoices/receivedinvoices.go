@@ -8,6 +8,8 @@ package receivedinvoices
 import (
 	"strconv"
 
+	"github.com/labstack/echo/v5"
+
 	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
@@ -85,7 +87,12 @@ func sourceLabel(source string) string {
 	return "不明"
 }
 
-// actor is who did something, as the history keeps it: the user's name and address.
-func actor(u *store.User) string {
-	return u.DisplayName() + "（" + u.EmailAddress + "）"
+// fromPath loads the :id received invoice of the signed-in buyer (another buyer's, or
+// none, is the 404 page).
+func (h *Handler) fromPath(c *echo.Context) (store.ReceivedInvoice, error) {
+	id, err := web.IDParam(c, "id")
+	if err != nil {
+		return store.ReceivedInvoice{}, err
+	}
+	return h.Store.ReceivedInvoice(c.Request().Context(), web.CurrentUser(c).BuyerID, id)
 }

@@ -42,7 +42,7 @@ func (h *Handler) Upload(c *echo.Context) error {
 		return h.renderUpload(c, problem)
 	}
 	id, problem, err := h.InvoiceFiles.Receive(c.Request().Context(), u.BuyerID, up,
-		store.NewReceivedInvoice{Source: store.ReceivedByUpload, Sender: u.DisplayName(), UserID: u.ID, Actor: actor(u)})
+		store.NewReceivedInvoice{Source: store.ReceivedByUpload, Sender: u.DisplayName(), UserID: u.ID, Actor: u.Signature()})
 	if err != nil {
 		return err
 	}

@@ -4,10 +4,12 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/pay"
 	"cardpay/store"
 )
 
@@ -55,4 +57,42 @@ func Clip(s string, n int) string {
 // ShownValue is a value typed into a form as it can be shown back: valid UTF-8.
 func ShownValue(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// DateRange is a list filter's ?from= and ?to= dates: the dates read (zero when not
+// given or not a date), what to show back in each field (the date as YYYY-MM-DD, or what
+// was typed when it is not one), and a Japanese message in errs for each bad value. The
+// good values are set in q, for the pages' links. A range given backwards is turned
+// round, and said so.
+type DateRange struct {
+	From, To           time.Time
+	FromShown, ToShown string
+}
+
+// DateRangeParams reads the ?from= and ?to= of a list (payments, received invoices).
+func DateRangeParams(c *echo.Context, errs *pay.FieldErrors, q url.Values) DateRange {
+	var r DateRange
+	for _, d := range []struct {
+		name  string
+		at    *time.Time
+		shown *string
+	}{{"from", &r.From, &r.FromShown}, {"to", &r.To, &r.ToShown}} {
+		raw := Clip(c.QueryParam(d.name), 20)
+		if raw == "" {
+			continue
+		}
+		t, ok := pay.ParseDate(raw)
+		if !ok {
+			errs.Add(d.name, "日付を正しく入力してください（例：2026-12-25）")
+			*d.shown = raw
+			continue
+		}
+		*d.at, *d.shown = t, pay.ISODate(t)
+		q.Set(d.name, *d.shown)
+	}
+	if !r.From.IsZero() && !r.To.IsZero() && r.To.Before(r.From) {
+		errs.Add("to", "終了日は開始日以降の日付を入力してください")
+		r.From, r.To = r.To, r.From
+	}
+	return r
 }
