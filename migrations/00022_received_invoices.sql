@@ -63,11 +63,14 @@ CREATE TABLE received_invoice_events (
 );
 CREATE INDEX received_invoice_events_idx ON received_invoice_events (received_invoice_id, id);
 
-CREATE INDEX invoices_file_idx ON invoices (file_id) WHERE file_id IS NOT NULL;
+-- The latest payment submitted from a file: one index probe per received invoice,
+-- however many payments the buyer has (by buyer, the lateral below scanned them all).
+CREATE INDEX invoices_file_idx ON invoices (file_id, id DESC) WHERE file_id IS NOT NULL AND submitted_at IS NOT NULL;
 
 -- received_invoice_views: each received invoice with what its lists, page and search
--- show: the state (pay.ReceivedStateOf, the same rule: a test holds them together), the
--- latest payment submitted from its file, and the search keys, the buyer's correction
+-- show: the state (pay.ReceivedStateOf, the same rule over every payment submitted from
+-- its file: a test holds them together), the latest such payment (its page is linked),
+-- and the search keys, the buyer's correction
 -- where made, else the reading's (a date or amount the reading found), and for the
 -- counterparty the paid supplier's name, the issuer read, or the sender.
 CREATE VIEW received_invoice_views AS
@@ -75,12 +78,18 @@ SELECT ri.*,
     f.original_name, f.media_type, f.size, f.sha256, f.pages, f.ocr_status,
     p.id AS payment_id, p.examination_status AS payment_status,
     CASE
-        WHEN p.examination_status IN (1, 2, 3) THEN 'scheduled'
-        WHEN p.examination_status = 4 THEN 'paid'
+        WHEN EXISTS (SELECT 1 FROM invoices i WHERE i.file_id = ri.file_id AND i.buyer_id = ri.buyer_id
+            AND i.submitted_at IS NOT NULL AND i.examination_status = 4) THEN 'paid'
+        WHEN EXISTS (SELECT 1 FROM invoices i WHERE i.file_id = ri.file_id AND i.buyer_id = ri.buyer_id
+            AND i.submitted_at IS NOT NULL AND i.examination_status IN (1, 2, 3)) THEN 'scheduled'
         WHEN ri.disposition = 'paid_elsewhere' THEN 'paid'
         WHEN ri.disposition = 'not_to_pay' THEN 'set_aside'
         ELSE 'new'
     END AS state,
+    -- by_payment: a payment made here is being screened or was transferred, so its state
+    -- is the payment's and the buyer cannot mark it (store.MarkReceivedInvoice).
+    EXISTS (SELECT 1 FROM invoices i WHERE i.file_id = ri.file_id AND i.buyer_id = ri.buyer_id
+        AND i.submitted_at IS NOT NULL AND i.examination_status IN (1, 2, 3, 4)) AS by_payment,
     COALESCE(ri.transaction_date, CASE WHEN f.ocr_fields->'invoice_date'->>'found' = 'true'
         AND f.ocr_fields->'invoice_date'->>'value' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
         THEN (f.ocr_fields->'invoice_date'->>'value')::date END) AS key_date,

@@ -1,6 +1,7 @@
 package pay
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -62,20 +63,21 @@ func (d Disposition) Label() string { return labelOf(dispositionLabels, d) }
 // Valid reports whether d is one of the three dispositions.
 func (d Disposition) Valid() bool { _, ok := dispositionLabels[d]; return ok }
 
-// ReceivedStateOf places a received invoice in its list. payment is the examination
-// status of the latest payment submitted from its file, nil when none was. A payment
-// in screening or waiting for its transfer makes it 支払予定 and a transferred one 支払済,
-// whatever was marked (the money moved here); a cancelled or expired payment leaves it
-// as if none had been made, so it is paid again or set aside. The store's lists run the
-// same rule in SQL (store.receivedStateSQL); a test holds the two together.
-func ReceivedStateOf(d Disposition, payment *ExaminationStatus) ReceivedState {
-	if payment != nil {
-		switch *payment {
-		case InProgress, InProgressExaminationChecked, InProgressExaminationCompleted:
-			return ReceivedScheduled
-		case TransferCompleted:
-			return ReceivedPaid
-		}
+// ReceivedStateOf places a received invoice in its list. payments are the examination
+// statuses of the payments submitted from its file (none, usually one). One transferred
+// makes it 支払済 and one in screening or waiting for its transfer 支払予定, whatever was
+// marked and whatever came after (a transferred payment and a later one cancelled: it was
+// paid, and must not be offered for paying again); cancelled and expired ones count for
+// nothing, so it is paid again or set aside. The store's lists run the same rule in SQL
+// (received_invoice_views); a test holds the two together.
+func ReceivedStateOf(d Disposition, payments []ExaminationStatus) ReceivedState {
+	if slices.Contains(payments, TransferCompleted) {
+		return ReceivedPaid
+	}
+	if slices.ContainsFunc(payments, func(s ExaminationStatus) bool {
+		return s == InProgress || s == InProgressExaminationChecked || s == InProgressExaminationCompleted
+	}) {
+		return ReceivedScheduled
 	}
 	switch d {
 	case DispositionPaidElsewhere:

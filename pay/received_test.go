@@ -11,12 +11,12 @@ import (
 )
 
 func TestReceivedStateOf(t *testing.T) {
-	st := func(s pay.ExaminationStatus) *pay.ExaminationStatus { return &s }
+	st := func(s ...pay.ExaminationStatus) []pay.ExaminationStatus { return s }
 	tests := []struct {
-		name    string
-		d       pay.Disposition
-		payment *pay.ExaminationStatus
-		want    pay.ReceivedState
+		name     string
+		d        pay.Disposition
+		payments []pay.ExaminationStatus
+		want     pay.ReceivedState
 	}{
 		{"nothing done", pay.DispositionOpen, nil, pay.ReceivedNew},
 		{"marked paid elsewhere", pay.DispositionPaidElsewhere, nil, pay.ReceivedPaid},
@@ -29,9 +29,12 @@ func TestReceivedStateOf(t *testing.T) {
 		{"a payment over a mark", pay.DispositionNotToPay, st(pay.InProgress), pay.ReceivedScheduled},
 		{"a payment cancelled: as if none", pay.DispositionOpen, st(pay.Cancel), pay.ReceivedNew},
 		{"a payment expired, then marked", pay.DispositionPaidElsewhere, st(pay.Expired), pay.ReceivedPaid},
+		// Paid once is paid: a later payment cancelled does not offer it for paying again.
+		{"transferred, then another cancelled", pay.DispositionOpen, st(pay.TransferCompleted, pay.Cancel), pay.ReceivedPaid},
+		{"cancelled, then another in screening", pay.DispositionOpen, st(pay.Cancel, pay.InProgress), pay.ReceivedScheduled},
 	}
 	for _, tc := range tests {
-		assert.Equal(t, tc.want, pay.ReceivedStateOf(tc.d, tc.payment), tc.name)
+		assert.Equal(t, tc.want, pay.ReceivedStateOf(tc.d, tc.payments), tc.name)
 	}
 	for _, s := range pay.ReceivedStates {
 		assert.True(t, s.Valid())

@@ -55,6 +55,8 @@ type ReceivedInvoice struct {
 	PaymentID     *int64                 `db:"payment_id"`
 	PaymentStatus *pay.ExaminationStatus `db:"payment_status"`
 	State         pay.ReceivedState      `db:"state"`
+	// ByPayment: a payment made from it is in screening or was transferred; no mark then.
+	ByPayment bool `db:"by_payment"`
 
 	KeyDate               *time.Time `db:"key_date"`
 	KeyDueDate            *time.Time `db:"key_due_date"`
@@ -80,7 +82,7 @@ type NewReceivedInvoice struct {
 const receivedColumns = `id, buyer_id, file_id, source, sender, subject, auth_spf, auth_dkim, auth_dmarc,
 	new_sender, disposition, disposition_reason, transaction_date, due_date, amount, counterparty,
 	registration_number, invoice_number, retain_until, received_at, original_name, media_type, size,
-	sha256, pages, ocr_status, payment_id, payment_status, state, key_date, key_due_date, key_amount,
+	sha256, pages, ocr_status, payment_id, payment_status, state, by_payment, key_date, key_due_date, key_amount,
 	key_counterparty, key_registration_number`
 
 func orNone(v string) string {

@@ -98,30 +98,32 @@ func TestReceivedInvoiceStateIsTheRule(t *testing.T) {
 	u := newBuyer(t, "states@received.example", pay.Corporation)
 	sup, err := db.Store.CreateSupplier(ctx, u.BuyerID, corpSupplier("状態商事株式会社"), nil)
 	require.NoError(t, err)
-	statuses := []*pay.ExaminationStatus{nil}
+	cases := [][]pay.ExaminationStatus{nil}
 	for s := pay.InProgress; s <= pay.Expired; s++ {
 		if s != pay.BuyerNotRegistered && s != pay.WaitingForPayment {
-			statuses = append(statuses, &s)
+			cases = append(cases, []pay.ExaminationStatus{s})
 		}
 	}
+	// Two payments from one file: paid once is paid, whatever came after.
+	cases = append(cases, []pay.ExaminationStatus{pay.TransferCompleted, pay.Cancel}, []pay.ExaminationStatus{pay.Cancel, pay.InProgress})
 	n := 0
 	for _, d := range []pay.Disposition{pay.DispositionOpen, pay.DispositionPaidElsewhere, pay.DispositionNotToPay} {
-		for _, st := range statuses {
+		for _, payments := range cases {
 			r := receive(t, u, "")
 			if d != pay.DispositionOpen {
 				require.NoError(t, db.Store.MarkReceivedInvoice(ctx, u.BuyerID, r.ID, pay.DispositionOpen, d, "理由", u.ID, "山田 太郎"))
 			}
-			if st != nil {
+			for _, st := range payments {
 				id, err := db.Store.CreateInvoice(ctx, u.BuyerID, store.NewInvoice{SupplierID: sup.ID, InvoiceType: pay.InvoicePayment,
-					ExaminationStatus: *st, Amount: 5000})
+					ExaminationStatus: st, Amount: 5000})
 				require.NoError(t, err)
 				_, err = db.Store.DB.ExecContext(ctx, `UPDATE invoices SET file_id = $1 WHERE id = $2`, r.FileID, id)
 				require.NoError(t, err)
 			}
 			got, err := db.Store.ReceivedInvoice(ctx, u.BuyerID, r.ID)
 			require.NoError(t, err)
-			assert.Equal(t, pay.ReceivedStateOf(d, st), got.State, "%s %v", d, st)
-			if st != nil {
+			assert.Equal(t, pay.ReceivedStateOf(d, payments), got.State, "%s %v", d, payments)
+			if len(payments) > 0 {
 				assert.Equal(t, "状態商事株式会社", got.KeyCounterparty, "the paid supplier names the counterparty")
 			}
 			n++
@@ -134,7 +136,11 @@ func TestReceivedInvoiceStateIsTheRule(t *testing.T) {
 		total += c
 	}
 	assert.Equal(t, n, total)
-	t.Logf("%d dispositions × payments: SQL and pay.ReceivedStateOf agree; counts %v", n, counts)
+	// The header's count (store.Stats, an anti-join) is the view's 新着.
+	st, err := db.Store.Stats(ctx, u.BuyerID)
+	require.NoError(t, err)
+	assert.Equal(t, counts[pay.ReceivedNew], st.ReceivedNewCount)
+	t.Logf("%d dispositions × payments: SQL and pay.ReceivedStateOf agree; counts %v; stats' new %d", n, counts, st.ReceivedNewCount)
 }
 
 // The search 電子帳簿保存法 asks for: 取引年月日 in a range, 取引金額 in a range and 取引先,

@@ -69,7 +69,6 @@ func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *in
 		v.Origin = append(v.Origin, views.ConfirmRow{Label: "件名", Value: orDash(r.Subject)},
 			views.ConfirmRow{Label: "送信元の認証", Value: "SPF " + r.AuthSPF + " / DKIM " + r.AuthDKIM + " / DMARC " + r.AuthDMARC})
 	}
-	byPayment := r.State == pay.ReceivedScheduled || r.State == pay.ReceivedPaid && r.PaymentID != nil && r.PaymentStatus != nil && *r.PaymentStatus == pay.TransferCompleted
 	if r.State == pay.ReceivedNew {
 		v.PayHref = links.PaymentInvoiceInfoStep + "?file=" + strconv.FormatInt(r.FileID, 10)
 	}
@@ -81,7 +80,7 @@ func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *in
 		label := pay.JapaneseDate(d.ReceivedAt) + "に受け取った" + orDash(d.KeyCounterparty) + "の請求書（" + d.State.Label() + "）"
 		v.Duplicates = append(v.Duplicates, pages.Duplicate{Href: invoicePath(d.ID), Label: label})
 	}
-	v.CanMark = !byPayment
+	v.CanMark = !r.ByPayment
 	v.MarkOptions = []views.FieldOption{
 		{Value: string(pay.DispositionPaidElsewhere), Label: "他の方法で支払済にする", Hint: "銀行振込や現金など、このサービス以外で支払ったとき"},
 		{Value: string(pay.DispositionNotToPay), Label: "支払不要にする", Hint: "重複して届いた、宛先違い、内容に誤りがあるなど"},

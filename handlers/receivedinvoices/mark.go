@@ -26,8 +26,7 @@ func (h *Handler) Mark(c *echo.Context) error {
 	id := r.ID
 	to := pay.Disposition(web.Clip(c.FormValue("disposition"), 20))
 	typed := &invoiceForm{mark: &markInput{choice: string(to), reason: web.Clip(c.FormValue("reason"), 1000)}}
-	byPayment := r.State == pay.ReceivedScheduled || r.PaymentStatus != nil && *r.PaymentStatus == pay.TransferCompleted
-	reason, errs := pay.CheckDisposition(to, typed.mark.reason, byPayment)
+	reason, errs := pay.CheckDisposition(to, typed.mark.reason, r.ByPayment)
 	if len(errs) > 0 {
 		return h.renderInvoice(c, errs, typed)
 	}
