@@ -1,11 +1,9 @@
 package collections_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -29,17 +27,7 @@ import (
 // upload posts the create page's plain form (no JavaScript) with one file.
 func upload(t *testing.T, c *webtest.Client, name string, content []byte) webtest.Response {
 	t.Helper()
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	part, err := w.CreateFormFile(pay.InvoiceFileField, name)
-	require.NoError(t, err)
-	_, err = part.Write(content)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	req, err := http.NewRequest(http.MethodPost, c.Base+"/collections/create", &body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	return c.Do(req)
+	return c.PostFile("/collections/create", pay.InvoiceFileField, name, content)
 }
 
 func fileIDs(t *testing.T, buyerID int64) []int64 {

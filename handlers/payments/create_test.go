@@ -1,11 +1,9 @@
 package payments_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -27,17 +25,7 @@ import (
 // upload posts the plain form (no JavaScript) with one file.
 func upload(t *testing.T, c *webtest.Client, name string, content []byte) webtest.Response {
 	t.Helper()
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	part, err := w.CreateFormFile(pay.InvoiceFileField, name)
-	require.NoError(t, err)
-	_, err = part.Write(content)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	req, err := http.NewRequest(http.MethodPost, c.Base+"/payments/create", &body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	return c.Do(req)
+	return c.PostFile("/payments/create", pay.InvoiceFileField, name, content)
 }
 
 func fileCount(t *testing.T, buyerID int64) int {

@@ -1,10 +1,8 @@
 package receivedinvoices_test
 
 import (
-	"bytes"
 	"encoding/csv"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -25,17 +23,7 @@ func TestMain(m *testing.M) { webtest.Main(m) }
 // upload posts the plain form (no JavaScript) with one file.
 func upload(t *testing.T, c *webtest.Client, name string, content []byte) webtest.Response {
 	t.Helper()
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	part, err := w.CreateFormFile(pay.InvoiceFileField, name)
-	require.NoError(t, err)
-	_, err = part.Write(content)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	req, err := http.NewRequest(http.MethodPost, c.Base+"/receipt-invoices/upload", &body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	return c.Do(req)
+	return c.PostFile("/receipt-invoices/upload", pay.InvoiceFileField, name, content)
 }
 
 var invoicePathRe = regexp.MustCompile(`^/receipt-invoices/(\d+)$`)

@@ -9,10 +9,12 @@
 package webtest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -339,6 +341,23 @@ func (c *Client) Post(path string, form url.Values) Response {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", c.Base)
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	return c.Do(req)
+}
+
+// PostFile sends the plain upload form (no JavaScript): one file part in the multipart
+// field, as the pages' file inputs post it.
+func (c *Client) PostFile(path, field, name string, content []byte) Response {
+	c.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	part, err := w.CreateFormFile(field, name)
+	require.NoError(c.t, err)
+	_, err = part.Write(content)
+	require.NoError(c.t, err)
+	require.NoError(c.t, w.Close())
+	req, err := http.NewRequest(http.MethodPost, c.Base+path, &body)
+	require.NoError(c.t, err)
+	req.Header.Set("Content-Type", w.FormDataContentType())
 	return c.Do(req)
 }
 
