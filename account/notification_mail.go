@@ -68,3 +68,9 @@ func (s *Service) DeliverNotification(ctx context.Context, payload json.RawMessa
 func (s *Service) RequestMailJob(to string, f pay.RequestMailFacts) (store.NewJob, error) {
 	return s.notice(mail.CardPaymentRequest(to, s.ServiceName, f))
 }
+
+// InboundRefusedJob is the job that tells the sender of a mail to a receiving address
+// which of its files were not taken and why (inbox.Service).
+func (s *Service) InboundRefusedJob(to, subject string, accepted int, refused []mail.RefusedFile) (store.NewJob, error) {
+	return s.notice(mail.InboundRefused(to, s.ServiceName, subject, accepted, refused))
+}

@@ -17,6 +17,9 @@ type Message struct {
 	To      string
 	Subject string
 	Text    string
+	// AutoReply marks an answer a program sent to a mail (Auto-Submitted: auto-replied,
+	// RFC 3834), so that the other side's programs do not answer it in turn.
+	AutoReply bool `json:",omitempty"`
 }
 
 // Sender delivers messages.

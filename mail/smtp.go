@@ -142,6 +142,9 @@ func (s *smtpSender) Send(ctx context.Context, m Message) error {
 		return fmt.Errorf("mail: recipient %q: %w", m.To, err)
 	}
 	msg.Subject(m.Subject)
+	if m.AutoReply {
+		msg.SetGenHeader("Auto-Submitted", "auto-replied")
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	msg.SetDateWithValue(time.Now().In(pay.Tokyo()))
 	msg.SetMessageIDWithValue(messageID(s.from.Address))

@@ -31,6 +31,10 @@ type templateData struct {
 	Body         string
 	Link         string
 	Request      RequestFacts
+	// Refused are the attachments of a mail to a receiving address that were not taken.
+	Refused  []RefusedFile
+	Accepted int
+	Subject  string
 	// CorporateNumber and CorporateName are a new registration's claim.
 	CorporateNumber string
 	CorporateName   string
@@ -60,6 +64,22 @@ func CardPaymentRequest(to, serviceName string, f pay.RequestMailFacts) Message 
 		RequesterName: f.RequesterName, RequesterCorporateNumber: f.RequesterCorporateNumber, Addressee: addressee,
 		Amount: pay.Yen(f.Amount), Deadline: pay.JapaneseDate(f.Deadline), InvoiceNumber: f.InvoiceNumber, Message: f.Message,
 	}})
+}
+
+// RefusedFile is one refused attachment, or the whole mail when Name is "".
+type RefusedFile struct {
+	Name   string
+	Reason string
+}
+
+// InboundRefused answers a mail sent to a buyer's receiving address whose files were
+// not all taken: what was refused and why, so the sender can send them again in a form
+// that is taken. It is an automatic reply (Auto-Submitted), sent only to a sender that
+// the receiving MTA did not find forged.
+func InboundRefused(to, serviceName, subject string, accepted int, refused []RefusedFile) Message {
+	m := render("inbound_refused.txt", to, templateData{ServiceName: serviceName, Subject: subject, Accepted: accepted, Refused: refused})
+	m.AutoReply = true
+	return m
 }
 
 // Notification is the mail of a buyer's notification (お知らせ): its title, its text

@@ -44,6 +44,7 @@ const (
 	msgInvoiceFileEmpty     = "ファイルが空です。請求書のファイルを選択してください。"
 	msgInvoiceFileTooLarge  = "ファイルサイズが10MBを超えています。10MB以下のファイルを選択してください。"
 	msgInvoiceFileType      = "JPEG、PNG、PDF のいずれかの形式のファイルを選択してください。"
+	msgInvoiceFileZip       = "ZIP などの圧縮ファイル（パスワード付きを含む）は受け付けられません。請求書の PDF か画像（JPEG、PNG）を、圧縮せずにそのまま選択してください。"
 	msgInvoiceFileExtension = "ファイル名の拡張子が .pdf、.jpg、.jpeg、.png のいずれでもありません。請求書の PDF か画像（JPEG、PNG）を選択してください。"
 	msgInvoiceFileMismatch  = "ファイル名の拡張子（%s）と中身の形式（%s）が一致しません。拡張子を書き換えたファイルは受け付けられません。元のファイルを選択してください。"
 	msgPDFJavaScript        = "JavaScript、プログラムの起動、フォームの送信などの自動で動く処理を含む PDF は受け付けられません。印刷用に保存し直した PDF を選択してください。"
@@ -76,6 +77,9 @@ func fileTypeLabel(mediaType string) string {
 // renamed to .pdf or a PDF renamed to .txt is refused rather than stored under a
 // type it is not.
 func CheckInvoiceFile(name string, b []byte) (InvoiceFileInfo, string) {
+	if len(b) > 0 && isArchive(name, b) {
+		return InvoiceFileInfo{}, msgInvoiceFileZip
+	}
 	if msg := InvoiceFileProblem(int64(len(b)), b); msg != "" {
 		return InvoiceFileInfo{}, msg
 	}
@@ -91,6 +95,22 @@ func CheckInvoiceFile(name string, b []byte) (InvoiceFileInfo, string) {
 		return checkPDF(b)
 	}
 	return checkImage(byContent, b)
+}
+
+// isArchive: a ZIP (the signature of a local file header or an empty archive) or a
+// file named as an archive. Suppliers often send a password-protected ZIP with the
+// password in a second mail (PPAP); the message says to send the file itself.
+func isArchive(name string, b []byte) bool {
+	if bytes.HasPrefix(b, []byte("PK\x03\x04")) || bytes.HasPrefix(b, []byte("PK\x05\x06")) {
+		return true
+	}
+	n := strings.ToLower(name)
+	for _, ext := range []string{".zip", ".lzh", ".7z", ".rar", ".gz", ".tar"} {
+		if strings.HasSuffix(n, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkImage reads only the header first (CheckImageHeader), so a file claiming

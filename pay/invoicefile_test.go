@@ -202,6 +202,9 @@ func TestCheckInvoiceFile(t *testing.T) {
 		{"PDF renamed to .jpg", "invoice.jpg", onePage, pay.InvoiceFileInfo{}, "拡張子（JPEG）と中身の形式（PDF）が一致しません"},
 		{"PDF renamed to .txt", "invoice.txt", onePage, pay.InvoiceFileInfo{}, "拡張子が .pdf、.jpg、.jpeg、.png のいずれでもありません"},
 		{"no extension", "invoice", pngB, pay.InvoiceFileInfo{}, "拡張子が .pdf、.jpg、.jpeg、.png のいずれでもありません"},
+		{"a ZIP", "請求書.zip", append([]byte("PK\x03\x04"), bytes.Repeat([]byte{0}, 40)...), pay.InvoiceFileInfo{}, "ZIP などの圧縮ファイル"},
+		{"a ZIP renamed to .pdf", "請求書.pdf", append([]byte("PK\x03\x04"), bytes.Repeat([]byte{0}, 40)...), pay.InvoiceFileInfo{}, "ZIP などの圧縮ファイル"},
+		{"an LZH by its name", "請求書.lzh", []byte("-lh5- archive"), pay.InvoiceFileInfo{}, "ZIP などの圧縮ファイル"},
 
 		{"PDF with a JavaScript open action", "a.pdf", pagesPDF(1, "/OpenAction << /S /JavaScript /JS (app.alert\\(1\\)) >> "), pay.InvoiceFileInfo{}, "JavaScript"},
 		{"PDF with a JavaScript name tree", "a.pdf", pagesPDF(1, "/Names << /JavaScript << /Names [(x) << /S /JavaScript /JS (1) >>] >> >> "), pay.InvoiceFileInfo{}, "JavaScript"},

@@ -1,6 +1,7 @@
-// Package smtpd is the small receiving SMTP server behind the development mailbox and
-// the tests' mailtest server: it listens on the loopback address only and hands every
-// accepted message, raw, to a delivery function.
+// Package smtpd is the small receiving SMTP server behind the development mailbox, the
+// tests' mailtest server and the received invoices' inbound listener: it hands every
+// accepted message, raw, to a delivery function. It listens on the loopback address
+// unless told another address (the inbound listener, behind the production MTA).
 package smtpd
 
 import (
@@ -9,6 +10,7 @@ import (
 	"crypto/subtle"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -40,6 +42,32 @@ type Options struct {
 	// Username and Password, when set, require SMTP AUTH (PLAIN or LOGIN) before MAIL.
 	Username, Password string
 	ErrorLog           smtp.Logger
+	// Addr is where to listen; "" is 127.0.0.1 on a free port.
+	Addr string
+	// Domain is the name the server greets with; "" is localhost.
+	Domain string
+	// Recipient, when set, is asked about each RCPT TO: its error refuses that address
+	// (a *Reject keeps its code), so unknown addresses are refused before any data.
+	Recipient func(ctx context.Context, to string) error
+	// MaxRecipients defaults to 50.
+	MaxRecipients int
+}
+
+// Reject is a refusal with its SMTP reply: a delivery or recipient function returns
+// it to answer Code (4xx temporary, 5xx permanent), the enhanced status code and a
+// one-line ASCII message, which the sending MTA quotes in its bounce.
+type Reject struct {
+	Code     int
+	Enhanced [3]int
+	Message  string
+}
+
+func (r *Reject) Error() string {
+	return fmt.Sprintf("%d %d.%d.%d %s", r.Code, r.Enhanced[0], r.Enhanced[1], r.Enhanced[2], r.Message)
+}
+
+func (r *Reject) smtp() *smtp.SMTPError {
+	return &smtp.SMTPError{Code: r.Code, EnhancedCode: smtp.EnhancedCode(r.Enhanced), Message: oneLine(r.Message)}
 }
 
 // Server is a running server.
@@ -56,7 +84,7 @@ type Server struct {
 // each message; its error is the SMTP client's error.
 func Start(o Options, deliver func(context.Context, Delivery) error) (*Server, error) {
 	be := smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
-		s := &session{deliver: deliver}
+		s := &session{deliver: deliver, recipient: o.Recipient}
 		if o.Username != "" {
 			return &authSession{session: s, username: o.Username, password: o.Password}, nil
 		}
@@ -64,11 +92,17 @@ func Start(o Options, deliver func(context.Context, Delivery) error) (*Server, e
 	})
 	srv := smtp.NewServer(be)
 	srv.Domain = "localhost"
+	if o.Domain != "" {
+		srv.Domain = o.Domain
+	}
 	srv.MaxMessageBytes = o.MaxMessageBytes
 	if srv.MaxMessageBytes <= 0 {
 		srv.MaxMessageBytes = MaxMessageBytes
 	}
 	srv.MaxRecipients = 50
+	if o.MaxRecipients > 0 {
+		srv.MaxRecipients = o.MaxRecipients
+	}
 	srv.ReadTimeout = 30 * time.Second
 	srv.WriteTimeout = 30 * time.Second
 	// Loopback only: AUTH without TLS exposes nothing on the network.
@@ -78,7 +112,11 @@ func Start(o Options, deliver func(context.Context, Delivery) error) (*Server, e
 		srv.ErrorLog = o.ErrorLog
 	}
 
-	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := o.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	raw, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
@@ -164,10 +202,11 @@ func (c *trackedConn) Close() error {
 }
 
 type session struct {
-	deliver func(context.Context, Delivery) error
-	from    string
-	to      []string
-	authed  bool
+	deliver   func(context.Context, Delivery) error
+	recipient func(context.Context, string) error
+	from      string
+	to        []string
+	authed    bool
 }
 
 func (s *session) Mail(from string, _ *smtp.MailOptions) error {
@@ -176,6 +215,13 @@ func (s *session) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if s.recipient != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.recipient(ctx, to); err != nil {
+			return replyOf(err)
+		}
+	}
 	s.to = append(s.to, to)
 	return nil
 }
@@ -188,9 +234,19 @@ func (s *session) Data(r io.Reader) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := s.deliver(ctx, Delivery{From: s.from, To: s.to, Data: buf.Bytes()}); err != nil {
-		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "message not stored: " + oneLine(err.Error())}
+		return replyOf(err)
 	}
 	return nil
+}
+
+// replyOf is the SMTP reply of a delivery's or recipient's error: a Reject's own, else
+// a temporary failure, so that the sender retries what we could not store.
+func replyOf(err error) *smtp.SMTPError {
+	var r *Reject
+	if errors.As(err, &r) {
+		return r.smtp()
+	}
+	return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "message not stored: " + oneLine(err.Error())}
 }
 
 func (s *session) Reset() { s.from, s.to = "", nil }
