@@ -104,6 +104,15 @@ type Config struct {
 	// proxies whose X-Forwarded-For names the client; with none, the client is the
 	// connection's peer and the header is ignored.
 	TrustedProxies []*net.IPNet
+	// Invoices by mail (issue 29): INBOUND_MAIL_DOMAIN is the domain of the buyers'
+	// receiving addresses (development: inbox.localhost); INBOUND_SMTP_ADDR is where the
+	// listener that the MTA forwards that domain's mail to listens (development:
+	// 127.0.0.1:2525, a free port when that is taken; production: none unless set);
+	// INBOUND_AUTHSERV_ID names the MTA whose Authentication-Results header is trusted
+	// (development: the domain). Production with a listener needs all three.
+	InboundDomain     string
+	InboundAddr       string
+	InboundAuthservID string
 }
 
 const (
@@ -283,6 +292,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		errs = append(errs, fmt.Errorf("PSP must be sandbox or stripe, got %q", c.PSP))
 	}
 	errs = append(errs, c.loadTransfers(getenv)...)
+	errs = append(errs, c.loadInbound(getenv)...)
 	if c.SecretKey == "" && !c.Production() {
 		c.SecretKey = devSecretKey
 	}
@@ -471,4 +481,39 @@ func trustedProxy(p string) (*net.IPNet, error) {
 	}
 	a = a.Unmap()
 	return &net.IPNet{IP: net.IP(a.AsSlice()), Mask: net.CIDRMask(a.BitLen(), a.BitLen())}, nil
+}
+
+// devInboundAddr is where development's inbound listener listens unless told.
+const devInboundAddr = "127.0.0.1:2525"
+
+// loadInbound reads the inbound mail listener's settings.
+func (c *Config) loadInbound(getenv func(string) string) []error {
+	var errs []error
+	c.InboundDomain = strings.ToLower(strings.TrimSpace(getenv("INBOUND_MAIL_DOMAIN")))
+	c.InboundAddr = strings.TrimSpace(getenv("INBOUND_SMTP_ADDR"))
+	c.InboundAuthservID = strings.TrimSpace(getenv("INBOUND_AUTHSERV_ID"))
+	if c.Production() {
+		if c.InboundAddr != "" && (c.InboundDomain == "" || c.InboundAuthservID == "") {
+			errs = append(errs, errors.New("INBOUND_SMTP_ADDR needs INBOUND_MAIL_DOMAIN and INBOUND_AUTHSERV_ID (the MTA's Authentication-Results id)"))
+		}
+	} else {
+		if c.InboundDomain == "" {
+			c.InboundDomain = "inbox.localhost"
+		}
+		if c.InboundAddr == "" {
+			c.InboundAddr = devInboundAddr
+		}
+		if c.InboundAuthservID == "" {
+			c.InboundAuthservID = c.InboundDomain
+		}
+	}
+	if c.InboundAddr != "" && c.InboundAddr != "off" {
+		if _, _, err := net.SplitHostPort(c.InboundAddr); err != nil {
+			errs = append(errs, fmt.Errorf("INBOUND_SMTP_ADDR must be host:port, got %q", c.InboundAddr))
+		}
+	}
+	if c.InboundDomain != "" && (!strings.Contains(c.InboundDomain, ".") || strings.ContainsAny(c.InboundDomain, "@ /")) {
+		errs = append(errs, fmt.Errorf("INBOUND_MAIL_DOMAIN must be a domain name, got %q", c.InboundDomain))
+	}
+	return errs
 }

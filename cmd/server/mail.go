@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	netmail "net/mail"
 	"net/url"
 
+	"cardpay/inbox"
 	"cardpay/mail"
+	"cardpay/pay"
 	"cardpay/store"
 )
 
@@ -43,4 +46,27 @@ func mailSender(ctx context.Context, cfg Config, st *store.Store, logger *slog.L
 		return nil, nil, nil, err
 	}
 	return s, box, stop, nil
+}
+
+// inboundListener starts the listener for the buyers' receiving addresses when one is
+// configured (Config.InboundAddr; "off" is none). In development a taken port gives way
+// to a free one, so that two servers on one machine (the tests) both start. The line it
+// prints on standard output names the address, for scripts that send it mail.
+func inboundListener(cfg Config, svc *inbox.Service, logger *slog.Logger) (stop func() error, err error) {
+	if cfg.InboundAddr == "" || cfg.InboundAddr == "off" {
+		return func() error { return nil }, nil
+	}
+	o := mail.InboundOptions{Addr: cfg.InboundAddr, Domain: cfg.InboundDomain, MaxMessageBytes: pay.MaxInboundMailBytes, MaxRecipients: 10, Logger: logger}
+	srv, err := mail.StartInbound(o, svc)
+	if err != nil && !cfg.Production() && cfg.InboundAddr == devInboundAddr {
+		logger.Warn("inbound mail: the usual port is taken; listening on a free one", "error", err)
+		o.Addr = "127.0.0.1:0"
+		srv, err = mail.StartInbound(o, svc)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("INBOUND_SMTP_ADDR: %w", err)
+	}
+	fmt.Printf("inbound mail on smtp://%s for @%s\n", srv.Addr(), cfg.InboundDomain)
+	logger.Info("inbound mail", "smtp", srv.Addr(), "domain", cfg.InboundDomain, "trusted authserv-id", cfg.InboundAuthservID)
+	return srv.Close, nil
 }

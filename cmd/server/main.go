@@ -24,6 +24,7 @@ import (
 	"cardpay/files"
 	"cardpay/handlers"
 	"cardpay/handlers/web"
+	"cardpay/inbox"
 	"cardpay/invoicefiles"
 	"cardpay/invoices"
 	"cardpay/jobs"
@@ -175,7 +176,8 @@ func run(logger *slog.Logger) error {
 		Development: !cfg.Production(),
 		Receipts: &receipts.Service{Store: st, Signer: urlSigner, ServiceName: cfg.ServiceName,
 			IssuerName: cfg.IssuerName, IssuerRegistrationNumber: cfg.IssuerRegistrationNumber},
-		Remitter: cfg.Remitter,
+		Remitter:          cfg.Remitter,
+		InboundMailDomain: cfg.InboundDomain,
 	}
 	// The corporate-number registry is optional: without NTA_APP_ID, corporation search
 	// covers the corporations the service already knows.
@@ -226,6 +228,13 @@ func run(logger *slog.Logger) error {
 	defer runner.Stop()
 	logger.Info("background jobs", "workers", cfg.JobWorkers)
 	app := handlers.New(deps)
+	// Suppliers' invoices by mail to the buyers' receiving addresses.
+	stopInbound, err := inboundListener(cfg, &inbox.Service{Store: st, Files: deps.InvoiceFiles, Mailer: acct,
+		Domain: cfg.InboundDomain, AuthservID: cfg.InboundAuthservID, Logger: logger}, logger)
+	if err != nil {
+		return err
+	}
+	defer stopInbound()
 	if cfg.PprofAddr != "" {
 		if err := servePprof(cfg.PprofAddr, logger); err != nil {
 			return fmt.Errorf("PPROF_ADDR: %w", err)

@@ -152,7 +152,10 @@ func routes() []route {
 		// one invoice, and the buyer's upload.
 		{http.MethodGet, "/receipt_invoices", signedIn, (*server).receiptInvoices},
 		{http.MethodPost, "/receipt_invoices/upload", signedIn, (*server).uploadReceiptInvoice},
+		{http.MethodGet, "/receipt_invoices/address", signedIn, (*server).receiptInvoiceAddress},
+		{http.MethodPost, "/receipt_invoices/address", signedIn, (*server).renewReceiptInvoiceAddress},
 		{http.MethodGet, "/receipt_invoices/:id", signedIn, (*server).receiptInvoice},
+		{http.MethodPost, "/receipt_invoices/:id/mark", signedIn, (*server).markReceiptInvoice},
 
 		// Paying invoices (SPEC.md §7 Invoices): submit, the lists, one invoice, correct,
 		// cancel, the fee and promotion codes; and drafts.

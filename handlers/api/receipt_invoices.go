@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -167,4 +168,94 @@ func (s *server) uploadReceiptInvoice(c *echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, receiptInvoiceOf(r))
+}
+
+// receivingAddress is the buyer's address for invoices by mail.
+type receivingAddress struct {
+	Address   *string    `json:"address"`
+	CreatedAt *time.Time `json:"created_at"`
+	Domain    string     `json:"domain"`
+}
+
+// receivingAddressOf answers the buyer's active address, or null before the first.
+func (s *server) receivingAddressOf(c *echo.Context, buyerID int64) error {
+	a, err := s.Store.ReceivingAddress(c.Request().Context(), buyerID)
+	if errors.Is(err, store.ErrNotFound) {
+		return c.JSON(http.StatusOK, receivingAddress{Domain: s.InboundMailDomain})
+	}
+	if err != nil {
+		return err
+	}
+	addr := a.LocalPart + "@" + s.InboundMailDomain
+	return c.JSON(http.StatusOK, receivingAddress{Address: &addr, CreatedAt: &a.CreatedAt, Domain: s.InboundMailDomain})
+}
+
+// receiptInvoiceAddress is GET receipt_invoices/address: the receiving address (null
+// until issued); 404 when this installation takes no mail.
+func (s *server) receiptInvoiceAddress(c *echo.Context) error {
+	if s.InboundMailDomain == "" {
+		return web.ErrNotFound
+	}
+	return s.receivingAddressOf(c, caller(c).User.BuyerID)
+}
+
+// renewReceiptInvoiceAddress is POST receipt_invoices/address: a new receiving address,
+// the old one retired at once (mail to it is refused from then on).
+func (s *server) renewReceiptInvoiceAddress(c *echo.Context) error {
+	if s.InboundMailDomain == "" {
+		return web.ErrNotFound
+	}
+	u := caller(c).User
+	if _, err := s.Store.RenewReceivingAddress(c.Request().Context(), u.BuyerID, u.ID, s.Now()); err != nil {
+		return err
+	}
+	return s.receivingAddressOf(c, u.BuyerID)
+}
+
+// markRequest is POST receipt_invoices/{id}/mark's body.
+type markRequest struct {
+	Disposition string `json:"disposition"`
+	Reason      string `json:"reason"`
+	// From is the disposition the caller saw: a change made meanwhile answers 409.
+	From string `json:"from"`
+}
+
+// markReceiptInvoice is POST receipt_invoices/{id}/mark: paid elsewhere, not to be paid
+// (with a reason) or open again, as the invoice's page marks it; 422 with the problem,
+// 409 when the invoice changed meanwhile or a payment of it is in progress.
+func (s *server) markReceiptInvoice(c *echo.Context) error {
+	u := caller(c).User
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	var req markRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	r, err := s.Store.ReceivedInvoice(ctx, u.BuyerID, id)
+	if err != nil {
+		return err
+	}
+	to := pay.Disposition(req.Disposition)
+	reason, errs := pay.CheckDisposition(to, req.Reason, r.ByPayment)
+	if len(errs) > 0 {
+		return validationError(errs)
+	}
+	from := pay.Disposition(req.From)
+	if from == "" {
+		from = r.Disposition
+	}
+	err = s.Store.MarkReceivedInvoice(ctx, u.BuyerID, id, from, to, reason, u.ID, u.Signature())
+	if errors.Is(err, store.ErrReceivedChanged) {
+		return newError(http.StatusConflict, "conflict", "この請求書は、ほかの画面で処理されたか支払が始まったため、記録しませんでした。最新の状態を取得してください。")
+	}
+	if err != nil {
+		return err
+	}
+	if r, err = s.Store.ReceivedInvoice(ctx, u.BuyerID, id); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, receiptInvoiceOf(r))
 }

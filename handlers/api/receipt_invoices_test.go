@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -63,4 +64,46 @@ func TestReceiptInvoicesAPI(t *testing.T) {
 	oc := e.signedInAs(t, other)
 	assert.Equal(t, http.StatusNotFound, oc.get(fmt.Sprintf("/receipt_invoices/%d", id)).Status)
 	assert.EqualValues(t, 0, oc.get("/receipt_invoices").num("count_all"))
+}
+
+// The receiving address and the marks through the API: null until issued, a new one
+// on each POST (the old retired), each buyer its own; a mark needs its reason, is
+// refused over a change made meanwhile (409), and is scoped by buyer.
+func TestReceiptInvoiceAddressAndMarkAPI(t *testing.T) {
+	e := newEnv(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := e.signedInAs(t, u)
+
+	r := c.get("/receipt_invoices/address")
+	require.Equal(t, http.StatusOK, r.Status, r.String())
+	assert.Contains(t, r.Raw, `"address":null`)
+	assert.Equal(t, webtest.InboundMailDomain, r.str("domain"))
+	first := c.post("/receipt_invoices/address", nil)
+	require.Equal(t, http.StatusOK, first.Status, first.String())
+	assert.Regexp(t, `^[a-z0-9]{16}@`+regexp.QuoteMeta(webtest.InboundMailDomain)+`$`, first.str("address"))
+	assert.Equal(t, first.str("address"), c.get("/receipt_invoices/address").str("address"))
+	second := c.post("/receipt_invoices/address", nil)
+	assert.NotEqual(t, first.str("address"), second.str("address"))
+
+	other := webtest.NewBuyer(t, pay.Corporation, "")
+	oc := e.signedInAs(t, other)
+	assert.Contains(t, oc.get("/receipt_invoices/address").Raw, `"address":null`, "another buyer has its own")
+
+	body, ct := multipartBody(t, "invoice_file", "請求書.pdf", minimalPDF())
+	up := c.send(http.MethodPost, "/receipt_invoices/upload", body, ct)
+	require.Equal(t, http.StatusCreated, up.Status, up.String())
+	path := fmt.Sprintf("/receipt_invoices/%d/mark", int64(up.num("id")))
+
+	bad := c.post(path, map[string]string{"disposition": "not_to_pay"})
+	assert.Equal(t, http.StatusUnprocessableEntity, bad.Status, "not to pay needs its reason")
+	assert.Contains(t, bad.Raw, "reason")
+	assert.Equal(t, http.StatusNotFound, oc.post(path, map[string]string{"disposition": "paid_elsewhere"}).Status)
+	ok := c.post(path, map[string]string{"disposition": "not_to_pay", "reason": "重複して届いたため", "from": "open"})
+	require.Equal(t, http.StatusOK, ok.Status, ok.String())
+	assert.Equal(t, "set_aside", ok.str("state"))
+	assert.Equal(t, "重複して届いたため", ok.str("disposition_reason"))
+	stale := c.post(path, map[string]string{"disposition": "paid_elsewhere", "from": "open"})
+	assert.Equal(t, http.StatusConflict, stale.Status, "marked meanwhile")
+	again := c.post(path, map[string]string{"disposition": "open", "from": "not_to_pay"})
+	assert.Equal(t, "new", again.str("state"))
 }

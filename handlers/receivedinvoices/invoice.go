@@ -67,7 +67,8 @@ func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *in
 	}
 	if r.Source == store.ReceivedByMail {
 		v.Origin = append(v.Origin, views.ConfirmRow{Label: "件名", Value: orDash(r.Subject)},
-			views.ConfirmRow{Label: "送信元の認証", Value: "SPF " + r.AuthSPF + " / DKIM " + r.AuthDKIM + " / DMARC " + r.AuthDMARC})
+			views.ConfirmRow{Label: "送信元の認証", Value: "SPF " + verdictLabel(r.AuthSPF) + "／DKIM " + verdictLabel(r.AuthDKIM) + "／DMARC " + verdictLabel(r.AuthDMARC)})
+		v.Caution = senderCaution(r)
 	}
 	if r.State == pay.ReceivedNew {
 		v.PayHref = links.PaymentInvoiceInfoStep + "?file=" + strconv.FormatInt(r.FileID, 10)
@@ -241,4 +242,31 @@ func shown(v any) string {
 		return pay.Yen(int64(x))
 	}
 	return "—"
+}
+
+// verdictLabel names a receiving server's verdict on the sender.
+func verdictLabel(v string) string {
+	switch v {
+	case "pass":
+		return "成功"
+	case "fail":
+		return "失敗"
+	}
+	return "未確認"
+}
+
+// senderCaution warns before paying an invoice whose mail came from a sender not seen
+// before or failed a check: a changed bank account in such a mail is how invoice
+// fraud works.
+func senderCaution(r store.ReceivedInvoice) string {
+	failed := r.AuthSPF == "fail" || r.AuthDKIM == "fail"
+	switch {
+	case failed && r.NewSender:
+		return "初めての送信元からのメールで、送信元の認証にも失敗しています。取引先に電話などメール以外の方法で確認してから支払ってください。"
+	case failed:
+		return "送信元の認証に失敗したメールです。なりすましの可能性があります。振込先などを取引先に確認してから支払ってください。"
+	case r.NewSender:
+		return "初めての送信元からのメールです。取引先からの請求書か、振込先が以前と同じかを確認してから支払ってください。"
+	}
+	return ""
 }

@@ -49,7 +49,7 @@ var SearchPage = web.Page{Path: "/receipt-invoices/search", Title: "受取請求
 
 // Pages are the area's pages that show without a path parameter, for the browser
 // tests and the page-weight script (handlers.Pages).
-var Pages = []web.Page{Lists[0].Page, Lists[1].Page, Lists[2].Page, Lists[3].Page, SearchPage, UploadPage, RetentionPage}
+var Pages = []web.Page{Lists[0].Page, Lists[1].Page, Lists[2].Page, Lists[3].Page, SearchPage, UploadPage, RetentionPage, AddressPage, RenewPage}
 
 // The paths of one invoice: its page, its file, and the forms it posts.
 const (

@@ -83,6 +83,9 @@ type Deps struct {
 	Receipts ReceiptMaker
 	// Remitter is the service's own account in the transfer files (configuration).
 	Remitter invoices.Remitter
+	// InboundMailDomain is the domain of the buyers' receiving addresses for invoices by
+	// mail (INBOUND_MAIL_DOMAIN); "" when this installation takes no mail.
+	InboundMailDomain string
 }
 
 // ReceiptMaker is what the pages and the API ask of receipts.Service, named here so that

@@ -166,6 +166,7 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 		CollectionExclusions: map[string]bool{},
 		Remitter: invoices.Remitter{Code: "1234567890", Name: "ｾｲｷﾕｳｼﾖｶ-ﾄﾞﾊﾞﾗｲ", BankCode: "0005", BankKana: "ミツビシユーエフジエイ",
 			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
+		InboundMailDomain: InboundMailDomain,
 	}
 	for _, f := range mutate {
 		f(&d)
@@ -380,6 +381,9 @@ func (c *Client) SignIn(email string) {
 }
 
 var buyerSeq atomic.Int64
+
+// InboundMailDomain is the receiving addresses' domain in the handler tests.
+const InboundMailDomain = "inbox.test.example"
 
 // NewBuyer registers a buyer with one user (password Password, current terms) and a
 // unique address. corporateNumber is used for corporations; "" gives them 7000012050002.
