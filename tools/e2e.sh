@@ -81,17 +81,23 @@ DB_BASE="${E2E_DATABASE_NAME:-cardpay_e2e}"
 SHARDS=${E2E_SHARDS:-1}
 PORTS=()
 PSP_PORTS=()
+SMTP_PORTS=()
 DBS=()
 LOGS=()
 PIDS=()
 used=" "
 for ((i = 0; i < SHARDS; i++)); do
 	# The sandbox PSP listens on its own origin beside the app, as a real PSP would.
-	for which in app psp; do
+	# And the inbound mail listener, where the received-invoice tests send suppliers' mail.
+	for which in app psp smtp; do
 		p=$(free_port)
 		while [[ $used == *" $p "* ]]; do p=$(free_port); done
 		used+="$p "
-		if [[ $which == app ]]; then PORTS+=("$p"); else PSP_PORTS+=("$p"); fi
+		case $which in
+		app) PORTS+=("$p") ;;
+		psp) PSP_PORTS+=("$p") ;;
+		smtp) SMTP_PORTS+=("$p") ;;
+		esac
 	done
 	# The first group's database keeps the name a run of one group had (page weight and
 	# the card scan of a single run read it).
@@ -128,7 +134,7 @@ for i in "${!PORTS[@]}"; do
 	# here; the security suite (task test:security) tests them at their defaults.
 	# The database is the run's own: its commits need not wait for the disk (as the Go tests'
 	# databases, devdb.Server.Throwaway).
-	PGOPTIONS='-c synchronous_commit=off' PORT=${PORTS[$i]} SANDBOX_PSP_PORT=${PSP_PORTS[$i]} DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${DBS[$i]}" RESET_DATABASE=1 API_ACCESS_TOKEN_TTL=3s APP_ENV=development \
+	PGOPTIONS='-c synchronous_commit=off' PORT=${PORTS[$i]} SANDBOX_PSP_PORT=${PSP_PORTS[$i]} INBOUND_SMTP_ADDR=127.0.0.1:${SMTP_PORTS[$i]} DEMO_PASSWORD=$DEMO_PASSWORD DATABASE_NAME="${DBS[$i]}" RESET_DATABASE=1 API_ACCESS_TOKEN_TTL=3s APP_ENV=development \
 		RATE_LIMITS='*.ip=1000000/1m,*.target=1000000/1m' \
 		bin/server >"${LOGS[$i]}" 2>&1 &
 	PIDS[$i]=$!
@@ -162,6 +168,7 @@ export DEMO_PASSWORD
 # The first group's server, for page weight and for anything run without a group's own.
 export BASE_URL="http://localhost:${PORTS[0]}"
 export PSP_URL="http://localhost:${PSP_PORTS[0]}"
+export INBOUND_SMTP="127.0.0.1:${SMTP_PORTS[0]}"
 export E2E_DB_NAME="${DBS[0]}"
 
 failed=()
@@ -203,7 +210,7 @@ done
 run_group() { # run_group I
 	local i=$1 tap="$RESULTS/e2e.tap"
 	((i > 0)) && tap="$RESULTS/e2e-$i.tap"
-	BASE_URL="http://localhost:${PORTS[$i]}" PSP_URL="http://localhost:${PSP_PORTS[$i]}" E2E_DB_NAME="${DBS[$i]}" \
+	BASE_URL="http://localhost:${PORTS[$i]}" PSP_URL="http://localhost:${PSP_PORTS[$i]}" INBOUND_SMTP="127.0.0.1:${SMTP_PORTS[$i]}" E2E_DB_NAME="${DBS[$i]}" \
 		node --test --test-concurrency=1 \
 		--test-reporter=spec --test-reporter-destination="$RESULTS/e2e-spec-$i.txt" \
 		--test-reporter=tap --test-reporter-destination="$tap" \

@@ -13,6 +13,9 @@ import (
 
 	"cardpay/account"
 	"cardpay/auth"
+	"cardpay/files"
+	"cardpay/inbox"
+	"cardpay/invoicefiles"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/store/storetest"
@@ -86,4 +89,27 @@ func TestSeedDemo(t *testing.T) {
 	for _, c := range demoCorporations {
 		assert.True(t, pay.ValidCorporateNumber(c.CorporateNumber), c.Name)
 	}
+}
+
+// The demo corporation's mailed invoice: a receiving address and one supplier's mail,
+// taken through the inbound service; a second start adds nothing.
+func TestSeedDemoMail(t *testing.T) {
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	require.NoError(t, seedDemo(ctx, db.Store, Config{DemoPassword: "demo password 123", SecretKey: "test-secret-key-for-the-demo-seed"}, logger))
+	svc := &inbox.Service{Store: db.Store, Files: &invoicefiles.Service{Store: db.Store, Files: &files.Local{Dir: t.TempDir()}},
+		Domain: "inbox.localhost", AuthservID: "inbox.localhost", Logger: logger}
+	require.NoError(t, seedDemoMail(ctx, db.Store, svc, logger))
+	require.NoError(t, seedDemoMail(ctx, db.Store, svc, logger), "a second start keeps the data")
+
+	corp, err := db.Store.UserByEmail(ctx, "corp@demo.example")
+	require.NoError(t, err)
+	_, err = db.Store.ReceivingAddress(ctx, corp.BuyerID)
+	require.NoError(t, err)
+	list, total, err := db.Store.ReceivedInvoices(ctx, store.ReceivedFilter{BuyerID: corp.BuyerID, Size: 10})
+	require.NoError(t, err)
+	require.Equal(t, 1, total, "one mailed invoice (needs the font from task ocr-tools)")
+	assert.Equal(t, store.ReceivedByMail, list[0].Source)
+	assert.Contains(t, list[0].Sender, "経理部")
+	assert.Equal(t, "pass", list[0].AuthDMARC)
 }

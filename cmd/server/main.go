@@ -229,8 +229,14 @@ func run(logger *slog.Logger) error {
 	logger.Info("background jobs", "workers", cfg.JobWorkers)
 	app := handlers.New(deps)
 	// Suppliers' invoices by mail to the buyers' receiving addresses.
-	stopInbound, err := inboundListener(cfg, &inbox.Service{Store: st, Files: deps.InvoiceFiles, Mailer: acct,
-		Domain: cfg.InboundDomain, AuthservID: cfg.InboundAuthservID, Logger: logger}, logger)
+	inboundSvc := &inbox.Service{Store: st, Files: deps.InvoiceFiles, Mailer: acct,
+		Domain: cfg.InboundDomain, AuthservID: cfg.InboundAuthservID, Logger: logger}
+	if !cfg.Production() && cfg.InboundDomain != "" {
+		if err := seedDemoMail(ctx, st, inboundSvc, logger); err != nil {
+			return err
+		}
+	}
+	stopInbound, err := inboundListener(cfg, inboundSvc, logger)
 	if err != nil {
 		return err
 	}

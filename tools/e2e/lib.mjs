@@ -9,6 +9,7 @@ import crypto from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import net from "node:net";
 import { fileURLToPath } from "node:url";
 
 import { chromium } from "playwright-core";
@@ -667,4 +668,92 @@ export async function enterCardOnAddPage(page, { js, pspURL, number, expiry, hol
   await type(page, "#cvc", cvc);
   await type(page, "#name", holder);
   return activate(page, "main form button[type=submit]");
+}
+
+/** A JSON API call with a buyer's tokens (from POST /login); answers the JSON, throws on >= 300. */
+export async function api(method, p, tokens, body, headers = {}) {
+  const h = { "Content-Type": "application/json", ...headers };
+  if (tokens) {
+    h.Authorization = `Bearer ${tokens.id_token}`;
+    h["X-Access-Token"] = tokens.access_token;
+  }
+  const res = await fetch(`${BASE_URL}/api/v1${p}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json().catch(() => ({}));
+  if (res.status >= 300) throw new Error(`${method} /api/v1${p}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/**
+ * A supplier's mail as a mailer writes it: a text body and each file attached in base64,
+ * the subject in RFC 2047, and the receiving MTA's Authentication-Results on top.
+ */
+export function mimeMail({ from, subject, authResults = [], files = [] }) {
+  const b64 = (buf) => buf.toString("base64").replace(/.{76}/g, "$&\r\n");
+  const word = (s) => `=?UTF-8?B?${Buffer.from(s).toString("base64")}?=`;
+  const lines = [
+    ...authResults.map((a) => `Authentication-Results: ${a}`),
+    `From: ${from}`, "To: inbox", `Subject: ${word(subject)}`,
+    `Message-ID: <${crypto.randomUUID()}@e2e.example>`, "MIME-Version: 1.0",
+    'Content-Type: multipart/mixed; boundary="e2e-boundary"', "",
+    "--e2e-boundary", "Content-Type: text/plain; charset=UTF-8", "Content-Transfer-Encoding: base64", "",
+    b64(Buffer.from("いつもお世話になっております。請求書をお送りします。")),
+  ];
+  for (const f of files) {
+    lines.push("--e2e-boundary", `Content-Type: ${f.mimeType}; name="${word(f.name)}"`,
+      `Content-Disposition: attachment; filename="${word(f.name)}"`, "Content-Transfer-Encoding: base64", "", b64(f.buffer));
+  }
+  lines.push("--e2e-boundary--", "");
+  return lines.join("\r\n");
+}
+
+/**
+ * Speaks SMTP to the server's inbound listener (INBOUND_SMTP, host:port, which tools/e2e.sh
+ * exports): EHLO, MAIL, RCPT, DATA. Answers the last reply ("250 …", or the refusal).
+ */
+export async function sendMail(envelopeFrom, to, raw, hostport = process.env.INBOUND_SMTP) {
+  assert.ok(hostport, "INBOUND_SMTP names the inbound listener (tools/e2e.sh sets it)");
+  const [host, port] = hostport.split(":");
+  const sock = net.connect(Number(port), host);
+  sock.setEncoding("utf8");
+  let buf = "";
+  let lines = [];
+  const replies = [];
+  let waiting = null;
+  sock.on("data", (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf("\r\n")) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 2);
+      lines.push(line);
+      if (/^\d{3} /.test(line)) {
+        const reply = lines.join("\n");
+        lines = [];
+        if (waiting) {
+          const w = waiting;
+          waiting = null;
+          w(reply);
+        } else replies.push(reply);
+      }
+    }
+  });
+  const next = () => (replies.length ? Promise.resolve(replies.shift()) : new Promise((r) => (waiting = r)));
+  const say = async (cmd, want) => {
+    if (cmd !== null) sock.write(`${cmd}\r\n`);
+    const reply = await next();
+    return { ok: reply.startsWith(want), reply };
+  };
+  try {
+    for (const [cmd, want] of [[null, "220"], ["EHLO e2e.example", "250"], [`MAIL FROM:<${envelopeFrom}>`, "250"], [`RCPT TO:<${to}>`, "250"], ["DATA", "354"]]) {
+      const r = await say(cmd, want);
+      if (!r.ok) return r.reply;
+    }
+    // Dot-stuffing: a line that starts with "." gets another.
+    sock.write(raw.replace(/\r\n\./g, "\r\n..") + "\r\n.\r\n");
+    const { reply } = await say(null, "250");
+    await say("QUIT", "221").catch(() => {});
+    return reply;
+  } finally {
+    sock.destroy();
+  }
 }

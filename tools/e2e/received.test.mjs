@@ -16,8 +16,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import {
-  andWait, assertNoProblems, comboName, JOURNEY_COMBOS as COMBOS, CORP, firstPage, launch, mainText, pageProblems,
-  pagePath, signIn, tabTo, textPDF, url, watchErrors,
+  activate, andWait, api, assertNoProblems, BASE_URL, comboName, createSoleProprietor, JOURNEY_COMBOS as COMBOS, CORP, firstPage,
+  launch, mainText, mimeMail, pageProblems, pagePath, sendMail, signIn, submitFrom, tabTo, textPDF, typeInto, url, watchErrors,
 } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 240_000 };
@@ -129,6 +129,173 @@ for (const combo of COMBOS) {
       await assertNoProblems(t, page, await pageProblems(page, res), "the journey from the received invoice");
       assert.match(pagePath(page), /^\/payments\/add\//);
       assert.match(await mainText(page), /アップロードした請求書の内容を読み取り/);
+      assert.deepEqual(errors, [], "no console errors");
+    });
+  });
+}
+
+// The whole way of an invoice by mail, as a new sole proprietor (its own counts) with a
+// registered supplier and a card that asks for 3-D Secure:
+//   - the receiving address page: issued (はい), shown;
+//   - a supplier's mail with a PDF (and a ZIP, refused) sent over SMTP to the listener;
+//   - listed under 新着 with the count on the tab, its page warning of a first-time sender
+//     and showing the verdicts; the address page's log shows the ZIP refused;
+//   - 「この請求書をカードで支払う」 by keyboard → the journey (the supplier chosen, the account,
+//     the invoice step) → the confirm page → the PSP's challenge → 支払申請の完了;
+//   - the invoice is then 支払予定, linked to its payment, in the 支払予定 list.
+const MAIL_PASSWORD = "e2eReceivedMail2026pw";
+const PSP_URL = (process.env.PSP_URL || "").replace(/\/$/, "");
+
+function bankDay(offset) {
+  const d = new Date(Date.now() + 9 * 3600_000);
+  d.setUTCDate(d.getUTCDate() + offset);
+  while ([0, 6].includes(d.getUTCDay())) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+for (const combo of COMBOS) {
+  const name = comboName(combo);
+
+  describe(`received invoices by mail (${name})`, () => {
+    let context;
+    let page;
+    let errors;
+    let challengeURL;
+    let address;
+    let invoicePath;
+    const supplier = `株式会社メール請求${combo.js ? "イチ" : "ニ"}`;
+
+    const check = async (t, res, label, status = 200) => {
+      if (combo.js && (await page.locator("[data-island='snackbar'] .snackbar").count()) > 0) {
+        await page.locator(".snackbar[data-state='shown']").waitFor();
+        await page.waitForFunction(() => getComputedStyle(document.querySelector(".snackbar[data-state='shown']")).opacity === "1");
+      }
+      await assertNoProblems(t, page, await pageProblems(page, res, { status }), `${label} (${name})`);
+    };
+    const passChallenge = async (res) => {
+      if (!res) res = await page.goto(challengeURL);
+      assert.equal(new URL(page.url()).origin, PSP_URL, "the challenge is on the PSP's origin");
+      const passcode = (await page.locator(".passcode strong").innerText()).trim();
+      await typeInto(page, "#passcode", passcode);
+      return submitFrom(page, "#passcode");
+    };
+    const choose = async (selector) => {
+      await page.locator(selector).focus();
+      await page.keyboard.press("Space");
+      assert.ok(await page.locator(selector).isChecked(), `${selector} is chosen`);
+    };
+
+    before(async () => {
+      const email = await createSoleProprietor(`e2e-recv-${combo.js ? "js" : "nojs"}${combo.width}`, MAIL_PASSWORD);
+      const tokens = await api("POST", "/login", null, { email_address: email, password: MAIL_PASSWORD });
+      await api("POST", "/suppliers/corporation", tokens, {
+        name: supplier, name_kana: "メールセイキュウ", corporate_number: "1180301018771",
+        account: { bank_code: "0001", branch_code: "001", account_type: 2, account_number: "3456789", holder_name: "ｶ)ﾒｰﾙｾｲｷﾕｳ" },
+      });
+      const res = await fetch(`${PSP_URL}/v1/tokens`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: BASE_URL },
+        body: JSON.stringify({ number: "4000000000003220", exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvc: "123", name: "HANAKO SATO" }),
+      });
+      const card = await api("POST", "/invoices/credit_cards", tokens, { token: (await res.json()).token });
+      challengeURL = card.challenge_url;
+      context = await launch(combo);
+      page = await firstPage(context);
+      errors = await watchErrors(context, page);
+      await page.goto(url("/signin"));
+      await typeInto(page, "#email_address", email);
+      await typeInto(page, "#password", MAIL_PASSWORD);
+      await submitFrom(page, "#password");
+      assert.notEqual(pagePath(page), "/signin", "the buyer signs in");
+      if (challengeURL) await passChallenge();
+    });
+    after(async () => {
+      await context?.close();
+    });
+
+    it("issues the receiving address (はい) and shows it", TIMEOUT, async (t) => {
+      let res = await page.goto(url("/receipt-invoices"));
+      res = await activate(page, "main a[href='/receipt-invoices/address']");
+      await check(t, res, "請求書受付メールアドレス (none yet)");
+      res = await activate(page, "main form button[type=submit]");
+      await check(t, res, "請求書受付メールアドレス (issued)");
+      address = (await page.locator("#receiving-address").innerText()).trim();
+      assert.match(address, /^[a-z0-9]{16}@inbox\.localhost$/);
+      res = await activate(page, "main a[href='/receipt-invoices/address/renew']");
+      await check(t, res, "受付メールアドレスの変更");
+      assert.match(await mainText(page), /受付メールアドレスを変更しますか/);
+      res = await activate(page, "main a:has-text('いいえ')");
+      assert.equal((await page.locator("#receiving-address").innerText()).trim(), address, "いいえ keeps it");
+    });
+
+    it("takes a supplier's mail: the PDF listed, the ZIP refused and logged", TIMEOUT, async (t) => {
+      const raw = mimeMail({
+        from: `${supplier} 経理部 <keiri@mail-supplier.example>`, subject: "11月分 請求書送付のご案内",
+        authResults: ["inbox.localhost; spf=pass smtp.mailfrom=mail-supplier.example; dkim=pass header.d=mail-supplier.example; dmarc=pass header.from=mail-supplier.example"],
+        files: [
+          { name: "請求書_11月.pdf", mimeType: "application/pdf", buffer: textPDF(["INVOICE", "Invoice date 2026/11/05", "Total JPY 88,000"]) },
+          { name: "請求書.zip", mimeType: "application/zip", buffer: Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.alloc(40)]) },
+        ],
+      });
+      assert.match(await sendMail("keiri@mail-supplier.example", address, raw), /^250/);
+      assert.match(await sendMail("keiri@mail-supplier.example", `nobody@inbox.localhost`, raw), /^550/, "an unknown address is refused");
+
+      let res = await page.goto(url("/receipt-invoices"));
+      await check(t, res, "受取請求書（新着）");
+      assert.match(await mainText(page), /新着（1）/);
+      assert.match(await mainText(page), /初めての送信元/);
+      invoicePath = await page.locator("main table a[href^='/receipt-invoices/']").first().getAttribute("href");
+      assert.ok(invoicePath && INVOICE.test(invoicePath), `a link to the invoice: ${invoicePath}`);
+      res = await page.goto(url("/receipt-invoices/address"));
+      await check(t, res, "請求書受付メールアドレス (the log)");
+      const log = await mainText(page);
+      assert.match(log, /11月分 請求書送付のご案内/);
+      assert.match(log, /1件を受け付け、1件を受け付けませんでした/);
+      assert.match(log, /請求書\.zip：ZIP などの圧縮ファイル/);
+    });
+
+    it("warns of the first-time sender and is paid with 3-D Secure from its page, by keyboard", TIMEOUT, async (t) => {
+      let res = await page.goto(url(invoicePath));
+      for (let i = 0; i < 120 && (await mainText(page)).includes("読み取っています"); i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        res = await page.goto(url(invoicePath));
+      }
+      await check(t, res, "the mailed invoice's page");
+      let text = await mainText(page);
+      assert.match(text, /初めての送信元からのメールです/);
+      assert.match(text, /SPF 成功／DKIM 成功／DMARC 成功/);
+      assert.match(text, /11月分 請求書送付のご案内/);
+
+      await tabTo(page, "main a[href^='/payments/add/invoiceinfo?file=']");
+      res = await andWait(page, () => page.keyboard.press("Enter"));
+      assert.equal(pagePath(page), "/payments/add/invoiceinfo");
+      await check(t, res, "支払先の選択 (from the mailed invoice)");
+      await choose(`input[name=supplier]:not([value='new'])`);
+      res = await activate(page, "main form button:has-text('次へ')");
+      await choose("#account");
+      res = await activate(page, "main form button:has-text('次へ')");
+      assert.equal(pagePath(page), "/payments/add/invoice");
+      await check(t, res, "請求書の内容と振込日 (from the mailed invoice)");
+      await page.locator("#amount").fill("");
+      await typeInto(page, "#amount", "88000");
+      await page.locator("#due_date").fill(bankDay(20));
+      await choose(`#transfer_date-${bankDay(14)}`);
+      res = await activate(page, "main form button:has-text('確認へ進む')");
+      assert.equal(pagePath(page), "/payments/add/confirm");
+      await check(t, res, "申請内容の確認 (from the mailed invoice)");
+      res = await activate(page, "button[value=submit]");
+      res = await passChallenge(res);
+      assert.equal(pagePath(page), "/payments/complete");
+      await check(t, res, "支払申請の完了 (from the mailed invoice)");
+
+      res = await page.goto(url(invoicePath));
+      await check(t, res, "the mailed invoice, being paid");
+      text = await mainText(page);
+      assert.match(text, /状態：支払予定/);
+      assert.equal(await page.locator("main a[href^='/payments/review/']").count(), 1, "linked to its payment");
+      res = await page.goto(url("/receipt-invoices/scheduled"));
+      await check(t, res, "受取請求書（支払予定）");
+      assert.equal(await page.locator(`main a[href='${invoicePath}']`).count(), 1);
       assert.deepEqual(errors, [], "no console errors");
     });
   });
