@@ -201,6 +201,7 @@ func routes(e *echo.Echo, a *web.App) {
 	}
 	signed.GET(receivedinvoices.SearchPage.Path, receivedArea.ShowSearchPage)
 	signed.GET(receivedinvoices.SearchCSVPath, receivedArea.DownloadIndex)
+	signed.GET(receivedinvoices.SearchZIPPath, receivedArea.DownloadArchive)
 	signed.GET(receivedinvoices.UploadPage.Path, receivedArea.ShowUploadPage)
 	signed.POST(receivedinvoices.UploadPage.Path, receivedArea.Upload)
 	signed.GET(receivedinvoices.RetentionPage.Path, receivedArea.ShowRetentionPage)

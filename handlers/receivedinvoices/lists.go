@@ -28,11 +28,12 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 func (h *Handler) ShowSearchPage(c *echo.Context) error {
 	f, q, v, errs := searchFilter(c)
 	v.Heading, v.Path, v.Search, v.Empty = SearchPage.Title, SearchPage.Path, true, "受け取った請求書はまだありません。"
+	v.CSVHref, v.ZIPHref = SearchCSVPath, SearchZIPPath
 	if len(q) > 0 {
-		v.CSVHref = SearchCSVPath + "?" + q.Encode()
-	} else {
-		v.CSVHref = SearchCSVPath
+		v.CSVHref += "?" + q.Encode()
+		v.ZIPHref += "?" + q.Encode()
 	}
+	v.MaxZIP = MaxArchiveFiles
 	v.Errors = errs
 	return h.showList(c, SearchPage.Title, f, q, v)
 }
