@@ -337,3 +337,35 @@ func (s *Store) ReceivedInvoiceDuplicates(ctx context.Context, r ReceivedInvoice
 	}
 	return list, nil
 }
+
+// PaymentDuplicate is a card payment the buyer submitted here that looks like the same
+// invoice as a received one.
+type PaymentDuplicate struct {
+	ID           int64                 `db:"id"`
+	Status       pay.ExaminationStatus `db:"examination_status"`
+	Amount       int64                 `db:"amount"`
+	SupplierName string                `db:"supplier_name"`
+	SubmittedAt  time.Time             `db:"submitted_at"`
+}
+
+// ReceivedInvoicePaymentDuplicates are the buyer's payments, in screening or
+// transferred, made from another file that looks like the same invoice as r: the same
+// bytes, the same registration and invoice number, or the same supplier, amount and
+// invoice date. The payments made from r's own file are its state, not duplicates.
+func (s *Store) ReceivedInvoicePaymentDuplicates(ctx context.Context, r ReceivedInvoice) ([]PaymentDuplicate, error) {
+	list := []PaymentDuplicate{}
+	err := s.DB.SelectContext(ctx, &list, `SELECT i.id, i.examination_status, i.amount, s.name AS supplier_name, i.submitted_at
+		FROM invoices i JOIN suppliers s ON s.id = i.supplier_id
+		LEFT JOIN invoice_files f ON f.id = i.file_id
+		WHERE i.buyer_id = $1 AND i.submitted_at IS NOT NULL AND i.examination_status IN (1, 2, 3, 4)
+			AND i.file_id IS DISTINCT FROM $2
+			AND (f.sha256 = $3
+				OR ($4 <> '' AND $5 <> '' AND i.registration_number = $4 AND i.invoice_number = $5)
+				OR (s.name = $6 AND i.amount = $7 AND i.invoice_date = $8))
+		ORDER BY i.id DESC LIMIT 10`,
+		r.BuyerID, r.FileID, r.SHA256, r.KeyRegistrationNumber, r.InvoiceNumber, r.KeyCounterparty, r.KeyAmount, dateOrNil(r.KeyDate))
+	if err != nil {
+		return nil, fmt.Errorf("store: payments like received invoice %d: %w", r.ID, err)
+	}
+	return list, nil
+}

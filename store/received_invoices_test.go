@@ -277,3 +277,58 @@ func TestReceivedInvoiceDuplicates(t *testing.T) {
 	require.Len(t, dups, 1)
 	assert.Equal(t, a.ID, dups[0].ID)
 }
+
+// A card payment made here from another file that is the same invoice — the same bytes,
+// the same registration and invoice number, or the same supplier, amount and invoice
+// date — is flagged; one cancelled, one made from this file, or another buyer's is not.
+func TestReceivedInvoicePaymentDuplicates(t *testing.T) {
+	ctx := context.Background()
+	u := newBuyer(t, "paydup@received.example", pay.Corporation)
+	other := newBuyer(t, "paydup-other@received.example", pay.Corporation)
+	sup, err := db.Store.CreateSupplier(ctx, u.BuyerID, corpSupplier("株式会社青葉産業"), nil)
+	require.NoError(t, err)
+	osup, err := db.Store.CreateSupplier(ctx, other.BuyerID, corpSupplier("株式会社青葉産業"), nil)
+	require.NoError(t, err)
+	r := receive(t, u, reading("株式会社青葉産業", "2026-04-10", 110000))
+	pay1 := func(buyer store.User, supplierID int64, st pay.ExaminationStatus, amount int64, set string, args ...any) int64 {
+		id, err := db.Store.CreateInvoice(ctx, buyer.BuyerID, store.NewInvoice{SupplierID: supplierID, InvoiceType: pay.InvoicePayment,
+			ExaminationStatus: st, Amount: amount})
+		require.NoError(t, err)
+		if set != "" {
+			_, err = db.Store.DB.ExecContext(ctx, `UPDATE invoices SET `+set+` WHERE id = $1`, append([]any{id}, args...)...)
+			require.NoError(t, err)
+		}
+		return id
+	}
+	same := pay1(u, sup.ID, pay.InProgress, 110000, `invoice_date = '2026-04-10'`)
+	pay1(u, sup.ID, pay.Cancel, 110000, `invoice_date = '2026-04-10'`)                             // cancelled: counts for nothing
+	pay1(u, sup.ID, pay.InProgress, 110000, `invoice_date = '2026-04-11'`)                         // another day
+	pay1(u, sup.ID, pay.InProgress, 110000, `invoice_date = '2026-04-10', file_id = $2`, r.FileID) // its own payment
+	pay1(other, osup.ID, pay.InProgress, 110000, `invoice_date = '2026-04-10'`)                    // another buyer's
+	dups, err := db.Store.ReceivedInvoicePaymentDuplicates(ctx, r)
+	require.NoError(t, err)
+	require.Len(t, dups, 1)
+	assert.Equal(t, same, dups[0].ID)
+	assert.Equal(t, "株式会社青葉産業", dups[0].SupplierName)
+
+	// The same bytes paid from another upload, nothing read.
+	x := receive(t, u, "")
+	y := receiveFile(t, u, "", x.SHA256)
+	bytesSame := pay1(u, sup.ID, pay.TransferCompleted, 5000, `file_id = $2`, y.FileID)
+	dups, err = db.Store.ReceivedInvoicePaymentDuplicates(ctx, x)
+	require.NoError(t, err)
+	require.Len(t, dups, 1)
+	assert.Equal(t, bytesSame, dups[0].ID)
+
+	// The registration and invoice number.
+	z := receive(t, u, "")
+	require.NoError(t, db.Store.CorrectReceivedInvoice(ctx, u.BuyerID, z.ID, z.Keys(),
+		store.ReceivedKeys{RegistrationNumber: "T1234567890123", InvoiceNumber: "INV-9"}, u.ID, "山田 太郎"))
+	z, err = db.Store.ReceivedInvoice(ctx, u.BuyerID, z.ID)
+	require.NoError(t, err)
+	numbered := pay1(u, sup.ID, pay.InProgressExaminationChecked, 7000, `registration_number = 'T1234567890123', invoice_number = 'INV-9'`)
+	dups, err = db.Store.ReceivedInvoicePaymentDuplicates(ctx, z)
+	require.NoError(t, err)
+	require.Len(t, dups, 1)
+	assert.Equal(t, numbered, dups[0].ID)
+}

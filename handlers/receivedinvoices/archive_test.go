@@ -3,6 +3,7 @@ package receivedinvoices_test
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"cardpay/handlers/webtest"
 	"cardpay/ocr/invoicegen"
 	"cardpay/pay"
+	"cardpay/store"
 )
 
 // The search's hits download as a ZIP: the index with each file's entry, and the files
@@ -94,4 +96,34 @@ func read(t *testing.T, f *zip.File) string {
 	b, err := io.ReadAll(rc)
 	require.NoError(t, err)
 	return string(b)
+}
+
+// An invoice already paid here from another upload of the same file is flagged on the
+// page, with a link to that payment.
+func TestPaidElsewhereInTheServiceIsFlagged(t *testing.T) {
+	ctx := context.Background()
+	env := webtest.New(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := env.Client(t)
+	c.SignIn(u.EmailAddress)
+	b, err := invoicegen.RenderPDF(invoicegen.New(77).Invoice(), invoicegen.LayoutClassic)
+	require.NoError(t, err)
+	first := upload(t, c, "請求書.pdf", b).Header.Get("Location")
+	second := upload(t, c, "請求書（再送）.pdf", b).Header.Get("Location")
+	var fileID int64
+	require.NoError(t, webtest.Store().DB.Get(&fileID, `SELECT file_id FROM received_invoices WHERE id = $1`, strings.TrimPrefix(second, "/receipt-invoices/")))
+	sup, err := webtest.Store().CreateSupplier(ctx, u.BuyerID, pay.SupplierInput{BusinessForm: pay.Corporation, Name: "株式会社二重請求",
+		NameKana: "ニジュウセイキュウ", CorporateNumber: "1180301018771"}, nil)
+	require.NoError(t, err)
+	id, err := webtest.Store().CreateInvoice(ctx, u.BuyerID, store.NewInvoice{SupplierID: sup.ID, InvoiceType: pay.InvoicePayment,
+		ExaminationStatus: pay.InProgress, Amount: 98296})
+	require.NoError(t, err)
+	_, err = webtest.Store().DB.Exec(`UPDATE invoices SET file_id = $1 WHERE id = $2`, fileID, id)
+	require.NoError(t, err)
+
+	page := c.Get(first)
+	require.Equal(t, http.StatusOK, page.StatusCode)
+	assert.Contains(t, page.Body, "同じ請求書がすでに届いている可能性があります")
+	assert.Contains(t, page.Body, "に申請したカード払い（"+pay.InvoiceNumber(id)+"・株式会社二重請求・¥98,296")
+	assert.Contains(t, page.Body, fmt.Sprintf(`href="/payments/review/%d"`, id))
 }

@@ -45,6 +45,10 @@ func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *in
 	if err != nil {
 		return err
 	}
+	paid, err := h.Store.ReceivedInvoicePaymentDuplicates(ctx, r)
+	if err != nil {
+		return err
+	}
 	title := "受取請求書"
 	if r.KeyCounterparty != "" {
 		title = r.KeyCounterparty + "からの請求書"
@@ -80,6 +84,11 @@ func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *in
 	for _, d := range dups {
 		label := pay.JapaneseDate(d.ReceivedAt) + "に受け取った" + orDash(d.KeyCounterparty) + "の請求書（" + d.State.Label() + "）"
 		v.Duplicates = append(v.Duplicates, pages.Duplicate{Href: invoicePath(d.ID), Label: label})
+	}
+	for _, p := range paid {
+		label := pay.JapaneseDate(p.SubmittedAt) + "に申請したカード払い（" + pay.InvoiceNumber(p.ID) + "・" + p.SupplierName +
+			"・" + pay.Yen(p.Amount) + "・" + p.Status.Label() + "）"
+		v.Duplicates = append(v.Duplicates, pages.Duplicate{Href: paymentHref(p.ID, p.Status), Label: label})
 	}
 	v.CanMark = !r.ByPayment
 	v.MarkOptions = []views.FieldOption{
