@@ -136,6 +136,14 @@ func TestReceivedInvoiceStateIsTheRule(t *testing.T) {
 		total += c
 	}
 	assert.Equal(t, n, total)
+	// The tabs' counts (their own query) are the view's states.
+	all, _, err := db.Store.ReceivedInvoices(ctx, store.ReceivedFilter{BuyerID: u.BuyerID, Size: 1000})
+	require.NoError(t, err)
+	byView := map[pay.ReceivedState]int{}
+	for _, r := range all {
+		byView[r.State]++
+	}
+	assert.Equal(t, byView, counts)
 	// The header's count (store.Stats, an anti-join) is the view's 新着.
 	st, err := db.Store.Stats(ctx, u.BuyerID)
 	require.NoError(t, err)
@@ -331,4 +339,48 @@ func TestReceivedInvoicePaymentDuplicates(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, dups, 1)
 	assert.Equal(t, numbered, dups[0].ID)
+}
+
+// BenchmarkReceivedInvoiceCounts: the area's tabs for a buyer with 5,000 received
+// invoices (a tenth of them paid from their file), by the counts' own query and, for
+// comparison, by the view's state. go test ./store -run '^$' -bench ReceivedInvoiceCounts
+func BenchmarkReceivedInvoiceCounts(b *testing.B) {
+	ctx := context.Background()
+	var u store.User
+	{
+		t := &testing.T{}
+		u = newBuyer(t, fmt.Sprintf("bench-%d@received.example", time.Now().UnixNano()%1e6), pay.Corporation)
+	}
+	sup, err := db.Store.CreateSupplier(ctx, u.BuyerID, corpSupplier("株式会社計測"), nil)
+	require.NoError(b, err)
+	_, err = db.Store.DB.ExecContext(ctx, `WITH f AS (
+		INSERT INTO invoice_files (buyer_id, storage_key, original_name, size, media_type, sha256, pages, ocr_status, ocr_fields)
+		SELECT $1, 'invoices/bench/' || g, 'bench.pdf', 10, 'application/pdf', md5(g::text) || md5(g::text), 1, 'done',
+			'{"total": {"found": true, "value": "110000"}, "invoice_date": {"found": true, "value": "2026-04-10"}}'
+		FROM generate_series(1, 5000) g RETURNING id, created_at)
+		INSERT INTO received_invoices (buyer_id, file_id, source, retain_until, received_at)
+		SELECT $1, id, 'upload', (created_at + interval '9 years')::date, created_at FROM f`, u.BuyerID)
+	require.NoError(b, err)
+	_, err = db.Store.DB.ExecContext(ctx, `INSERT INTO invoices (buyer_id, supplier_id, invoice_type, examination_status, amount, file_id, submitted_at)
+		SELECT $1, $2, 1, 4, 110000, file_id, now() FROM received_invoices WHERE buyer_id = $1 AND id % 10 = 0`, u.BuyerID, sup.ID)
+	require.NoError(b, err)
+	_, err = db.Store.DB.ExecContext(ctx, `ANALYZE received_invoices; ANALYZE invoices; ANALYZE invoice_files`)
+	require.NoError(b, err)
+
+	b.Run("counts query", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := db.Store.ReceivedInvoiceCounts(ctx, u.BuyerID); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("the view's state", func(b *testing.B) {
+		for b.Loop() {
+			var n int
+			if err := db.Store.DB.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT state, count(*) FROM received_invoice_views
+				WHERE buyer_id = $1 GROUP BY state) s`, u.BuyerID); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

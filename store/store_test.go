@@ -86,3 +86,11 @@ func TestStatsCountUnreadNotificationsPerBuyer(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, sb.NotificationUnreadCount)
 }
+
+// Every connection runs without JIT compilation (store.withoutJIT), whichever form the
+// DSN takes.
+func TestConnectionsRunWithoutJIT(t *testing.T) {
+	var jit string
+	require.NoError(t, db.Store.DB.Get(&jit, `SHOW jit`))
+	assert.Equal(t, "off", jit)
+}
