@@ -22,18 +22,20 @@ import (
 
 // Limited actions.
 const (
-	ActSignIn         = "signin"         // the sign-in page and the API's login (target: the address, unknown devices only)
-	ActSignup         = "signup"         // sign-up and its code resend (target: the address)
-	ActCode           = "code"           // a mailed one-time code entered (target: what the code is for)
-	ActPasswordReset  = "password_reset" // the reset mail and the reset itself (target: the address)
-	ActReregistration = "reregistration" // re-registration (target: the address)
-	ActEmailChange    = "email_change"   // the e-mail change mail (target: the account)
-	ActTwoFactor      = "twofactor"      // two-factor and recovery codes (target: the account)
-	ActToken          = "token"          // the API's token refresh (target: the token family)
-	ActRequestKey     = "request_key"    // a card-payment request's key checked or linked (target: the account)
-	ActRequestMail    = "request_mail"   // a card-payment request sent, which mails its customer (target: the account)
-	ActCardCheck      = "card_check"     // a card added: the PSP is asked to verify it (target: the buyer)
-	ActCardDecline    = "card_decline"   // a card check the issuer declined (target: the buyer, whose declines lock in card_check_locks)
+	ActSignIn         = "signin"          // the sign-in page and the API's login (target: the address, unknown devices only)
+	ActSignup         = "signup"          // sign-up and its code resend (target: the address)
+	ActCode           = "code"            // a mailed one-time code entered (target: what the code is for)
+	ActPasswordReset  = "password_reset"  // the reset mail and the reset itself (target: the address)
+	ActReregistration = "reregistration"  // re-registration (target: the address)
+	ActEmailChange    = "email_change"    // the e-mail change mail (target: the account)
+	ActTwoFactor      = "twofactor"       // two-factor and recovery codes (target: the account)
+	ActToken          = "token"           // the API's token refresh (target: the token family)
+	ActRequestKey     = "request_key"     // a card-payment request's key checked or linked (target: the account)
+	ActRequestMail    = "request_mail"    // a card-payment request sent, which mails its customer (target: the account)
+	ActCardCheck      = "card_check"      // a card added: the PSP is asked to verify it (target: the buyer)
+	ActCardDecline    = "card_decline"    // a card check the issuer declined (target: the buyer, whose declines lock in card_check_locks)
+	ActUploadLink     = "upload_link"     // a supplier's upload link mailed (target: the buyer)
+	ActSupplierUpload = "supplier_upload" // a file uploaded through a supplier's link, signed out (target: the link)
 )
 
 // Limit allows N requests per Window (fixed windows).
@@ -78,6 +80,12 @@ var DefaultLimits = Limits{
 	ActCardCheck + ".ip":     {N: 20, Window: time.Hour},
 	ActCardCheck + ".target": {N: 10, Window: time.Hour},
 	ActCardDecline + ".ip":   {N: 10, Window: 24 * time.Hour},
+	// Upload links mail a supplier each; a supplier sends a month's invoices at once
+	// through its link, a script trying links or filling one is stopped.
+	ActUploadLink + ".ip":         {N: 100, Window: time.Hour},
+	ActUploadLink + ".target":     {N: 30, Window: time.Hour},
+	ActSupplierUpload + ".ip":     {N: 60, Window: time.Hour},
+	ActSupplierUpload + ".target": {N: 30, Window: time.Hour},
 	// The buyer's declines are counted in card_check_locks, by Japan day, so that an
 	// operator can see and lift the lock: only N is read (CardDeclineLimit); the day is
 	// always the Japan day.
@@ -130,7 +138,8 @@ func ParseLimits(s string, base Limits) (Limits, error) {
 }
 
 var limitedActions = []string{ActSignIn, ActSignup, ActCode, ActPasswordReset, ActReregistration,
-	ActEmailChange, ActTwoFactor, ActToken, ActRequestKey, ActRequestMail, ActCardCheck, ActCardDecline}
+	ActEmailChange, ActTwoFactor, ActToken, ActRequestKey, ActRequestMail, ActCardCheck, ActCardDecline,
+	ActUploadLink, ActSupplierUpload}
 
 func isLimitedAction(a string) bool {
 	for _, x := range limitedActions {

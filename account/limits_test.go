@@ -56,7 +56,8 @@ func TestParseLimits(t *testing.T) {
 		out := account.Limits{}
 		for _, a := range []string{account.ActSignIn, account.ActSignup, account.ActCode, account.ActPasswordReset,
 			account.ActReregistration, account.ActEmailChange, account.ActTwoFactor, account.ActToken,
-			account.ActRequestKey, account.ActRequestMail, account.ActCardCheck, account.ActCardDecline} {
+			account.ActRequestKey, account.ActRequestMail, account.ActCardCheck, account.ActCardDecline,
+			account.ActUploadLink, account.ActSupplierUpload} {
 			out[a+"."+scope] = l
 		}
 		return out

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"cardpay/mail"
 	"cardpay/pay"
@@ -73,4 +74,10 @@ func (s *Service) RequestMailJob(to string, f pay.RequestMailFacts) (store.NewJo
 // which of its files were not taken and why (inbox.Service).
 func (s *Service) InboundRefusedJob(to, subject string, accepted int, refused []mail.RefusedFile) (store.NewJob, error) {
 	return s.notice(mail.InboundRefused(to, s.ServiceName, subject, accepted, refused))
+}
+
+// SupplierUploadLinkJob is the job that mails a supplier its upload link (sealed like
+// every mail job: the link holds the token).
+func (s *Service) SupplierUploadLinkJob(to, buyerName, supplierName, link string, expires time.Time) (store.NewJob, error) {
+	return s.notice(mail.SupplierUploadLink(to, s.ServiceName, buyerName, supplierName, link, expires))
 }

@@ -19,6 +19,7 @@ import (
 	"cardpay/handlers/signin"
 	"cardpay/handlers/signup"
 	"cardpay/handlers/suppliers"
+	"cardpay/handlers/supplierupload"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/pay"
@@ -41,6 +42,7 @@ func routes(e *echo.Echo, a *web.App) {
 		receivedArea      = &receivedinvoices.Handler{App: a}
 		notificationsArea = &notifications.Handler{App: a}
 		opsArea           = &ops.Handler{App: a}
+		supplierUpload    = &supplierupload.Handler{App: a}
 	)
 
 	// Sign-in, sign-out and the one-time password (simple layout).
@@ -77,6 +79,10 @@ func routes(e *echo.Echo, a *web.App) {
 		e.GET(p.Path, infoArea.ShowInfoPage(p))
 	}
 	e.GET(info.ErrorPattern, infoArea.ShowErrorPage)
+
+	// A supplier's upload page, from the link the buyer mailed (signed out).
+	e.GET(supplierupload.Pattern, supplierUpload.ShowUploadPage)
+	e.POST(supplierupload.Pattern, supplierUpload.Upload)
 
 	// Signed in: every group below leaves an unfinished create workflow when a page
 	// outside it is opened.
@@ -189,6 +195,9 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.POST(suppliers.NewBankAccountPattern, suppliersArea.CreateBankAccount)
 	signed.GET(suppliers.EditBankAccountPattern, suppliersArea.ShowEditBankAccountPage)
 	signed.POST(suppliers.EditBankAccountPattern, suppliersArea.UpdateBankAccount)
+	signed.POST(suppliers.UploadLinkPattern, suppliersArea.SendUploadLink)
+	signed.GET(suppliers.RevokeUploadLinkPattern, suppliersArea.ShowRevokeUploadLinkPage)
+	signed.POST(suppliers.RevokeUploadLinkPattern, suppliersArea.RevokeUploadLink)
 	signed.GET(suppliers.HistoryPattern, suppliersArea.ShowHistoryPage)
 	signed.GET(suppliers.HistoryPaymentPattern, suppliersArea.ShowHistoryPaymentPage)
 	signed.GET(suppliers.HistoryCollectionPattern, suppliersArea.ShowHistoryCollectionPage)

@@ -82,6 +82,13 @@ func InboundRefused(to, serviceName, subject string, accepted int, refused []Ref
 	return m
 }
 
+// SupplierUploadLink invites a buyer's supplier to upload its invoices to the buyer
+// through link (the token lives only in this mail) until the expiry.
+func SupplierUploadLink(to, serviceName, buyerName, supplierName, link string, expires time.Time) Message {
+	return render("supplier_upload_link.txt", to, templateData{ServiceName: serviceName, Link: link, Until: pay.JapaneseDateTime(expires),
+		Request: RequestFacts{RequesterName: buyerName, Addressee: supplierName}})
+}
+
 // Notification is the mail of a buyer's notification (お知らせ): its title, its text
 // and the address of its page in the service.
 func Notification(to, serviceName, title, body, link string) Message {

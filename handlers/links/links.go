@@ -56,3 +56,7 @@ const (
 	InvoiceFiles      = "/invoices/files" // under API: a file's id follows
 	UploadInvoiceFile = InvoiceFiles + "/upload"
 )
+
+// A supplier's upload page (handlers/supplierupload), signed out: the link's token
+// follows. handlers/suppliers mails it.
+const SupplierUpload = "/supplier-upload/"

@@ -81,7 +81,9 @@ const badInputSeed = 15
 const badInputWorkers = 4
 
 // noInputRoutes act on any request by design; they are not sent.
-var noInputRoutes = []string{"POST /signout", "POST /ops/signout", "POST " + api.Prefix + "/logout", "POST /myaccount/security/sessions/end-others"}
+var noInputRoutes = []string{"POST /signout", "POST /ops/signout", "POST " + api.Prefix + "/logout", "POST /myaccount/security/sessions/end-others",
+	// Renewing the receiving address takes no input: any request gives a new one.
+	"POST /receipt-invoices/address/renew", "POST " + api.Prefix + "/receipt_invoices/address"}
 
 // storedBad matches what must never be stored: HTML/script fragments, and control and
 // invisible formatting characters (C0 controls but tab, newline and carriage return; DEL;

@@ -42,12 +42,18 @@ const SupplierPattern = "/suppliers/:id"
 // SupplierPath is the page of supplier id.
 func SupplierPath(id int64) string { return "/suppliers/" + strconv.FormatInt(id, 10) }
 
-// ShowSupplierPage is one supplier: its details, status and bank accounts.
+// ShowSupplierPage is one supplier: its details, status, bank accounts and upload link.
 func (h *Handler) ShowSupplierPage(c *echo.Context) error {
 	s, err := h.supplierFromPath(c)
 	if err != nil {
 		return err
 	}
+	return h.renderSupplier(c, s, nil, "")
+}
+
+// renderSupplier is the supplier's page, with the upload link form's errors and its
+// typed address when a send was refused (422).
+func (h *Handler) renderSupplier(c *echo.Context, s store.Supplier, errs pay.FieldErrors, email string) error {
 	accts, err := h.Store.SupplierAccounts(c.Request().Context(), s.BuyerID, s.ID)
 	if err != nil {
 		return err
@@ -75,7 +81,10 @@ func (h *Handler) ShowSupplierPage(c *echo.Context) error {
 			Waiting:  !acct.Approved(),
 		})
 	}
-	return web.Show(h.App, c, s.Name, nil, v, pages.SupplierPage)
+	if v.UploadLink, err = h.uploadLinkView(c, s, email); err != nil {
+		return err
+	}
+	return web.Show(h.App, c, s.Name, errs, v, pages.SupplierPage)
 }
 
 func bankAccountRows(acct store.SupplierAccount) []pages.SummaryRow {
