@@ -242,6 +242,17 @@ export async function pageProblems(page, response, { status = 200, where = page.
   const h1 = await page.locator("h1").count();
   if (h1 !== 1) problems.push(`${h1} <h1> elements, want exactly 1`);
   if (!runAxe) return { problems };
+  // The snackbar island fades its notice in: axe would measure the contrast of a
+  // half-faded one, so the notice is let settle first (with JavaScript: the island
+  // mounted; without it the server's notice is shown as it is).
+  if ((await page.locator("[data-island='snackbar'][data-island-mounted='true'] .snackbar").count()) > 0) {
+    await page
+      .waitForFunction(() => {
+        const s = document.querySelector(".snackbar[data-state='shown']");
+        return s && getComputedStyle(s).opacity === "1";
+      }, null, { timeout: 5000 })
+      .catch(() => {});
+  }
   const violations = await axe(page, { frames });
   if (violations.length) problems.push(`axe found ${violations.length} violation(s):\n${formatViolations(violations)}`);
   return { problems };

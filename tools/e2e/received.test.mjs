@@ -17,7 +17,7 @@ import { after, before, describe, it } from "node:test";
 
 import {
   activate, andWait, api, assertNoProblems, BASE_URL, comboName, createSoleProprietor, JOURNEY_COMBOS as COMBOS, CORP, firstPage,
-  launch, mainText, mimeMail, pageProblems, pagePath, sendMail, signIn, submitFrom, tabTo, textPDF, typeInto, url, watchErrors,
+  lastMailId, launch, mainText, mimeMail, pageProblems, pagePath, sendMail, signIn, submitFrom, tabTo, textPDF, typeInto, url, waitForMail, watchErrors,
 } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 240_000 };
@@ -142,7 +142,10 @@ for (const combo of COMBOS) {
 //     and showing the verdicts; the address page's log shows the ZIP refused;
 //   - 「この請求書をカードで支払う」 by keyboard → the journey (the supplier chosen, the account,
 //     the invoice step) → the confirm page → the PSP's challenge → 支払申請の完了;
-//   - the invoice is then 支払予定, linked to its payment, in the 支払予定 list.
+//   - the invoice is then 支払予定, linked to its payment, in the 支払予定 list;
+//   - the supplier's upload link: a bad address refused at the field, the link mailed; the
+//     supplier, in a browser of its own, signed out, uploads by keyboard; the buyer's list
+//     shows it.
 const MAIL_PASSWORD = "e2eReceivedMail2026pw";
 const PSP_URL = (process.env.PSP_URL || "").replace(/\/$/, "");
 
@@ -163,6 +166,7 @@ for (const combo of COMBOS) {
     let challengeURL;
     let address;
     let invoicePath;
+    let supplierID;
     const supplier = `株式会社メール請求${combo.js ? "イチ" : "ニ"}`;
 
     const check = async (t, res, label, status = 200) => {
@@ -188,10 +192,10 @@ for (const combo of COMBOS) {
     before(async () => {
       const email = await createSoleProprietor(`e2e-recv-${combo.js ? "js" : "nojs"}${combo.width}`, MAIL_PASSWORD);
       const tokens = await api("POST", "/login", null, { email_address: email, password: MAIL_PASSWORD });
-      await api("POST", "/suppliers/corporation", tokens, {
+      supplierID = (await api("POST", "/suppliers/corporation", tokens, {
         name: supplier, name_kana: "メールセイキュウ", corporate_number: "1180301018771",
         account: { bank_code: "0001", branch_code: "001", account_type: 2, account_number: "3456789", holder_name: "ｶ)ﾒｰﾙｾｲｷﾕｳ" },
-      });
+      })).id;
       const res = await fetch(`${PSP_URL}/v1/tokens`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Origin: BASE_URL },
@@ -297,6 +301,46 @@ for (const combo of COMBOS) {
       await check(t, res, "受取請求書（支払予定）");
       assert.equal(await page.locator(`main a[href='${invoicePath}']`).count(), 1);
       assert.deepEqual(errors, [], "no console errors");
+    });
+
+    it("mails the supplier an upload link; the supplier, signed out, uploads by keyboard", TIMEOUT, async (t) => {
+      const to = `keiri-${combo.js ? "js" : "nojs"}-${Date.now().toString(36)}@mail-supplier.example`;
+      let res = await page.goto(url(`/suppliers/${supplierID}`));
+      await check(t, res, "the supplier's page (upload link)");
+      const mark = await lastMailId();
+      await page.locator("#email").fill("not-an-address");
+      res = await activate(page, "form[action$='/upload-link'] button[type=submit]");
+      await check(t, res, "the supplier's page (bad address)", 422);
+      assert.equal(await page.getAttribute("#email", "aria-invalid"), "true");
+      await page.locator("#email").fill("");
+      await typeInto(page, "#email", to);
+      res = await submitFrom(page, "#email");
+      await check(t, res, "the supplier's page (link sent)");
+      assert.match(await mainText(page), /アップロード件数\s*0件/);
+      const text = await waitForMail(to, "請求書アップロードのご案内", mark);
+      const link = text.match(/https?:\/\/\S+\/supplier-upload\/[A-Za-z0-9_-]+/)?.[0];
+      assert.ok(link, `the mail holds the link: ${text}`);
+
+      // The supplier: a browser of its own, never signed in.
+      const theirs = await launch(combo);
+      try {
+        const sp = await firstPage(theirs);
+        const spErrors = await watchErrors(theirs, sp);
+        res = await sp.goto(url(new URL(link).pathname));
+        await assertNoProblems(t, sp, await pageProblems(sp, res), `the supplier's upload page (${name})`);
+        assert.match(await mainText(sp), new RegExp(supplier));
+        await sp.setInputFiles("#invoice_file", { name: "請求書_リンク.pdf", mimeType: "application/pdf", buffer: textPDF(["INVOICE", "Total JPY 33,000"]) });
+        await tabTo(sp, "main form button[type=submit]");
+        res = await andWait(sp, () => sp.keyboard.press("Enter"));
+        await assertNoProblems(t, sp, await pageProblems(sp, res), `the supplier's upload page (sent) (${name})`);
+        assert.match(await mainText(sp), /これまでにお送りいただいた件数\s*1件/);
+        assert.deepEqual(spErrors, [], "no console errors on the supplier's page");
+      } finally {
+        await theirs.close();
+      }
+      res = await page.goto(url("/receipt-invoices"));
+      await check(t, res, "受取請求書（新着）with the supplier's upload");
+      assert.match(await mainText(page), /取引先のアップロード/);
     });
   });
 }
