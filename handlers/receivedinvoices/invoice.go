@@ -1,8 +1,10 @@
 package receivedinvoices
 
 import (
+	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -73,6 +75,9 @@ func (h *Handler) renderInvoice(c *echo.Context, errs pay.FieldErrors, typed *in
 		v.Origin = append(v.Origin, views.ConfirmRow{Label: "件名", Value: orDash(r.Subject)},
 			views.ConfirmRow{Label: "送信元の認証", Value: "SPF " + verdictLabel(r.AuthSPF) + "／DKIM " + verdictLabel(r.AuthDKIM) + "／DMARC " + verdictLabel(r.AuthDMARC)})
 		v.Caution = senderCaution(r)
+	}
+	if v.Match, v.MatchCaution, err = h.matchRows(ctx, r); err != nil {
+		return err
 	}
 	if r.State == pay.ReceivedNew {
 		v.PayHref = links.PaymentInvoiceInfoStep + "?file=" + strconv.FormatInt(r.FileID, 10)
@@ -278,4 +283,39 @@ func senderCaution(r store.ReceivedInvoice) string {
 		return "初めての送信元からのメールです。取引先からの請求書か、振込先が以前と同じかを確認してから支払ってください。"
 	}
 	return ""
+}
+
+// matchRows is the reading matched with the buyer's suppliers, as the payment journey
+// matches it: the supplier and account found, and a warning when the invoice names a
+// registered supplier but an account the buyer has not paid it to (how a forged invoice
+// redirects a payment). Nothing before the reading is done.
+func (h *Handler) matchRows(ctx context.Context, r store.ReceivedInvoice) ([]views.ConfirmRow, string, error) {
+	f, err := h.Store.InvoiceFile(ctx, r.BuyerID, r.FileID)
+	if err != nil {
+		return nil, "", err
+	}
+	m, ok, err := h.InvoiceFiles.FileMatch(ctx, r.BuyerID, f)
+	if err != nil || !ok {
+		return nil, "", err
+	}
+	rows := []views.ConfirmRow{{Label: "登録取引先", Value: "一致する登録取引先はありません（支払うときに新しい取引先として登録できます）"}}
+	if m.Supplier != nil {
+		rows[0].Value = m.Supplier.Name + "（" + m.SupplierReason + "）"
+	}
+	read := strings.TrimSpace(m.BankName + " " + m.BranchName)
+	if m.Read.AccountNumber.Found {
+		read = strings.TrimSpace(read + " " + m.Read.AccountNumber.Value)
+	}
+	caution := ""
+	switch {
+	case m.Account != nil:
+		rows = append(rows, views.ConfirmRow{Label: "振込先口座", Value: m.Account.BankName + " " + m.Account.BranchName + " " +
+			m.Account.AccountNumber + "（登録済みの口座）"})
+	case read != "":
+		rows = append(rows, views.ConfirmRow{Label: "振込先口座", Value: read + "（読み取り）"})
+		if m.Supplier != nil && m.Read.AccountNumber.Found {
+			caution = "請求書の振込先口座が、" + m.Supplier.Name + "の登録済みの口座と異なります。口座の変更を取引先に電話などメール以外の方法で確認してから支払ってください。"
+		}
+	}
+	return rows, caution, nil
 }
