@@ -173,6 +173,8 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET(payments.DraftsPage.Path, paymentsArea.ShowDraftsPage)
 	signed.POST(payments.DeleteDraftsPath, paymentsArea.DeleteDrafts)
 	signed.GET(payments.DraftPattern, paymentsArea.ResumeDraft)
+	signed.GET(payments.ExportPage.Path, paymentsArea.ShowExportPage)
+	signed.POST(payments.ExportPage.Path, paymentsArea.Export)
 	for _, l := range payments.Lists {
 		signed.GET(l.Path, paymentsArea.ShowListPage(l))
 		signed.GET(l.ItemPattern(), paymentsArea.ShowPaymentPage(l))
@@ -356,6 +358,7 @@ func Pages() []web.Page {
 		suppliers.AddCompanyPage,
 		payments.CreatePage,
 		payments.DraftsPage,
+		payments.ExportPage,
 		ops.SignInPage,
 	}
 	for _, l := range payments.Lists {

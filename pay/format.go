@@ -107,3 +107,13 @@ func AllDigits(s string) bool {
 	}
 	return true
 }
+
+// SpreadsheetCell keeps a spreadsheet from running a CSV cell as a formula (a name or
+// number someone typed that starts with =, +, -, @, a tab or a carriage return): the cell
+// starts with an apostrophe instead, which the spreadsheet shows as text.
+func SpreadsheetCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

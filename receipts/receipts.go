@@ -72,17 +72,12 @@ type FeeInvoice struct {
 	Fee                int64 // tax included
 }
 
-// TaxRate is the consumption tax on the fee, in percent.
-const TaxRate = 10
+// TaxRate is the consumption tax on the fee, in percent (pay.FeeTaxRate).
+const TaxRate = pay.FeeTaxRate
 
-// TaxOf is the consumption tax contained in a tax-included amount at 10 %, rounded down,
-// as the qualified invoice states it.
-func TaxOf(taxIncluded int64) int64 {
-	if taxIncluded <= 0 {
-		return 0
-	}
-	return taxIncluded * TaxRate / (100 + TaxRate)
-}
+// TaxOf is the consumption tax contained in the tax-included fee (pay.FeeTax): the
+// receipt and the books' entries state the same figure.
+func TaxOf(taxIncluded int64) int64 { return pay.FeeTax(taxIncluded) }
 
 // A4 in millimetres, and the left margin.
 const pageW, left = 210.0, 20.0

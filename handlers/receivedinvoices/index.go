@@ -78,17 +78,8 @@ func indexRow(r store.ReceivedInvoice) []string {
 		amount = strconv.FormatInt(*r.KeyAmount, 10)
 	}
 	return []string{
-		r.ReceivedAt.In(pay.Tokyo()).Format("2006-01-02 15:04:05"), date, amount, csvSafe(r.KeyCounterparty),
-		r.KeyRegistrationNumber, csvSafe(r.InvoiceNumber), due, r.State.Label(), sourceLabel(r.Source),
-		csvSafe(r.Sender), csvSafe(r.OriginalName), r.SHA256, r.RetainUntil.Format(time.DateOnly),
+		r.ReceivedAt.In(pay.Tokyo()).Format("2006-01-02 15:04:05"), date, amount, pay.SpreadsheetCell(r.KeyCounterparty),
+		r.KeyRegistrationNumber, pay.SpreadsheetCell(r.InvoiceNumber), due, r.State.Label(), sourceLabel(r.Source),
+		pay.SpreadsheetCell(r.Sender), pay.SpreadsheetCell(r.OriginalName), r.SHA256, r.RetainUntil.Format(time.DateOnly),
 	}
-}
-
-// csvSafe keeps a spreadsheet from running a cell as a formula (a sender or file name
-// that starts with =, +, - or @): the cell starts with an apostrophe instead.
-func csvSafe(s string) string {
-	if s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r') {
-		return "'" + s
-	}
-	return s
 }
