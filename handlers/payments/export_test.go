@@ -48,10 +48,10 @@ func TestBooksExport(t *testing.T) {
 		NameKana: "タシャ", CorporateNumber: "1180301018771"}, nil)
 	require.NoError(t, err)
 	jst := pay.Tokyo()
-	a := transferred(t, u, sup.ID, 110000, 3300, time.Date(2026, 10, 1, 0, 30, 0, 0, jst), "INV-1")   // the first minutes of the period
+	a := transferred(t, u, sup.ID, 110000, 3300, time.Date(2026, 10, 1, 0, 30, 0, 0, jst), "INV-1")  // the first minutes of the period
 	b := transferred(t, u, sup.ID, 55000, 1650, time.Date(2026, 10, 31, 23, 50, 0, 0, jst), "INV-2") // its last
-	transferred(t, u, sup.ID, 9999, 299, time.Date(2026, 11, 1, 0, 0, 0, 0, jst), "INV-3")            // the next day
-	transferred(t, other, osup.ID, 7777, 233, time.Date(2026, 10, 15, 12, 0, 0, 0, jst), "INV-X")     // another buyer's
+	transferred(t, u, sup.ID, 9999, 299, time.Date(2026, 11, 1, 0, 0, 0, 0, jst), "INV-3")           // the next day
+	transferred(t, other, osup.ID, 7777, 233, time.Date(2026, 10, 15, 12, 0, 0, 0, jst), "INV-X")    // another buyer's
 
 	c := env.Client(t)
 	c.SignIn(u.EmailAddress)
