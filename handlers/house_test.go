@@ -24,7 +24,7 @@ const module = "cardpay"
 
 // areas are the packages handlers/<area>, one per first URL segment; ops is the
 // operator console (/ops).
-var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "payments", "collections", "receivedinvoices", "supplierupload", "notifications", "info", "dev", "ops"}
+var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "payments", "collections", "receivedinvoices", "supplierupload", "consent", "notifications", "info", "dev", "ops"}
 
 // domain are the packages of product rules, credentials, reference data and mail that
 // any handler may use. nta and the card gateway are reached through a service in
@@ -32,7 +32,7 @@ var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "
 // and the match), never from a page.
 // files (the invoice file store and its signed URLs) is here too: the upload page keeps
 // the bytes and links to them.
-var domain = []string{"pay", "calendar", "account", "cards", "invoices", "invoicefiles", "auth", "banks", "postal", "mail", "static", "files", "receipts"}
+var domain = []string{"pay", "calendar", "account", "cards", "invoices", "invoicefiles", "auth", "banks", "postal", "mail", "static", "files", "receipts", "oauth"}
 
 // gatewayUsers are the packages that may import the card gateway (besides its own).
 var gatewayUsers = []string{"cards", "invoices", "cmd/server", "handlers/webtest"}

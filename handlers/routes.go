@@ -8,6 +8,7 @@ import (
 	"cardpay/cards"
 	"cardpay/handlers/api"
 	"cardpay/handlers/collections"
+	"cardpay/handlers/consent"
 	"cardpay/handlers/dev"
 	"cardpay/handlers/info"
 	"cardpay/handlers/myaccount"
@@ -43,6 +44,7 @@ func routes(e *echo.Echo, a *web.App) {
 		notificationsArea = &notifications.Handler{App: a}
 		opsArea           = &ops.Handler{App: a}
 		supplierUpload    = &supplierupload.Handler{App: a}
+		consentArea       = &consent.Handler{App: a}
 	)
 
 	// Sign-in, sign-out and the one-time password (simple layout).
@@ -128,6 +130,10 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.POST(myaccount.DefaultCreditCardPattern, myaccountArea.SetDefaultCreditCard)
 	signed.GET(myaccount.CardCyclePattern, myaccountArea.ShowCardCyclePage)
 	signed.POST(myaccount.CardCyclePattern, myaccountArea.SaveCardCycle)
+
+	// A partner application's request to act for the buyer (OAuth 2.0, issue 30).
+	signed.GET(consent.AuthorizePath, consentArea.ShowConsentPage)
+	signed.POST(consent.AuthorizePath, consentArea.Decide)
 
 	// Notifications.
 	signed.GET(notifications.ListPage.Path, notificationsArea.ShowListPage)
@@ -324,6 +330,13 @@ func routes(e *echo.Echo, a *web.App) {
 // cross-origin check: only the PSP's webhook, which its signature authenticates.
 func serverRoutes(mux *http.ServeMux, a *web.App) {
 	mux.Handle("POST "+api.WebhookPath, api.Webhook(a))
+	// Partners call the authorisation server's endpoints server to server: each checks
+	// the client's credentials or PKCE instead of a session.
+	if a.OAuth != nil {
+		mux.Handle("POST "+consent.TokenPath, consent.TokenEndpoint(a.OAuth))
+		mux.Handle("POST "+consent.RevokePath, consent.RevokeEndpoint(a.OAuth))
+		mux.Handle("POST "+consent.IntrospectPath, consent.IntrospectEndpoint(a.OAuth))
+	}
 }
 
 func redirectTo(path string) echo.HandlerFunc {

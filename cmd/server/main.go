@@ -26,6 +26,7 @@ import (
 	"cardpay/handlers/web"
 	"cardpay/inbox"
 	"cardpay/invoicefiles"
+	"cardpay/oauth"
 	"cardpay/invoices"
 	"cardpay/jobs"
 	"cardpay/nta"
@@ -178,6 +179,10 @@ func run(logger *slog.Logger) error {
 			IssuerName: cfg.IssuerName, IssuerRegistrationNumber: cfg.IssuerRegistrationNumber},
 		Remitter:          cfg.Remitter,
 		InboundMailDomain: cfg.InboundDomain,
+	}
+	// The authorisation server for partner applications (issue 30).
+	if deps.OAuth, err = oauth.New(st, cfg.SecretKey, cfg.BaseURL+"/oauth/token"); err != nil {
+		return err
 	}
 	// The corporate-number registry is optional: without NTA_APP_ID, corporation search
 	// covers the corporations the service already knows.

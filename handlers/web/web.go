@@ -18,6 +18,7 @@ import (
 	"cardpay/account"
 	"cardpay/cards"
 	"cardpay/invoicefiles"
+	"cardpay/oauth"
 	"cardpay/invoices"
 	"cardpay/mail"
 	"cardpay/store"
@@ -83,6 +84,9 @@ type Deps struct {
 	Receipts ReceiptMaker
 	// Remitter is the service's own account in the transfer files (configuration).
 	Remitter invoices.Remitter
+	// OAuth is the authorisation server for partner applications (issue 30); nil serves
+	// no OAuth routes' tokens (the pages answer 404).
+	OAuth *oauth.Server
 	// InboundMailDomain is the domain of the buyers' receiving addresses for invoices by
 	// mail (INBOUND_MAIL_DOMAIN); "" when this installation takes no mail.
 	InboundMailDomain string

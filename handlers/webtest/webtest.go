@@ -41,6 +41,7 @@ import (
 	"cardpay/jobs"
 	"cardpay/mail"
 	"cardpay/mail/mailtest"
+	"cardpay/oauth"
 	"cardpay/ocr"
 	"cardpay/pay"
 	"cardpay/receipts"
@@ -168,6 +169,9 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 			BranchCode: "001", BranchKana: "トウキヨウエイギヨウブ", AccountType: pay.AccountCurrent, AccountNumber: "7654321"},
 		InboundMailDomain: InboundMailDomain,
 	}
+	oa, err := oauth.New(db.Store, SecretKey, "http://localhost/oauth/token")
+	require.NoError(t, err)
+	d.OAuth = oa
 	for _, f := range mutate {
 		f(&d)
 	}
