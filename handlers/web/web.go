@@ -18,9 +18,9 @@ import (
 	"cardpay/account"
 	"cardpay/cards"
 	"cardpay/invoicefiles"
-	"cardpay/oauth"
 	"cardpay/invoices"
 	"cardpay/mail"
+	"cardpay/oauth"
 	"cardpay/store"
 	"cardpay/views"
 )
