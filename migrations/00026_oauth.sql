@@ -54,7 +54,12 @@ CREATE TABLE oauth_consents (
     PRIMARY KEY (buyer_id, client_id)
 );
 
+-- A draft a partner application created through the API carries its client, so that the
+-- buyer's drafts list says whose it is; only the buyer, signed in, ever submits it.
+ALTER TABLE drafts ADD COLUMN partner_client_id TEXT REFERENCES oauth_clients (id);
+
 -- +goose Down
+ALTER TABLE drafts DROP COLUMN partner_client_id;
 DROP TABLE oauth_consents;
 DROP TABLE oauth_tokens;
 DROP TABLE oauth_clients;

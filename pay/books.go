@@ -1,6 +1,7 @@
 package pay
 
 import (
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -123,4 +124,25 @@ func JournalOf(p BookPayment, a BookAccounts) []JournalEntry {
 			Credit: fee})
 	}
 	return out
+}
+
+// MaxBooksDays bounds one export's period: a fiscal year and a little.
+const MaxBooksDays = 400
+
+// CheckBooksPeriod reads an export's period (the days the suppliers were paid, both
+// included) and says what is wrong with it, at the fields from and to.
+func CheckBooksPeriod(from, to string) (start, end time.Time, errs FieldErrors) {
+	start, okFrom := ParseDate(from)
+	end, okTo := ParseDate(to)
+	switch {
+	case !okFrom:
+		errs.Add("from", "日付を正しく入力してください（例：2026-11-01）")
+	case !okTo:
+		errs.Add("to", "日付を正しく入力してください（例：2026-11-30）")
+	case end.Before(start):
+		errs.Add("to", "終了日は開始日以降の日付を入力してください")
+	case end.Sub(start) > MaxBooksDays*24*time.Hour:
+		errs.Add("to", "期間は"+strconv.Itoa(MaxBooksDays)+"日以内にしてください")
+	}
+	return start, end, errs
 }

@@ -36,6 +36,10 @@ type Draft struct {
 	Step      string     `db:"step"`
 	CreatedAt time.Time  `db:"created_at"`
 	UpdatedAt time.Time  `db:"updated_at"`
+	// PartnerName is the partner application that created it through the API ("" when
+	// the buyer did).
+	PartnerClientID string `db:"partner_client_id"`
+	PartnerName     string `db:"partner_name"`
 }
 
 // DraftSummary is what the list shows of a draft, taken from its answers when saved.
@@ -47,7 +51,9 @@ type DraftSummary struct {
 	Step string
 }
 
-const draftColumns = `id, buyer_id, kind, data, counterparty_name, amount, due_date, step, created_at, updated_at`
+const draftColumns = `id, buyer_id, kind, data, counterparty_name, amount, due_date, step, created_at, updated_at,
+	COALESCE(partner_client_id, '') AS partner_client_id,
+	COALESCE((SELECT name FROM oauth_clients WHERE id = partner_client_id), '') AS partner_name`
 
 // SaveDraft creates a draft of kind (id 0) or replaces one of the buyer's drafts of that
 // kind, and answers its id; another buyer's id, or one of the other kind, is ErrNotFound.
@@ -108,4 +114,15 @@ func (s *Store) DeleteDrafts(ctx context.Context, buyerID int64, kind DraftKind,
 		return 0, fmt.Errorf("store: delete %s drafts: %w", kind, err)
 	}
 	return int(rowsAffected(res)), nil
+}
+
+// MarkDraftPartner records that the buyer's draft id of kind was created by the partner
+// application clientID.
+func (s *Store) MarkDraftPartner(ctx context.Context, buyerID int64, kind DraftKind, id int64, clientID string) error {
+	_, err := s.DB.ExecContext(ctx, `UPDATE drafts SET partner_client_id = $4 WHERE buyer_id = $1 AND kind = $2 AND id = $3`,
+		buyerID, kind, id, clientID)
+	if err != nil {
+		return fmt.Errorf("store: mark draft %d of buyer %d: %w", id, buyerID, err)
+	}
+	return nil
 }

@@ -168,6 +168,7 @@ func routes() []route {
 		{http.MethodPut, "/invoices/:id/cancel", signedIn, (*server).cancelInvoice},
 		{http.MethodGet, "/invoices/:id/receipts/download/url", signedIn, (*server).receiptURLs},
 		{http.MethodGet, "/invoices/receipts/signed_download/:kind/:token", public, (*server).signedReceipt},
+		{http.MethodGet, "/books/export", signedIn, (*server).booksExport},
 		{http.MethodPost, "/drafts", signedIn, paymentDrafts.create},
 		{http.MethodGet, "/drafts", signedIn, paymentDrafts.list},
 		{http.MethodDelete, "/drafts", signedIn, paymentDrafts.delete},
@@ -217,7 +218,7 @@ func Register(e *echo.Echo, a *web.App) {
 	for _, r := range routes() {
 		h := s.bind(r.handler)
 		if r.access == signedIn {
-			h = s.requireAuth(h)
+			h = s.requireAuth(r.method+" "+r.path, h)
 		}
 		add(g, echo.Route{Method: r.method, Path: r.path, Handler: h, Middlewares: []echo.MiddlewareFunc{s.jsonErrors}})
 		if _, ok := allowed[r.path]; !ok {

@@ -10,6 +10,7 @@ import (
 	"cardpay/account"
 	"cardpay/auth"
 	"cardpay/handlers/web"
+	"cardpay/oauth"
 	"cardpay/store"
 )
 
@@ -36,6 +37,8 @@ type mode int
 const (
 	tokenMode mode = iota + 1
 	cookieMode
+	// partnerMode: a partner application's OAuth access token (partners.go).
+	partnerMode
 )
 
 // principal is the caller of a signed-in route.
@@ -43,6 +46,8 @@ type principal struct {
 	User     store.User
 	Mode     mode
 	FamilyID int64 // token mode: the sign-in, for logout and password change
+	// Partner is the application and its scopes, in partner mode.
+	Partner *oauth.Caller
 }
 
 func caller(c *echo.Context) *principal {
@@ -50,12 +55,18 @@ func caller(c *echo.Context) *principal {
 	return p
 }
 
-// requireAuth lets only a signed-in caller through.
-func (s *server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
+// requireAuth lets only a signed-in caller through, and a partner application only on
+// the routes its scopes open (route is "METHOD /path").
+func (s *server) requireAuth(route string, next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		p, err := s.authenticate(c, false)
 		if err != nil {
 			return err
+		}
+		if p.Mode == partnerMode {
+			if err := allowPartner(c, route, p); err != nil {
+				return err
+			}
 		}
 		c.Set(contextPrincipal, p)
 		return next(c)
@@ -66,6 +77,9 @@ func (s *server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 // identifies its sign-in (logout must work with the tokens a client has left).
 func (s *server) authenticate(c *echo.Context, allowExpired bool) (*principal, error) {
 	r := c.Request()
+	if token, ok := isPartnerToken(r); ok {
+		return s.partnerCaller(c, token)
+	}
 	authz := r.Header.Get("Authorization")
 	accessToken := r.Header.Get(headerAccessToken)
 	if authz == "" && accessToken == "" {

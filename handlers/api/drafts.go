@@ -117,6 +117,12 @@ func (k draftKind[F, B]) create(s *server, c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// A partner's draft says whose it is on the buyer's drafts list.
+	if p := caller(c); p.Partner != nil {
+		if err := s.Store.MarkDraftPartner(c.Request().Context(), p.User.BuyerID, k.kind, id, p.Partner.ClientID); err != nil {
+			return err
+		}
+	}
 	return c.JSON(http.StatusCreated, draftCreated{ID: id})
 }
 
@@ -135,8 +141,13 @@ func (k draftKind[F, B]) update(s *server, c *echo.Context) error {
 	}
 	u := caller(c).User
 	ctx := c.Request().Context()
-	if _, _, err := k.drafts(s).Draft(ctx, u.BuyerID, id); err != nil {
+	_, d, err := k.drafts(s).Draft(ctx, u.BuyerID, id)
+	if err != nil {
 		return err
+	}
+	// A partner changes only the drafts it made; the buyer's own stay the buyer's.
+	if p := caller(c); p.Partner != nil && d.PartnerClientID != p.Partner.ClientID {
+		return errNotPartnersDraft
 	}
 	f, step := b.journey()
 	if _, err := k.drafts(s).SaveDraft(ctx, u.BuyerID, id, f, step); err != nil {

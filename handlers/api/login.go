@@ -219,6 +219,10 @@ func (s *server) logout(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if p.Mode == partnerMode {
+		// A partner ends its access at the authorisation server (/oauth/revoke).
+		return allowPartner(c, "POST /logout", p)
+	}
 	if p.Mode == cookieMode {
 		if err := s.Sessions.Destroy(ctx); err != nil {
 			return err

@@ -3,7 +3,6 @@ package consent_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,39 +11,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/oauth2"
 
 	"cardpay/handlers/webtest"
 	"cardpay/pay"
-	"cardpay/store"
 )
 
 func TestMain(m *testing.M) { webtest.Main(m) }
 
-const redirect = "http://127.0.0.1:9/callback"
-
-var clientSeq int
-
-// partner registers a partner application (as the console does) and answers its
-// x/oauth2 configuration; public clients have no secret.
+// partner registers a partner application named テスト会計クラウド.
 func partner(t *testing.T, env *webtest.Env, public bool, scopes ...string) *oauth2.Config {
 	t.Helper()
-	clientSeq++
-	id := fmt.Sprintf("test-app-%04d", clientSeq)
-	c := store.OAuthClient{ID: id, Name: "テスト会計クラウド", LogoText: "会", RedirectURIs: []string{redirect}, Scopes: scopes}
-	conf := &oauth2.Config{ClientID: id, RedirectURL: redirect, Scopes: scopes, Endpoint: oauth2.Endpoint{
-		AuthURL: env.URL + "/oauth/authorize", TokenURL: env.URL + "/oauth/token", AuthStyle: oauth2.AuthStyleInHeader}}
-	if !public {
-		conf.ClientSecret = "s3cret-" + id
-		hash, err := bcrypt.GenerateFromPassword([]byte(conf.ClientSecret), bcrypt.MinCost)
-		require.NoError(t, err)
-		c.SecretHash = hash
-	} else {
-		conf.Endpoint.AuthStyle = oauth2.AuthStyleInParams
-	}
-	require.NoError(t, webtest.Store().CreateOAuthClient(context.Background(), c))
-	return conf
+	return env.RegisterPartner(t, "テスト会計クラウド", public, scopes...)
 }
 
 // pathOf is the part of an absolute URL of the site a webtest client asks for.
@@ -55,16 +33,10 @@ func pathOf(t *testing.T, raw string) string {
 	return u.RequestURI()
 }
 
-// approve opens the authorisation URL as the signed-in buyer, approves, and answers
-// the redirect back to the partner.
+// approve answers the consent page and checks that it went back to the partner.
 func approve(t *testing.T, c *webtest.Client, authURL, decision string) *url.URL {
 	t.Helper()
-	page := c.Get(pathOf(t, authURL))
-	require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
-	res := c.Post(pathOf(t, authURL), url.Values{"decision": {decision}})
-	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
-	back, err := url.Parse(res.Header.Get("Location"))
-	require.NoError(t, err)
+	back := c.Authorize(authURL, decision)
 	require.Equal(t, "/callback", back.Path, "back to the registered redirect URI")
 	return back
 }

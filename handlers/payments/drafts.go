@@ -33,7 +33,7 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 	v := pages.DraftsView{Tabs: listTabs(b.Stats.Payments, draftListPath), Total: l.Total, Action: DeleteDraftsPath, Pagination: l.Pagination}
 	for _, d := range l.Drafts {
 		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Supplier: d.Counterparty,
-			Saved: pay.JapaneseDateTime(d.UpdatedAt)}
+			Saved: pay.JapaneseDateTime(d.UpdatedAt), Partner: d.PartnerName}
 		if d.Amount != nil {
 			r.Amount = pay.Yen(*d.Amount)
 		}
