@@ -117,6 +117,7 @@ func routes(e *echo.Echo, a *web.App) {
 	signed.GET(myaccount.RecoveryCodesPath, myaccountArea.ShowRecoveryCodesPage)
 	signed.POST(myaccount.EndSessionPattern, myaccountArea.EndSession)
 	signed.POST(myaccount.EndOtherSessionsPath, myaccountArea.EndOtherSessions)
+	signed.POST(myaccount.DisconnectAppPattern, myaccountArea.DisconnectApp)
 	// Saved cards (お支払い方法). The PSP sends the buyer back to the two return pages
 	// (cards.HostedReturnPath, cards.VerifyReturnPath) with a top-level GET.
 	signed.GET(myaccount.CreditCardsPage.Path, myaccountArea.ShowCreditCardsPage)

@@ -71,7 +71,10 @@ func TestPartnerTokenOnTheAPI(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, r.Status)
 	assert.Equal(t, "invalid_token", r.str("status"))
 
+	info := own.get("/users/information")
+	assert.Equal(t, []any{conf.ClientID}, info.Body["external_integration_client_ids"], "the connected application")
 	require.NoError(t, webtest.Store().RevokeOAuthConsent(context.Background(), u.BuyerID, conf.ClientID, time.Now()))
+	assert.Equal(t, []any{}, own.get("/users/information").Body["external_integration_client_ids"])
 	r = p.get("/suppliers")
 	assert.Equal(t, http.StatusUnauthorized, r.Status, "disconnected")
 

@@ -27,8 +27,8 @@ type information struct {
 	store.BuyerDetails
 	// RepresentativeBirthday is YYYY-MM-DD or "" (it shadows BuyerDetails' time).
 	RepresentativeBirthday string `json:"representative_birthday"`
-	// ExternalIntegrationClientIDs are the outside services linked to the account; the
-	// app links none, so it is always an empty list.
+	// ExternalIntegrationClientIDs are the partner applications the buyer connected
+	// (OAuth, issue 30), by client id.
 	ExternalIntegrationClientIDs []string `json:"external_integration_client_ids"`
 	// CollectionMode is "enabled" when the buyer may send card-payment requests, else
 	// "buyerOnly" (SPEC.md §4).
@@ -44,11 +44,15 @@ func (s *server) informationOf(ctx context.Context, u store.User) (information, 
 	if err != nil {
 		return information{}, err
 	}
+	clients, err := s.Store.OAuthClientIDs(ctx, u.BuyerID)
+	if err != nil {
+		return information{}, err
+	}
 	info := information{
 		UserID: u.ID, BuyerID: u.BuyerID, EmailAddress: u.EmailAddress,
 		UserLastName: u.LastName, UserFirstName: u.FirstName, PhoneNumber: u.PhoneNumber,
 		BuyerDetails:                 b.BuyerDetails,
-		ExternalIntegrationClientIDs: []string{},
+		ExternalIntegrationClientIDs: clients,
 		CollectionMode:               pay.CollectionModeFor(b.BusinessForm, b.CorporateNumber, s.CollectionExclusions),
 		TwoFactorMethod:              u.TwoFactorMethod,
 		TermsVersion:                 u.TermsVersion,

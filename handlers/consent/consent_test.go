@@ -170,6 +170,32 @@ func TestPublicClientWithPKCE(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, consents, 1)
 	assert.Equal(t, []string{"suppliers:read"}, []string(consents[0].Scopes))
+
+	// セキュリティ設定 lists it with what it may do; 連携を解除 ends its tokens at once.
+	api := func() int {
+		req, err := http.NewRequest(http.MethodGet, env.URL+"/api/v1/suppliers", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		r, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		r.Body.Close()
+		return r.StatusCode
+	}
+	assert.Equal(t, http.StatusOK, api())
+	page := c.Get("/myaccount/security")
+	assert.Contains(t, page.Body, "連携中のアプリケーション")
+	assert.Contains(t, page.Body, "登録取引先の一覧と内容を見る")
+	assert.Contains(t, page.Body, "テスト会計クラウドの連携を解除")
+	other := webtest.NewBuyer(t, pay.Corporation, "")
+	oc := env.Client(t)
+	oc.SignIn(other.EmailAddress)
+	assert.Equal(t, http.StatusNotFound, oc.Post("/myaccount/security/apps/"+conf.ClientID+"/disconnect", nil).StatusCode,
+		"another buyer cannot disconnect it")
+	assert.Equal(t, http.StatusOK, api())
+	res := c.Post("/myaccount/security/apps/"+conf.ClientID+"/disconnect", nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Equal(t, http.StatusUnauthorized, api(), "its token stopped at once")
+	assert.Contains(t, c.Get("/myaccount/security").Body, "連携中のアプリケーションはありません")
 }
 
 func jsonDecode(r *http.Response, v any) error { return json.NewDecoder(r.Body).Decode(v) }

@@ -8,6 +8,7 @@ import (
 
 	"cardpay/account"
 	"cardpay/handlers/web"
+	"cardpay/oauth"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
@@ -79,6 +80,21 @@ func (h *Handler) renderSecurity(c *echo.Context, choice string, errs pay.FieldE
 		v.Events = append(v.Events, pages.SignInEventRow{
 			At: pay.JapaneseDateTime(e.CreatedAt), Succeeded: e.Succeeded, IPAddress: e.IPAddress, UserAgent: ua,
 		})
+	}
+	consents, err := h.Store.OAuthConsents(ctx, u.BuyerID)
+	if err != nil {
+		return err
+	}
+	for _, a := range consents {
+		row := pages.AppRow{Name: a.ClientName, Since: pay.JapaneseDateTime(a.GrantedAt), LastUsed: "まだありません",
+			Action: DisconnectAppPath(a.ClientID)}
+		if a.LastUsedAt != nil {
+			row.LastUsed = pay.JapaneseDateTime(*a.LastUsedAt)
+		}
+		for _, sc := range a.Scopes {
+			row.Scopes = append(row.Scopes, oauth.Scope(sc).Text())
+		}
+		v.Apps = append(v.Apps, row)
 	}
 	return web.Show(h.App, c, SecurityPage.Title, errs, v, pages.SecurityPage)
 }
