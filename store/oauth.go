@@ -29,14 +29,51 @@ func (c OAuthClient) Public() bool { return len(c.SecretHash) == 0 }
 
 const oauthClientColumns = `id, name, logo_text, secret_hash, redirect_uris, scopes, created_by, created_at, disabled_at`
 
-// CreateOAuthClient registers c.
+// CreateOAuthClient registers c (the tests' partners; the console uses RegisterOAuthClient).
 func (s *Store) CreateOAuthClient(ctx context.Context, c OAuthClient) error {
-	_, err := s.DB.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, logo_text, secret_hash, redirect_uris, scopes, created_by)
+	return s.insertOAuthClient(ctx, s.DB, c)
+}
+
+func (s *Store) insertOAuthClient(ctx context.Context, q sqlx.ExecerContext, c OAuthClient) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, logo_text, secret_hash, redirect_uris, scopes, created_by)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.ID, c.Name, c.LogoText, c.SecretHash, c.RedirectURIs, c.Scopes, c.CreatedBy)
 	if err != nil {
 		return fmt.Errorf("store: register OAuth client %s: %w", c.ID, err)
 	}
 	return nil
+}
+
+// AuditPartner is the audit rows' object type of a partner application (its id is in
+// the row's before and after: the object id is 0).
+const AuditPartner = "partner"
+
+// RegisterOAuthClient registers c with its audit row, in one transaction.
+func (s *Store) RegisterOAuthClient(ctx context.Context, c OAuthClient, audit NewAudit, now time.Time) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := s.insertOAuthClient(ctx, tx, c); err != nil {
+			return err
+		}
+		return s.AddAudit(ctx, tx, audit, now)
+	})
+}
+
+// DisableOAuthClient stops a partner application: its tokens stop working and no buyer
+// can connect it; with its audit row, in one transaction. ErrNotFound when it is not
+// enabled.
+func (s *Store) DisableOAuthClient(ctx context.Context, id string, audit NewAudit, now time.Time) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE oauth_clients SET disabled_at = $2 WHERE id = $1 AND disabled_at IS NULL`, id, now)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE oauth_tokens SET active = false WHERE client_id = $1 AND active`, id); err != nil {
+			return err
+		}
+		return s.AddAudit(ctx, tx, audit, now)
+	})
 }
 
 // OAuthClient is an enabled client, or ErrNotFound.
@@ -146,7 +183,7 @@ func (s *Store) OAuthConsents(ctx context.Context, buyerID int64) ([]OAuthConsen
 	list := []OAuthConsent{}
 	err := s.DB.SelectContext(ctx, &list, `SELECT c.client_id, k.name AS client_name, c.scopes, c.granted_at, c.last_used_at
 		FROM oauth_consents c JOIN oauth_clients k ON k.id = c.client_id
-		WHERE c.buyer_id = $1 AND c.revoked_at IS NULL ORDER BY c.granted_at DESC`, buyerID)
+		WHERE c.buyer_id = $1 AND c.revoked_at IS NULL AND k.disabled_at IS NULL ORDER BY c.granted_at DESC`, buyerID)
 	if err != nil {
 		return nil, fmt.Errorf("store: consents of buyer %d: %w", buyerID, err)
 	}
@@ -182,6 +219,7 @@ func (s *Store) TouchOAuthConsent(ctx context.Context, buyerID int64, clientID s
 // external_integration_client_ids).
 func (s *Store) OAuthClientIDs(ctx context.Context, buyerID int64) ([]string, error) {
 	ids := []string{}
-	err := s.DB.SelectContext(ctx, &ids, `SELECT client_id FROM oauth_consents WHERE buyer_id = $1 AND revoked_at IS NULL ORDER BY client_id`, buyerID)
+	err := s.DB.SelectContext(ctx, &ids, `SELECT c.client_id FROM oauth_consents c JOIN oauth_clients k ON k.id = c.client_id
+		WHERE c.buyer_id = $1 AND c.revoked_at IS NULL AND k.disabled_at IS NULL ORDER BY c.client_id`, buyerID)
 	return ids, err
 }

@@ -24,6 +24,7 @@ var auditObjects = []struct{ Key, Label string }{
 	{store.AuditProposal, "担当者の提案"},
 	{store.AuditSignIn, "ログイン"},
 	{store.AuditBuyer, "購入者"},
+	{store.AuditPartner, "連携アプリ"},
 }
 
 var auditActions = map[string]string{
@@ -46,6 +47,8 @@ var auditActions = map[string]string{
 	"revoke":         "権限の削除",
 	"enable":         "再開",
 	"disable":        "停止",
+	// A partner application registered (/ops/partners).
+	"register": "連携アプリの登録",
 }
 
 // ShowAuditPage lists the operators' actions, newest first, by operator and object.
