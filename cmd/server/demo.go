@@ -13,6 +13,7 @@ import (
 	"cardpay/account"
 	"cardpay/auth"
 	"cardpay/calendar"
+	"cardpay/oauth"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -200,6 +201,9 @@ func seedDemo(ctx context.Context, st *store.Store, cfg Config, logger *slog.Log
 	if err := st.SaveCorporations(ctx, demoCorporations); err != nil {
 		return err
 	}
+	if err := seedDemoPartner(ctx, st); err != nil {
+		return err
+	}
 	// Operators need 12 characters: the demo password is padded for them.
 	if err := seedOperators(ctx, st, cfg, password+strings.Repeat("0", max(0, 12-len(password)))); err != nil {
 		return err
@@ -217,4 +221,21 @@ func randomPassword() string {
 		b[i] = letters[int(b[i])%len(letters)]
 	}
 	return string(b)
+}
+
+// DemoPartnerID is the demo partner application (cmd/partnerdemo's default client): a
+// public client (PKCE, no secret) with every scope, returning to the example's listener
+// and to the browser tests' callback.
+const DemoPartnerID = "demo-accounting"
+
+func seedDemoPartner(ctx context.Context, st *store.Store) error {
+	if _, err := st.OAuthClient(ctx, DemoPartnerID); err == nil || !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	var scopes []string
+	for _, s := range oauth.Scopes {
+		scopes = append(scopes, string(s))
+	}
+	return st.CreateOAuthClient(ctx, store.OAuthClient{ID: DemoPartnerID, Name: "デモ会計クラウド", LogoText: "デモ",
+		RedirectURIs: []string{"http://127.0.0.1:8765/callback", "http://127.0.0.1:9/callback"}, Scopes: scopes})
 }

@@ -36,6 +36,9 @@ func TestSeedDemo(t *testing.T) {
 
 	corp, err := db.Store.UserByEmail(ctx, "corp@demo.example")
 	require.NoError(t, err)
+	partner, err := db.Store.OAuthClient(ctx, DemoPartnerID)
+	require.NoError(t, err, "the demo partner application")
+	assert.True(t, partner.Public())
 
 	// The console's demo operators: two screeners (dual control) and two administrators
 	// (one proposes, the other approves), who sign in with the demo password and the printed authenticator secret.
