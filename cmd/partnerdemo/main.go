@@ -65,7 +65,7 @@ func Run(ctx context.Context, c Config, out io.Writer, ask func(authURL string))
 		return err
 	}
 	conf := &oauth2.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, RedirectURL: c.Redirect,
-		Scopes: []string{"payments:read", "payments:draft", "suppliers:read"},
+		Scopes:   []string{"payments:read", "payments:draft", "suppliers:read"},
 		Endpoint: oauth2.Endpoint{AuthURL: c.Server + "/oauth/authorize", TokenURL: c.Server + "/oauth/token"}}
 	if c.ClientSecret == "" {
 		conf.Endpoint.AuthStyle = oauth2.AuthStyleInParams
