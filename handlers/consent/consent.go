@@ -54,6 +54,10 @@ func (h *Handler) ShowConsentPage(c *echo.Context) error {
 		}
 		v.Scopes = append(v.Scopes, sc.Text())
 	}
+	// 許可する / 許可しない redirect to the partner: the page's form-action allows its origin.
+	if r := ar.GetRedirectURI(); r != nil {
+		h.AllowFormRedirect(c, r.Scheme+"://"+r.Host)
+	}
 	return web.Show(h.App, c, title, nil, v, pages.ConsentPage)
 }
 

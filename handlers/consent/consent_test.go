@@ -70,6 +70,8 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 	assert.Contains(t, page.Body, "「テスト会計クラウド」と連携しますか？")
 	assert.Contains(t, page.Body, "お支払いの一覧と内容を見る")
 	assert.Contains(t, page.Body, "カード払い依頼は法人のお客さまのみ", "a sole proprietor is not given requests")
+	assert.Contains(t, page.Header.Get("Content-Security-Policy"), "form-action 'self' http://127.0.0.1:9 ",
+		"the answer may lead to the partner's redirect URI (besides the PSP's pages, which every page's forms may reach)")
 	back := approve(t, c, authURL, "approve")
 	assert.Equal(t, "state-0123456789", back.Query().Get("state"))
 	code := back.Query().Get("code")

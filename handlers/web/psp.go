@@ -84,6 +84,18 @@ func (a *App) AllowCardEntry(c *echo.Context) {
 	c.Response().Header().Set("Content-Security-Policy", a.policy(nonceFrom(c.Request().Context()), true))
 }
 
+// AllowFormRedirect lets this page's forms lead to origin as well as to the app: the
+// OAuth consent page's answer redirects to the partner's registered redirect URI, which
+// a browser checks against form-action. Not an http(s) origin: nothing is added.
+func (a *App) AllowFormRedirect(c *echo.Context, origin string) {
+	o := cspOrigin(origin)
+	if o == "" {
+		return
+	}
+	p := a.policy(nonceFrom(c.Request().Context()), false)
+	c.Response().Header().Set("Content-Security-Policy", strings.Replace(p, "form-action 'self'", "form-action 'self' "+o, 1))
+}
+
 // PSPPage reports whether raw is an absolute URL on one of the PSP's origins a buyer may
 // be sent to (its hosted card page, a 3-D Secure challenge): the server redirects only
 // there, so a PSP's answer can never send a buyer anywhere else.
