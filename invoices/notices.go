@@ -32,7 +32,24 @@ func (s *Notices) PaymentChanged(ctx context.Context, tx *sqlx.Tx, c store.Payme
 		Link: pay.PaymentLink(c.PaymentID, c.To)}, c.At); err != nil {
 		return err
 	}
+	if typ, ok := partnerEvents[c.Action]; ok {
+		if err := s.Store.EnqueuePartnerWebhook(ctx, tx, c.BuyerID, c.PaymentID, fmt.Sprintf("event-%d", c.ID), typ,
+			int(c.To.Status), c.At); err != nil {
+			return err
+		}
+	}
 	return s.followPayment(ctx, tx, c)
+}
+
+// partnerEvents are the payment events a partner application hears of by webhook (a
+// payment its draft became): screened, transferred, sent back, cancelled or expired.
+// payment.submitted is told when the draft is finished (store.FinishDraft).
+var partnerEvents = map[pay.PaymentAction]string{
+	pay.ActComplete: "payment.screened",
+	pay.ActTransfer: "payment.transferred",
+	pay.ActSendBack: "payment.sent_back",
+	pay.ActCancel:   "payment.cancelled",
+	pay.ActExpire:   "payment.expired",
 }
 
 // followPayment moves the requester's invoice with a change of the customer's invoice

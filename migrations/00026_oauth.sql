@@ -12,6 +12,9 @@ CREATE TABLE oauth_clients (
     secret_hash   BYTEA,
     redirect_uris TEXT[] NOT NULL CHECK (cardinality(redirect_uris) BETWEEN 1 AND 10),
     scopes        TEXT[] NOT NULL CHECK (cardinality(scopes) >= 1),
+    -- Where the application hears of its payments' changes (signed webhooks): https
+    -- (the loopback for tests and local development), '' for none.
+    webhook_url   TEXT NOT NULL DEFAULT '' CHECK (webhook_url = '' OR webhook_url ~ '^(https://|http://127\.0\.0\.1:)'),
     created_by    BIGINT,
     created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
     disabled_at   TIMESTAMPTZ
@@ -57,8 +60,11 @@ CREATE TABLE oauth_consents (
 -- A draft a partner application created through the API carries its client, so that the
 -- buyer's drafts list says whose it is; only the buyer, signed in, ever submits it.
 ALTER TABLE drafts ADD COLUMN partner_client_id TEXT REFERENCES oauth_clients (id);
+-- The payment submitted from such a draft keeps it: the partner hears of its changes.
+ALTER TABLE invoices ADD COLUMN partner_client_id TEXT REFERENCES oauth_clients (id);
 
 -- +goose Down
+ALTER TABLE invoices DROP COLUMN partner_client_id;
 ALTER TABLE drafts DROP COLUMN partner_client_id;
 DROP TABLE oauth_consents;
 DROP TABLE oauth_tokens;

@@ -23,6 +23,8 @@ type ClientInput struct {
 	// Public: no secret (a desktop or browser application); it must use PKCE, as every
 	// client must.
 	Public bool
+	// WebhookURL is where its payments' events are posted ("" for none): https.
+	WebhookURL string
 }
 
 // MaxRedirectURIs is how many redirect URIs one application may register.
@@ -61,6 +63,11 @@ func (in ClientInput) Check() (uris []string, errs pay.FieldErrors) {
 			}
 		}
 	}
+	if w := strings.TrimSpace(in.WebhookURL); w != "" {
+		if u, err := url.Parse(w); err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.Fragment != "" || len(w) > 500 {
+			errs.Add("webhook_url", "Webhook の URL は https:// で始まる URL を入力してください")
+		}
+	}
 	if len(in.Scopes) == 0 {
 		errs.Add("scopes", "許可する操作を1つ以上選択してください")
 	}
@@ -93,7 +100,7 @@ func validRedirect(raw string) bool {
 // is kept).
 func NewClient(in ClientInput, uris []string, operatorID int64) (c store.OAuthClient, secret string, err error) {
 	c = store.OAuthClient{ID: "app-" + strings.ToLower(rand.Text()[:16]), Name: strings.TrimSpace(in.Name),
-		LogoText: strings.TrimSpace(in.LogoText), RedirectURIs: uris, CreatedBy: &operatorID}
+		LogoText: strings.TrimSpace(in.LogoText), RedirectURIs: uris, WebhookURL: strings.TrimSpace(in.WebhookURL), CreatedBy: &operatorID}
 	for _, s := range Scopes {
 		if slices.Contains(in.Scopes, string(s)) {
 			c.Scopes = append(c.Scopes, string(s))

@@ -28,6 +28,8 @@ func TestClientInputCheck(t *testing.T) {
 		{"credentials in it", func(in *oauth.ClientInput) { in.RedirectURIs = "https://u:p@app.example.jp/cb" }, []string{"redirect_uris"}},
 		{"http to localhost by name", func(in *oauth.ClientInput) { in.RedirectURIs = "http://localhost:8765/cb" }, []string{"redirect_uris"}},
 		{"no scope", func(in *oauth.ClientInput) { in.Scopes = nil }, []string{"scopes"}},
+		{"an https webhook", func(in *oauth.ClientInput) { in.WebhookURL = "https://app.example.jp/hooks" }, nil},
+		{"a plain http webhook", func(in *oauth.ClientInput) { in.WebhookURL = "http://app.example.jp/hooks" }, []string{"webhook_url"}},
 		{"an unknown scope", func(in *oauth.ClientInput) { in.Scopes = []string{"payments:submit"} }, []string{"scopes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,6 +19,7 @@ type OAuthClient struct {
 	SecretHash   []byte         `db:"secret_hash"`
 	RedirectURIs pq.StringArray `db:"redirect_uris"`
 	Scopes       pq.StringArray `db:"scopes"`
+	WebhookURL   string         `db:"webhook_url"`
 	CreatedBy    *int64         `db:"created_by"`
 	CreatedAt    time.Time      `db:"created_at"`
 	DisabledAt   *time.Time     `db:"disabled_at"`
@@ -27,7 +28,7 @@ type OAuthClient struct {
 // Public says whether the client has no secret (it must prove itself by PKCE alone).
 func (c OAuthClient) Public() bool { return len(c.SecretHash) == 0 }
 
-const oauthClientColumns = `id, name, logo_text, secret_hash, redirect_uris, scopes, created_by, created_at, disabled_at`
+const oauthClientColumns = `id, name, logo_text, secret_hash, redirect_uris, scopes, webhook_url, created_by, created_at, disabled_at`
 
 // CreateOAuthClient registers c (the tests' partners; the console uses RegisterOAuthClient).
 func (s *Store) CreateOAuthClient(ctx context.Context, c OAuthClient) error {
@@ -35,8 +36,8 @@ func (s *Store) CreateOAuthClient(ctx context.Context, c OAuthClient) error {
 }
 
 func (s *Store) insertOAuthClient(ctx context.Context, q sqlx.ExecerContext, c OAuthClient) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, logo_text, secret_hash, redirect_uris, scopes, created_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.ID, c.Name, c.LogoText, c.SecretHash, c.RedirectURIs, c.Scopes, c.CreatedBy)
+	_, err := q.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, logo_text, secret_hash, redirect_uris, scopes, webhook_url, created_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, c.ID, c.Name, c.LogoText, c.SecretHash, c.RedirectURIs, c.Scopes, c.WebhookURL, c.CreatedBy)
 	if err != nil {
 		return fmt.Errorf("store: register OAuth client %s: %w", c.ID, err)
 	}
@@ -222,4 +223,67 @@ func (s *Store) OAuthClientIDs(ctx context.Context, buyerID int64) ([]string, er
 	err := s.DB.SelectContext(ctx, &ids, `SELECT c.client_id FROM oauth_consents c JOIN oauth_clients k ON k.id = c.client_id
 		WHERE c.buyer_id = $1 AND c.revoked_at IS NULL AND k.disabled_at IS NULL ORDER BY c.client_id`, buyerID)
 	return ids, err
+}
+
+// PartnerWebhookJobKind is the job that posts a partner application's webhook
+// (oauth.Webhooks.Deliver).
+const PartnerWebhookJobKind = "partner_webhook"
+
+// PartnerWebhook is what one webhook tells: the event of a payment a partner's draft
+// became, and where to post it.
+type PartnerWebhook struct {
+	ClientID  string    `json:"client_id"`
+	URL       string    `json:"url"`
+	EventID   string    `json:"event_id"`
+	Type      string    `json:"type"`
+	PaymentID int64     `json:"payment_id"`
+	Status    int       `json:"status"`
+	At        time.Time `json:"at"`
+}
+
+// partnerWebhookAttempts: a partner's endpoint down for longer than the backoff covers
+// (about 40 minutes) misses the event; its API still answers the payment's state.
+const partnerWebhookAttempts = 8
+
+// EnqueuePartnerWebhook queues, on tx, the webhook of an event of paymentID when the
+// payment came from a partner's draft and the partner has a webhook URL; otherwise it
+// does nothing.
+func (s *Store) EnqueuePartnerWebhook(ctx context.Context, tx *sqlx.Tx, buyerID, paymentID int64, eventID, typ string, status int, at time.Time) error {
+	var target struct {
+		ClientID string `db:"id"`
+		URL      string `db:"webhook_url"`
+	}
+	err := tx.GetContext(ctx, &target, `SELECT k.id, k.webhook_url FROM invoices i JOIN oauth_clients k ON k.id = i.partner_client_id
+		WHERE i.buyer_id = $1 AND i.id = $2 AND k.disabled_at IS NULL AND k.webhook_url <> ''`, buyerID, paymentID)
+	if notFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: webhook of payment %d: %w", paymentID, err)
+	}
+	_, err = enqueueJob(ctx, tx, NewJob{Kind: PartnerWebhookJobKind, UniqueKey: "partner-webhook-" + eventID, MaxAttempts: partnerWebhookAttempts,
+		Payload: PartnerWebhook{ClientID: target.ClientID, URL: target.URL, EventID: eventID, Type: typ, PaymentID: paymentID, Status: status, At: at}})
+	return err
+}
+
+// FinishDraft ends a draft that became payment paymentID, in one transaction: a
+// partner's draft gives the payment its partner (who is told: payment.submitted), and
+// the draft is deleted.
+func (s *Store) FinishDraft(ctx context.Context, buyerID int64, kind DraftKind, draftID, paymentID int64, status int, now time.Time) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE invoices SET partner_client_id = d.partner_client_id FROM drafts d
+			WHERE invoices.buyer_id = $1 AND invoices.id = $2 AND d.buyer_id = $1 AND d.kind = $3 AND d.id = $4
+			AND d.partner_client_id IS NOT NULL`, buyerID, paymentID, kind, draftID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			if err := s.EnqueuePartnerWebhook(ctx, tx, buyerID, paymentID, fmt.Sprintf("payment-%d-submitted", paymentID),
+				"payment.submitted", status, now); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM drafts WHERE buyer_id = $1 AND kind = $2 AND id = $3`, buyerID, kind, draftID)
+		return err
+	})
 }

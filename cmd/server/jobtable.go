@@ -9,6 +9,7 @@ import (
 	"cardpay/invoicefiles"
 	"cardpay/invoices"
 	"cardpay/jobs"
+	"cardpay/oauth"
 	"cardpay/store"
 )
 
@@ -26,8 +27,9 @@ type job struct {
 // for the mails and the cleanup, corporations for the issuer's registered name in the
 // invoice reading, crd for the PSP's stored webhooks (acted on with the
 // database alone: each was verified when it arrived), money for the payment jobs.
-func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, corporations *account.Corporations, fileStore files.Store, crd *cards.Service, money *invoices.Services) []job {
+func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, corporations *account.Corporations, fileStore files.Store, crd *cards.Service, money *invoices.Services, hooks *oauth.Webhooks) []job {
 	return []job{
+		{store.PartnerWebhookJobKind, hooks.Deliver},
 		{account.MailJobKind, acct.DeliverMail},
 		{account.NotificationMailJobKind, acct.DeliverNotification},
 		{account.CleanupJobKind, acct.RunCleanupJob},

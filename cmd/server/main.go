@@ -218,7 +218,7 @@ func run(logger *slog.Logger) error {
 	st.SetEvents(money.Notices)
 	// Every job is registered from the one table, once every service exists: the payment
 	// jobs need the gateway, so the workers start once it exists.
-	for _, j := range jobTable(st, logger, acct, deps.Corporations, fileStore, deps.Cards, money) {
+	for _, j := range jobTable(st, logger, acct, deps.Corporations, fileStore, deps.Cards, money, &oauth.Webhooks{SecretKey: cfg.SecretKey}) {
 		runner.Register(j.kind, j.run)
 	}
 	// Today's expiry and reconciliation (each run schedules the next day's): once,

@@ -59,8 +59,10 @@ func (h *Handler) renderPartners(c *echo.Context, v pages.PartnersView, errs pay
 func (h *Handler) RegisterPartner(c *echo.Context) error {
 	form, _ := c.FormValues()
 	in := oauth.ClientInput{Name: web.Clip(c.FormValue("name"), 200), LogoText: web.Clip(c.FormValue("logo_text"), 20),
-		RedirectURIs: web.Clip(c.FormValue("redirect_uris"), 6000), Scopes: form["scopes"], Public: c.FormValue("public") == "1"}
-	v := pages.PartnersView{Name: in.Name, LogoText: in.LogoText, RedirectURIs: in.RedirectURIs, Public: in.Public, Scopes: map[string]bool{}}
+		RedirectURIs: web.Clip(c.FormValue("redirect_uris"), 6000), Scopes: form["scopes"], Public: c.FormValue("public") == "1",
+		WebhookURL: web.Clip(c.FormValue("webhook_url"), 600)}
+	v := pages.PartnersView{Name: in.Name, LogoText: in.LogoText, RedirectURIs: in.RedirectURIs, Public: in.Public, Scopes: map[string]bool{},
+		WebhookURL: in.WebhookURL}
 	for _, s := range in.Scopes {
 		v.Scopes[s] = true
 	}
@@ -73,12 +75,17 @@ func (h *Handler) RegisterPartner(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	after := map[string]any{"client_id": client.ID, "name": client.Name, "redirect_uris": uris, "scopes": client.Scopes, "public": in.Public}
+	after := map[string]any{"client_id": client.ID, "name": client.Name, "redirect_uris": uris, "scopes": client.Scopes, "public": in.Public,
+		"webhook_url": client.WebhookURL}
 	if err := h.Store.RegisterOAuthClient(c.Request().Context(), client,
 		store.NewAudit{OperatorID: me.ID, ObjectType: store.AuditPartner, Action: "register", After: after}, h.Now()); err != nil {
 		return err
 	}
-	return h.renderPartners(c, pages.PartnersView{Scopes: map[string]bool{}, NewID: client.ID, Secret: secret}, nil)
+	done := pages.PartnersView{Scopes: map[string]bool{}, NewID: client.ID, Secret: secret}
+	if client.WebhookURL != "" {
+		done.WebhookKey = oauth.WebhookKey(h.SecretKey, client.ID)
+	}
+	return h.renderPartners(c, done, nil)
 }
 
 // DisablePartner stops an application: its tokens stop at once and no buyer can

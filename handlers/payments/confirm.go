@@ -250,7 +250,9 @@ func (h *Handler) submitted(c *echo.Context, j journey, res invoices.Submitted, 
 // what happens next.
 func (h *Handler) finish(c *echo.Context, j journey, p store.Payment) error {
 	if j.DraftID != 0 {
-		if _, err := h.Store.DeleteDrafts(c.Request().Context(), web.CurrentUser(c).BuyerID, store.PaymentDraft, []int64{j.DraftID}); err != nil {
+		// A partner's draft gives the payment its partner, who hears of it from now on.
+		if err := h.Store.FinishDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, store.PaymentDraft, j.DraftID, p.ID,
+			int(p.ExaminationStatus), h.Now()); err != nil {
 			return err
 		}
 	}
