@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/oauth2"
 
 	"cardpay/handlers/api"
 	"cardpay/handlers/webtest"
@@ -112,4 +113,39 @@ func TestOpenAPIStatesEachPartnerScope(t *testing.T) {
 	}
 	assert.Equal(t, want, documented)
 	fmt.Printf("openapi.json: %d routes open to partners, each with its scope\n", len(documented))
+}
+
+// OAuth collection create: a corporation's partner with requests:draft creates a
+// card-payment request draft, marked with its name on the requests' drafts; a sole
+// proprietor's consent never grants that scope, so its partner gets 403.
+func TestPartnerRequestDrafts(t *testing.T) {
+	e := newEnv(t)
+	conf := e.RegisterPartner(t, "テスト請求クラウド", false, "requests:draft")
+
+	corp := webtest.NewBuyer(t, pay.Corporation, "")
+	browser := e.Client(t)
+	browser.SignIn(corp.EmailAddress)
+	p := e.client(t)
+	p.headers["Authorization"] = "Bearer " + browser.PartnerToken(conf).AccessToken
+	r := p.post("/invoice_request_drafts", map[string]any{"request": map[string]any{"customer_name": "株式会社連携先", "amount": "7,000"}})
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
+	assert.Contains(t, browser.Get("/collections/draft").Body, "テスト請求クラウドが作成")
+
+	sole := webtest.NewBuyer(t, pay.SoleProprietor, "")
+	sb := e.Client(t)
+	sb.SignIn(sole.EmailAddress)
+	authURL := conf.AuthCodeURL("state-sole-0123456789", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()))
+	page := sb.Get(strings.TrimPrefix(authURL, e.URL))
+	assert.Contains(t, page.Body, "このアカウントでは許可できません")
+	assert.NotContains(t, page.Body, `value="approve"`)
+	back := sb.Authorize(authURL, "approve")
+	assert.Equal(t, "access_denied", back.Query().Get("error"), "nothing grantable: as if refused")
+
+	// Granted payments only, its token cannot make request drafts.
+	both := e.RegisterPartner(t, "テスト両用クラウド", false, "requests:draft", "payments:draft")
+	sp := e.client(t)
+	sp.headers["Authorization"] = "Bearer " + sb.PartnerToken(both).AccessToken
+	r = sp.post("/invoice_request_drafts", map[string]any{"request": map[string]any{"customer_name": "株式会社連携先"}})
+	assert.Equal(t, http.StatusForbidden, r.Status, "not granted to a sole proprietor's partner")
+	assert.Equal(t, "insufficient_scope", r.str("status"))
 }

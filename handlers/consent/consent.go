@@ -83,6 +83,11 @@ func (h *Handler) Decide(c *echo.Context) error {
 		ar.GrantScope(s)
 		granted = append(granted, s)
 	}
+	if len(granted) == 0 {
+		// Nothing it asked for can be given on this account: as if refused.
+		h.OAuth.WriteAuthorizeError(ctx, w, ar, fosite.ErrAccessDenied.WithHint("Nothing requested can be granted on this account."))
+		return nil
+	}
 	if err := h.Store.GrantOAuthConsent(ctx, u.BuyerID, u.ID, ar.GetClient().GetID(), granted, h.Now()); err != nil {
 		return err
 	}
