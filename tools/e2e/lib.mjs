@@ -768,3 +768,61 @@ export async function sendMail(envelopeFrom, to, raw, hostport = process.env.INB
     sock.destroy();
   }
 }
+
+/** A bank business day about offset days ahead (Mon–Fri, Japan's date; the calendar offers only bank days). */
+export function bankDay(offset) {
+  const d = new Date(Date.now() + 9 * 3600_000);
+  d.setUTCDate(d.getUTCDate() + offset);
+  while ([0, 6].includes(d.getUTCDay())) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Chooses a radio by keyboard: focus, Space. */
+export async function chooseByKeyboard(page, selector) {
+  await page.locator(selector).focus();
+  await page.keyboard.press("Space");
+  assert.ok(await page.locator(selector).isChecked(), `${selector} is chosen`);
+}
+
+/**
+ * A new sole proprietor through the JSON API with a registered supplier (name, with one
+ * account) and a card that asks for 3-D Secure when saved. Answers the e-mail address, the
+ * supplier's and its account's ids, and the card's challenge URL (pass it with
+ * passChallenge once signed in).
+ */
+export async function createPayer(prefix, password, supplier) {
+  const email = await createSoleProprietor(prefix, password);
+  const tokens = await api("POST", "/login", null, { email_address: email, password });
+  const supplierID = (await api("POST", "/suppliers/corporation", tokens, {
+    name: supplier, name_kana: "トリヒキサキ", corporate_number: "1180301018771",
+    account: { bank_code: "0001", branch_code: "001", account_type: 2, account_number: "3456789", holder_name: "ｶ)ﾄﾘﾋｷｻｷ" },
+  })).id;
+  const accountID = (await api("GET", `/suppliers/${supplierID}/accounts`, tokens)).accounts[0].id;
+  const psp = (process.env.PSP_URL || "").replace(/\/$/, "");
+  const res = await fetch(`${psp}/v1/tokens`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: BASE_URL },
+    body: JSON.stringify({ number: "4000000000003220", exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvc: "123", name: "HANAKO SATO" }),
+  });
+  const card = await api("POST", "/invoices/credit_cards", tokens, { token: (await res.json()).token });
+  return { email, supplierID, accountID, challengeURL: card.challenge_url };
+}
+
+/** Passes the sandbox PSP's 3-D Secure challenge, open on page (res) or at challengeURL. */
+export async function passChallenge(page, res, challengeURL) {
+  if (!res) res = await page.goto(challengeURL);
+  const psp = (process.env.PSP_URL || "").replace(/\/$/, "");
+  assert.equal(new URL(page.url()).origin, psp, "the challenge is on the PSP's origin");
+  const passcode = (await page.locator(".passcode strong").innerText()).trim();
+  await typeInto(page, "#passcode", passcode);
+  return submitFrom(page, "#passcode");
+}
+
+/** Signs a buyer in through the form (by keyboard, Enter in the password). */
+export async function signInWithForm(page, email, password) {
+  await page.goto(url("/signin"));
+  await typeInto(page, "#email_address", email);
+  await typeInto(page, "#password", password);
+  await submitFrom(page, "#password");
+  assert.notEqual(pagePath(page), "/signin", "the buyer signs in");
+}

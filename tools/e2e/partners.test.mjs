@@ -14,25 +14,17 @@ import http from "node:http";
 import { after, before, describe, it } from "node:test";
 
 import {
-  activate, api, assertNoProblems, BASE_URL, comboName, createSoleProprietor, JOURNEY_COMBOS as COMBOS, firstPage, launch,
-  mainText, pageProblems, pagePath, submitFrom, tabTo, typeInto, url, watchErrors,
+  activate, assertNoProblems, bankDay, chooseByKeyboard, comboName, createPayer, JOURNEY_COMBOS as COMBOS, firstPage, launch,
+  mainText, pageProblems, pagePath, passChallenge, signInWithForm, tabTo, url, watchErrors,
 } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 240_000 };
 const PASSWORD = "e2ePartners2026pw";
-const PSP_URL = (process.env.PSP_URL || "").replace(/\/$/, "");
 const CLIENT = "demo-accounting";
 // The demo client's registered callback (cmd/partnerdemo's listener; not running here).
 const CALLBACK = "http://127.0.0.1:8765/callback";
 
 const b64url = (buf) => buf.toString("base64url");
-
-function bankDay(offset) {
-  const d = new Date(Date.now() + 9 * 3600_000);
-  d.setUTCDate(d.getUTCDate() + offset);
-  while ([0, 6].includes(d.getUTCDay())) d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
 
 for (const combo of COMBOS) {
   const name = comboName(combo);
@@ -52,18 +44,7 @@ for (const combo of COMBOS) {
       }
       await assertNoProblems(t, page, await pageProblems(page, res, { status }), `${label} (${name})`);
     };
-    const passChallenge = async (res) => {
-      if (!res) res = await page.goto(challengeURL);
-      assert.equal(new URL(page.url()).origin, PSP_URL, "the challenge is on the PSP's origin");
-      const passcode = (await page.locator(".passcode strong").innerText()).trim();
-      await typeInto(page, "#passcode", passcode);
-      return submitFrom(page, "#passcode");
-    };
-    const choose = async (selector) => {
-      await page.locator(selector).focus();
-      await page.keyboard.press("Space");
-      assert.ok(await page.locator(selector).isChecked(), `${selector} is chosen`);
-    };
+    const choose = (selector) => chooseByKeyboard(page, selector);
     /** Opens the authorisation request and answers it by keyboard; returns the callback URL. */
     const authorize = async (t, decision, scope, verifier) => {
       const challenge = b64url(crypto.createHash("sha256").update(verifier).digest());
@@ -87,28 +68,14 @@ for (const combo of COMBOS) {
         res.end("<!doctype html><html lang=ja><title>callback</title><h1>ok</h1></html>");
       });
       await new Promise((resolve) => listener.listen(8765, "127.0.0.1", resolve));
-      const email = await createSoleProprietor(`e2e-partner-${combo.js ? "js" : "nojs"}${combo.width}`, PASSWORD);
-      const tokens = await api("POST", "/login", null, { email_address: email, password: PASSWORD });
-      supplierID = (await api("POST", "/suppliers/corporation", tokens, {
-        name: "株式会社連携テスト", name_kana: "レンケイテスト", corporate_number: "1180301018771",
-        account: { bank_code: "0001", branch_code: "001", account_type: 2, account_number: "4567890", holder_name: "ｶ)ﾚﾝｹｲﾃｽﾄ" },
-      })).id;
-      accountID = (await api("GET", `/suppliers/${supplierID}/accounts`, tokens)).accounts[0].id;
-      const res = await fetch(`${PSP_URL}/v1/tokens`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: BASE_URL },
-        body: JSON.stringify({ number: "4000000000003220", exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvc: "123", name: "HANAKO SATO" }),
-      });
-      challengeURL = (await api("POST", "/invoices/credit_cards", tokens, { token: (await res.json()).token })).challenge_url;
+      let email;
+      ({ email, supplierID, accountID, challengeURL } = await createPayer(`e2e-partner-${combo.js ? "js" : "nojs"}${combo.width}`,
+        PASSWORD, "株式会社連携テスト"));
       context = await launch(combo);
       page = await firstPage(context);
       errors = await watchErrors(context, page);
-      await page.goto(url("/signin"));
-      await typeInto(page, "#email_address", email);
-      await typeInto(page, "#password", PASSWORD);
-      await submitFrom(page, "#password");
-      assert.notEqual(pagePath(page), "/signin", "the buyer signs in");
-      if (challengeURL) await passChallenge();
+      await signInWithForm(page, email, PASSWORD);
+      if (challengeURL) await passChallenge(page, null, challengeURL);
     });
     after(async () => {
       await context?.close();
@@ -157,7 +124,7 @@ for (const combo of COMBOS) {
       await check(t, r, "申請内容の確認 (the partner's draft)");
       assert.match(await mainText(page), /¥66,000/);
       r = await activate(page, "button[value=submit]");
-      r = await passChallenge(r);
+      r = await passChallenge(page, r);
       assert.equal(pagePath(page), "/payments/complete");
       await check(t, r, "支払申請の完了 (the partner's draft)");
     });

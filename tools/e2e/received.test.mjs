@@ -16,8 +16,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import {
-  activate, andWait, api, assertNoProblems, BASE_URL, comboName, createSoleProprietor, JOURNEY_COMBOS as COMBOS, CORP, firstPage,
-  lastMailId, launch, mainText, mimeMail, pageProblems, pagePath, sendMail, signIn, submitFrom, tabTo, textPDF, typeInto, url, waitForMail, watchErrors,
+  activate, andWait, assertNoProblems, bankDay, chooseByKeyboard, comboName, createPayer, JOURNEY_COMBOS as COMBOS, CORP, firstPage,
+  lastMailId, launch, mainText, mimeMail, pageProblems, pagePath, passChallenge, sendMail, signIn, signInWithForm, submitFrom, tabTo,
+  textPDF, typeInto, url, waitForMail, watchErrors,
 } from "./lib.mjs";
 
 const TIMEOUT = { timeout: 240_000 };
@@ -147,14 +148,6 @@ for (const combo of COMBOS) {
 //     supplier, in a browser of its own, signed out, uploads by keyboard; the buyer's list
 //     shows it.
 const MAIL_PASSWORD = "e2eReceivedMail2026pw";
-const PSP_URL = (process.env.PSP_URL || "").replace(/\/$/, "");
-
-function bankDay(offset) {
-  const d = new Date(Date.now() + 9 * 3600_000);
-  d.setUTCDate(d.getUTCDate() + offset);
-  while ([0, 6].includes(d.getUTCDay())) d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
 
 for (const combo of COMBOS) {
   const name = comboName(combo);
@@ -176,42 +169,16 @@ for (const combo of COMBOS) {
       }
       await assertNoProblems(t, page, await pageProblems(page, res, { status }), `${label} (${name})`);
     };
-    const passChallenge = async (res) => {
-      if (!res) res = await page.goto(challengeURL);
-      assert.equal(new URL(page.url()).origin, PSP_URL, "the challenge is on the PSP's origin");
-      const passcode = (await page.locator(".passcode strong").innerText()).trim();
-      await typeInto(page, "#passcode", passcode);
-      return submitFrom(page, "#passcode");
-    };
-    const choose = async (selector) => {
-      await page.locator(selector).focus();
-      await page.keyboard.press("Space");
-      assert.ok(await page.locator(selector).isChecked(), `${selector} is chosen`);
-    };
+    const choose = (selector) => chooseByKeyboard(page, selector);
 
     before(async () => {
-      const email = await createSoleProprietor(`e2e-recv-${combo.js ? "js" : "nojs"}${combo.width}`, MAIL_PASSWORD);
-      const tokens = await api("POST", "/login", null, { email_address: email, password: MAIL_PASSWORD });
-      supplierID = (await api("POST", "/suppliers/corporation", tokens, {
-        name: supplier, name_kana: "メールセイキュウ", corporate_number: "1180301018771",
-        account: { bank_code: "0001", branch_code: "001", account_type: 2, account_number: "3456789", holder_name: "ｶ)ﾒｰﾙｾｲｷﾕｳ" },
-      })).id;
-      const res = await fetch(`${PSP_URL}/v1/tokens`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: BASE_URL },
-        body: JSON.stringify({ number: "4000000000003220", exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvc: "123", name: "HANAKO SATO" }),
-      });
-      const card = await api("POST", "/invoices/credit_cards", tokens, { token: (await res.json()).token });
-      challengeURL = card.challenge_url;
+      let email;
+      ({ email, supplierID, challengeURL } = await createPayer(`e2e-recv-${combo.js ? "js" : "nojs"}${combo.width}`, MAIL_PASSWORD, supplier));
       context = await launch(combo);
       page = await firstPage(context);
       errors = await watchErrors(context, page);
-      await page.goto(url("/signin"));
-      await typeInto(page, "#email_address", email);
-      await typeInto(page, "#password", MAIL_PASSWORD);
-      await submitFrom(page, "#password");
-      assert.notEqual(pagePath(page), "/signin", "the buyer signs in");
-      if (challengeURL) await passChallenge();
+      await signInWithForm(page, email, MAIL_PASSWORD);
+      if (challengeURL) await passChallenge(page, null, challengeURL);
     });
     after(async () => {
       await context?.close();
@@ -288,7 +255,7 @@ for (const combo of COMBOS) {
       assert.equal(pagePath(page), "/payments/add/confirm");
       await check(t, res, "申請内容の確認 (from the mailed invoice)");
       res = await activate(page, "button[value=submit]");
-      res = await passChallenge(res);
+      res = await passChallenge(page, res);
       assert.equal(pagePath(page), "/payments/complete");
       await check(t, res, "支払申請の完了 (from the mailed invoice)");
 
