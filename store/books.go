@@ -78,3 +78,24 @@ func (s *Store) BookRows(ctx context.Context, buyerID int64, from, to time.Time)
 func dayStart(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, pay.Tokyo())
 }
+
+// RequestBookRow is a card-payment request the requester was paid for, with when.
+type RequestBookRow struct {
+	Request
+	TransferredAt time.Time `db:"transferred_at"`
+}
+
+// RequestBookRows are the requester's requests whose customer's payment was transferred
+// to it from the day from to the day to (Japan days, both included), in that order.
+func (s *Store) RequestBookRows(ctx context.Context, requesterID int64, from, to time.Time) ([]RequestBookRow, error) {
+	list := []RequestBookRow{}
+	err := s.DB.SelectContext(ctx, &list, `SELECT `+requestColumns+`, p.transferred_at`+requestFrom+`
+		WHERE i.buyer_id = $1 AND i.invoice_type = $2 AND p.transferred_at >= $3 AND p.transferred_at < $4
+		AND p.examination_status = $5
+		ORDER BY p.transferred_at, i.id`,
+		requesterID, pay.InvoiceRequestSeller, dayStart(from), dayStart(to).AddDate(0, 0, 1), pay.TransferCompleted)
+	if err != nil {
+		return nil, fmt.Errorf("store: request book rows of buyer %d: %w", requesterID, err)
+	}
+	return list, nil
+}

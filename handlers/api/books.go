@@ -16,11 +16,19 @@ func (s *server) booksExport(c *echo.Context) error {
 	u := caller(c).User
 	format := c.QueryParam("format")
 	start, end, errs := pay.CheckBooksPeriod(c.QueryParam("from"), c.QueryParam("to"))
-	if format != web.BooksList && !pay.BookFormat(format).Valid() {
-		errs.Add("format", "format は list、freee、moneyforward、yayoi のいずれかを指定してください")
+	requests := format == web.BooksRequests && s.CollectionsEnabled(&u)
+	if format != web.BooksList && !pay.BookFormat(format).Valid() && !requests {
+		errs.Add("format", "format は list、requests（法人のみ）、freee、moneyforward、yayoi のいずれかを指定してください")
 	}
 	if len(errs) > 0 {
 		return validationError(errs)
+	}
+	if requests {
+		rows, err := s.Store.RequestBookRows(ctx, u.BuyerID, start, end)
+		if err != nil {
+			return err
+		}
+		return web.SendRequestBooks(c, rows, start, end)
 	}
 	a, err := s.Store.BookAccounts(ctx, u.BuyerID)
 	if err != nil {

@@ -27,13 +27,18 @@ func (h *Handler) ShowExportPage(c *echo.Context) error {
 	}
 	now := h.Now().In(pay.Tokyo())
 	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, pay.Tokyo())
-	v := exportView(pay.ISODate(first.AddDate(0, -1, 0)), pay.ISODate(first.AddDate(0, 0, -1)), exportList, a)
+	v := exportView(pay.ISODate(first.AddDate(0, -1, 0)), pay.ISODate(first.AddDate(0, 0, -1)), exportList, a,
+		h.CollectionsEnabled(web.CurrentUser(c)))
 	return web.Show(h.App, c, ExportPage.Title, nil, v, pages.ExportPage)
 }
 
-func exportView(from, to, format string, a pay.BookAccounts) pages.ExportView {
+func exportView(from, to, format string, a pay.BookAccounts, requests bool) pages.ExportView {
 	v := pages.ExportView{Action: ExportPage.Path, From: from, To: to, Format: format, Accounts: a}
 	v.Formats = append(v.Formats, views.FieldOption{Value: exportList, Label: "支払一覧（CSV）", Hint: "経理のご担当者・税理士の方への一覧。Excel で開けます（UTF-8）"})
+	if requests {
+		v.Formats = append(v.Formats, views.FieldOption{Value: web.BooksRequests, Label: "カード払い依頼の入金一覧（CSV）",
+			Hint: "お客さまからカードで支払われ、振込が完了した依頼の一覧（UTF-8）"})
+	}
 	for _, f := range pay.BookFormats {
 		hint := "仕訳データ（UTF-8）"
 		if f.ShiftJIS() {
@@ -55,14 +60,22 @@ func (h *Handler) Export(c *echo.Context) error {
 	start, end, perr := pay.CheckBooksPeriod(from, to)
 	errs = append(errs, perr...)
 	bf := pay.BookFormat(format)
-	if format != exportList && !bf.Valid() {
+	requests := h.CollectionsEnabled(u)
+	if format != exportList && !bf.Valid() && (format != web.BooksRequests || !requests) {
 		errs.Add("format", "形式を選択してください")
 	}
 	if len(errs) > 0 {
-		return web.Show(h.App, c, ExportPage.Title, errs, exportView(from, to, format, a), pages.ExportPage)
+		return web.Show(h.App, c, ExportPage.Title, errs, exportView(from, to, format, a, requests), pages.ExportPage)
 	}
 	if err := h.Store.SaveBookAccounts(ctx, u.BuyerID, a, h.Now()); err != nil {
 		return err
+	}
+	if format == web.BooksRequests {
+		rows, err := h.Store.RequestBookRows(ctx, u.BuyerID, start, end)
+		if err != nil {
+			return err
+		}
+		return web.SendRequestBooks(c, rows, start, end)
 	}
 	rows, err := h.Store.BookRows(ctx, u.BuyerID, start, end)
 	if err != nil {

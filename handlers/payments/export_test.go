@@ -129,3 +129,28 @@ func TestBooksExport(t *testing.T) {
 	assert.True(t, strings.HasPrefix(theirs[1][2], "株式会社他社"))
 	assert.Contains(t, oc.Get("/payments/history/export").Body, `value="支払手数料"`, "the other buyer's accounts are its own")
 }
+
+// The requests' list is a corporation's (who may send card-payment requests): offered
+// and answered for it, refused at the field for a sole proprietor.
+func TestBooksExportOfRequests(t *testing.T) {
+	env := webtest.New(t)
+	corp := webtest.NewBuyer(t, pay.Corporation, "")
+	sole := webtest.NewBuyer(t, pay.SoleProprietor, "")
+	form := url.Values{"from": {"2026-10-01"}, "to": {"2026-10-31"}, "format": {"requests"}, "payable": {"買掛金"}, "fee": {"支払手数料"},
+		"card": {"未払金"}}
+
+	c := env.Client(t)
+	c.SignIn(corp.EmailAddress)
+	assert.Contains(t, c.Get("/payments/history/export").Body, "カード払い依頼の入金一覧")
+	res := c.Post("/payments/history/export", form)
+	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(res.Body, "\ufeff"))).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 1, "the header: no request was paid in the period")
+	assert.Equal(t, "依頼番号", rows[0][0])
+
+	s := env.Client(t)
+	s.SignIn(sole.EmailAddress)
+	assert.NotContains(t, s.Get("/payments/history/export").Body, "カード払い依頼の入金一覧")
+	webtest.AssertFieldError(t, s.Post("/payments/history/export", form), "format", "形式を選択してください")
+}

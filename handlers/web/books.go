@@ -13,9 +13,54 @@ import (
 	"cardpay/store"
 )
 
-// BooksList is the format of the accountant's list of payments (the other formats are
-// pay.BookFormat's journals): the history's export page and the API's share both.
-const BooksList = "list"
+// BooksList is the format of the accountant's list of payments, BooksRequests that of
+// the card-payment requests the buyer was paid for (the other formats are
+// pay.BookFormat's journals): the history's export page and the API's share them.
+const (
+	BooksList     = "list"
+	BooksRequests = "requests"
+)
+
+// SendRequestBooks answers the requests paid in a period as the accountant's list.
+func SendRequestBooks(c *echo.Context, rows []store.RequestBookRow, from, to time.Time) error {
+	body, err := requestList(rows)
+	if err != nil {
+		return err
+	}
+	hdr := c.Response().Header()
+	hdr.Set("Content-Disposition", ContentDisposition("カード払い依頼_入金一覧_"+from.Format("20060102")+"-"+to.Format("20060102")+".csv"))
+	hdr.Set("Cache-Control", "private, no-store")
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
+}
+
+// requestListHeader: which request, whose and for which invoice, the amounts (the fee
+// and who bore it, what was transferred) and the day it was transferred.
+var requestListHeader = []string{"依頼番号", "お客さま", "お客さまの法人番号", "請求書番号", "請求日", "支払期限", "依頼金額",
+	"手数料（税込）", "手数料の消費税（10%）", "手数料の負担", "入金額", "振込完了日"}
+
+func requestList(rows []store.RequestBookRow) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString("\ufeff")
+	w := csv.NewWriter(&buf)
+	w.UseCRLF = true
+	if err := w.Write(requestListHeader); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		invoiceDate := ""
+		if r.InvoiceDate != nil {
+			invoiceDate = pay.ISODate(r.InvoiceDate.In(pay.Tokyo()))
+		}
+		if err := w.Write([]string{pay.InvoiceNumber(r.ID), pay.SpreadsheetCell(r.CustomerName), r.CustomerCorporateNumber,
+			pay.SpreadsheetCell(r.InvoiceNumber), invoiceDate, pay.ISODate(r.Deadline.In(pay.Tokyo())),
+			strconv.FormatInt(r.Amount, 10), strconv.FormatInt(r.Fee, 10), strconv.FormatInt(pay.FeeTax(r.Fee), 10),
+			r.FeeBearer.Label(), strconv.FormatInt(r.Transfer(), 10), pay.ISODate(r.TransferredAt.In(pay.Tokyo()))}); err != nil {
+			return nil, err
+		}
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
+}
 
 // SendBooks answers the transferred payments of a period (rows) as a download: the
 // accountant's list, or journal entries in format with the accounts a.
