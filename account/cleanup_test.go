@@ -170,12 +170,26 @@ func TestCleanup(t *testing.T) {
 	add(false, "request_key_misses", seedRow(t, missQ, u.BuyerID, now.Add(-day-time.Second)))
 	add(true, "request_key_misses", seedRow(t, missQ, u.BuyerID, now.Add(-day+time.Minute)))
 
+	// oauth_tokens: a day past their end they go (a rotated refresh token stays until
+	// then, so that its reuse is known).
+	_, err = db.Store.DB.Exec(`INSERT INTO oauth_clients (id, name, redirect_uris, scopes) VALUES ('cleanup-app', 'x', '{https://x.example/cb}', '{payments:read}')
+		ON CONFLICT DO NOTHING`)
+	require.NoError(t, err)
+	oauthQ := `INSERT INTO oauth_tokens (signature, kind, request_id, client_id, buyer_id, user_id, requested_at, expires_at, active)
+		VALUES ($1, 'refresh', 'req', 'cleanup-app', $2, $3, $4, $4, false)`
+	for sig, at := range map[string]time.Time{"cleanup-old": now.Add(-day - time.Second), "cleanup-rotated": now.Add(-time.Hour)} {
+		_, err := db.Store.DB.Exec(oauthQ, sig, u.BuyerID, u.ID, at)
+		require.NoError(t, err)
+	}
+	gone = append(gone, row{"oauth_tokens", "signature", "cleanup-old"})
+	kept = append(kept, row{"oauth_tokens", "signature", "cleanup-rotated"})
+
 	pruned, err := s.Cleanup(ctx)
 	require.NoError(t, err)
 	want := store.Pruned{
 		"rate_limit_hits": 2, "sign_in_throttles": 2, "one_time_codes": 1, "api_login_challenges": 1,
 		"api_signup_tokens": 1, "api_tokens": 3, "api_token_families": 1, "user_sessions": 3, "devices": 1,
-		"signups": 1, "request_key_misses": 1,
+		"signups": 1, "request_key_misses": 1, "oauth_tokens": 1,
 	}
 	assert.Equal(t, want, pruned)
 	for _, r := range gone {

@@ -297,6 +297,9 @@ func (s *Store) PruneSecurity(ctx context.Context, now, signupsBefore, sessionsB
 		{"devices", `DELETE FROM devices WHERE expires_at <= $1`, nil},
 		{"signups", `DELETE FROM signups WHERE completed_at IS NULL AND created_at < $1`, []any{signupsBefore}},
 		{"request_key_misses", `DELETE FROM request_key_misses WHERE at < $1::timestamptz - interval '1 day'`, nil},
+		// A partner's codes and tokens a day past their end: a rotated refresh token is
+		// kept until then, so its reuse is still known (and revokes its grant).
+		{"oauth_tokens", `DELETE FROM oauth_tokens WHERE expires_at <= $1::timestamptz - interval '1 day'`, nil},
 	}
 	out := Pruned{}
 	for _, st := range stmts {
