@@ -57,6 +57,9 @@ type Config struct {
 	// making of a transfer file; the kill tests set it to end the process there (SIGKILL),
 	// never in production.
 	Crash func(point string)
+	// WebhookJob makes the job of a partner application's webhook (oauth.WebhookJob); nil
+	// queues none.
+	WebhookJob func(store.PartnerWebhook) store.NewJob
 }
 
 // Services are the money services built over one Config.
@@ -73,7 +76,7 @@ func New(c Config) *Services {
 	b := base{Store: c.Store, Logger: c.Logger, Now: c.Now, Crash: c.Crash}
 	p := &Payments{base: b, Gateway: c.Gateway, Limits: c.Limits, BaseURL: c.BaseURL, SettleAfter: c.SettleAfter,
 		ChallengeTimeout: c.ChallengeTimeout}
-	n := &Notices{Store: c.Store, Mailer: c.Mailer}
+	n := &Notices{Store: c.Store, Mailer: c.Mailer, WebhookJob: c.WebhookJob}
 	return &Services{
 		Payments:  p,
 		Screening: &Screening{base: b, Gateway: c.Gateway, payments: p, notices: n},
@@ -129,6 +132,8 @@ type Requests struct {
 type Notices struct {
 	Store  *store.Store
 	Mailer Mailer
+	// WebhookJob makes a partner's webhook job (Config.WebhookJob); nil queues none.
+	WebhookJob func(store.PartnerWebhook) store.NewJob
 }
 
 // Crash points of a submission, in order.

@@ -32,9 +32,9 @@ func (s *Notices) PaymentChanged(ctx context.Context, tx *sqlx.Tx, c store.Payme
 		Link: pay.PaymentLink(c.PaymentID, c.To)}, c.At); err != nil {
 		return err
 	}
-	if typ, ok := partnerEvents[c.Action]; ok {
+	if typ, ok := partnerEvents[c.Action]; ok && s.WebhookJob != nil {
 		if err := s.Store.EnqueuePartnerWebhook(ctx, tx, c.BuyerID, c.PaymentID, fmt.Sprintf("event-%d", c.ID), typ,
-			int(c.To.Status), c.At); err != nil {
+			int(c.To.Status), c.At, s.WebhookJob); err != nil {
 			return err
 		}
 	}

@@ -26,8 +26,21 @@ import (
 //
 // The key is the application's webhook signing key (WebhookKey), shown to the
 // administrator who registered it. An answer other than 2xx is retried with backoff by
-// the job runner (store.PartnerWebhookJobKind, 8 attempts); each event has an id, so a
+// the job runner (WebhookJobKind, 8 attempts); each event has an id, so a
 // partner that saw it already can ignore the repeat.
+
+// WebhookJobKind is the job that posts one webhook (Webhooks.Deliver).
+const WebhookJobKind = "partner_webhook"
+
+// webhookAttempts: an endpoint down for longer than the backoff covers (about 40
+// minutes) misses the event; the API still answers the payment's state.
+const webhookAttempts = 8
+
+// WebhookJob is the job of one webhook, for the store's calls that queue it in the
+// change's transaction; an event is posted once (its id is the job's unique key).
+func WebhookJob(h store.PartnerWebhook) store.NewJob {
+	return store.NewJob{Kind: WebhookJobKind, UniqueKey: "partner-webhook-" + h.EventID, MaxAttempts: webhookAttempts, Payload: h}
+}
 
 // SignatureHeader carries the signature.
 const SignatureHeader = "Cardpay-Signature"
@@ -88,7 +101,7 @@ type WebhookEvent struct {
 	At        time.Time `json:"created_at"`
 }
 
-// Webhooks posts the partners' webhooks (the job of store.PartnerWebhookJobKind).
+// Webhooks posts the partners' webhooks (the job of WebhookJobKind).
 type Webhooks struct {
 	SecretKey string
 	HTTP      *http.Client

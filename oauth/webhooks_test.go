@@ -99,15 +99,15 @@ func TestPartnerWebhooks(t *testing.T) {
 		ExaminationStatus: pay.InProgress, Amount: 6000})
 	require.NoError(t, err)
 
-	require.NoError(t, db.Store.FinishDraft(ctx, u.BuyerID, store.PaymentDraft, draft, payment, int(pay.InProgress), time.Now()))
+	require.NoError(t, db.Store.FinishDraft(ctx, u.BuyerID, store.PaymentDraft, draft, payment, int(pay.InProgress), time.Now(), oauth.WebhookJob))
 	tx, err := db.Store.DB.BeginTxx(ctx, nil)
 	require.NoError(t, err)
-	require.NoError(t, db.Store.EnqueuePartnerWebhook(ctx, tx, u.BuyerID, payment, "event-screened", "payment.screened", 3, time.Now()))
-	require.NoError(t, db.Store.EnqueuePartnerWebhook(ctx, tx, u.BuyerID, plain, "event-plain", "payment.screened", 3, time.Now()))
+	require.NoError(t, db.Store.EnqueuePartnerWebhook(ctx, tx, u.BuyerID, payment, "event-screened", "payment.screened", 3, time.Now(), oauth.WebhookJob))
+	require.NoError(t, db.Store.EnqueuePartnerWebhook(ctx, tx, u.BuyerID, plain, "event-plain", "payment.screened", 3, time.Now(), oauth.WebhookJob))
 	require.NoError(t, tx.Commit())
 
 	var payloads []json.RawMessage
-	require.NoError(t, db.Store.DB.Select(&payloads, `SELECT payload FROM jobs WHERE kind = $1 ORDER BY id`, store.PartnerWebhookJobKind))
+	require.NoError(t, db.Store.DB.Select(&payloads, `SELECT payload FROM jobs WHERE kind = $1 ORDER BY id`, oauth.WebhookJobKind))
 	require.Len(t, payloads, 2, "submitted and screened; a payment made without a partner tells none")
 	hooks := &oauth.Webhooks{SecretKey: secretKey}
 	assert.Error(t, hooks.Deliver(ctx, payloads[0]), "503: the job fails and is retried")

@@ -225,10 +225,6 @@ func (s *Store) OAuthClientIDs(ctx context.Context, buyerID int64) ([]string, er
 	return ids, err
 }
 
-// PartnerWebhookJobKind is the job that posts a partner application's webhook
-// (oauth.Webhooks.Deliver).
-const PartnerWebhookJobKind = "partner_webhook"
-
 // PartnerWebhook is what one webhook tells: the event of a payment a partner's draft
 // became, and where to post it.
 type PartnerWebhook struct {
@@ -241,14 +237,11 @@ type PartnerWebhook struct {
 	At        time.Time `json:"at"`
 }
 
-// partnerWebhookAttempts: a partner's endpoint down for longer than the backoff covers
-// (about 40 minutes) misses the event; its API still answers the payment's state.
-const partnerWebhookAttempts = 8
-
-// EnqueuePartnerWebhook queues, on tx, the webhook of an event of paymentID when the
-// payment came from a partner's draft and the partner has a webhook URL; otherwise it
-// does nothing.
-func (s *Store) EnqueuePartnerWebhook(ctx context.Context, tx *sqlx.Tx, buyerID, paymentID int64, eventID, typ string, status int, at time.Time) error {
+// EnqueuePartnerWebhook queues, on tx, the webhook of an event of paymentID (the job job
+// makes: oauth.WebhookJob) when the payment came from a partner's draft and the partner
+// has a webhook URL; otherwise it does nothing.
+func (s *Store) EnqueuePartnerWebhook(ctx context.Context, tx *sqlx.Tx, buyerID, paymentID int64, eventID, typ string, status int, at time.Time,
+	job func(PartnerWebhook) NewJob) error {
 	var target struct {
 		ClientID string `db:"id"`
 		URL      string `db:"webhook_url"`
@@ -261,15 +254,16 @@ func (s *Store) EnqueuePartnerWebhook(ctx context.Context, tx *sqlx.Tx, buyerID,
 	if err != nil {
 		return fmt.Errorf("store: webhook of payment %d: %w", paymentID, err)
 	}
-	_, err = enqueueJob(ctx, tx, NewJob{Kind: PartnerWebhookJobKind, UniqueKey: "partner-webhook-" + eventID, MaxAttempts: partnerWebhookAttempts,
-		Payload: PartnerWebhook{ClientID: target.ClientID, URL: target.URL, EventID: eventID, Type: typ, PaymentID: paymentID, Status: status, At: at}})
+	_, err = enqueueJob(ctx, tx, job(PartnerWebhook{ClientID: target.ClientID, URL: target.URL, EventID: eventID, Type: typ,
+		PaymentID: paymentID, Status: status, At: at}))
 	return err
 }
 
 // FinishDraft ends a draft that became payment paymentID, in one transaction: a
 // partner's draft gives the payment its partner (who is told: payment.submitted), and
 // the draft is deleted.
-func (s *Store) FinishDraft(ctx context.Context, buyerID int64, kind DraftKind, draftID, paymentID int64, status int, now time.Time) error {
+func (s *Store) FinishDraft(ctx context.Context, buyerID int64, kind DraftKind, draftID, paymentID int64, status int, now time.Time,
+	job func(PartnerWebhook) NewJob) error {
 	return s.inTx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE invoices SET partner_client_id = d.partner_client_id FROM drafts d
 			WHERE invoices.buyer_id = $1 AND invoices.id = $2 AND d.buyer_id = $1 AND d.kind = $3 AND d.id = $4
@@ -279,7 +273,7 @@ func (s *Store) FinishDraft(ctx context.Context, buyerID int64, kind DraftKind, 
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
 			if err := s.EnqueuePartnerWebhook(ctx, tx, buyerID, paymentID, fmt.Sprintf("payment-%d-submitted", paymentID),
-				"payment.submitted", status, now); err != nil {
+				"payment.submitted", status, now, job); err != nil {
 				return err
 			}
 		}

@@ -29,7 +29,7 @@ type job struct {
 // database alone: each was verified when it arrived), money for the payment jobs.
 func jobTable(st *store.Store, logger *slog.Logger, acct *account.Service, corporations *account.Corporations, fileStore files.Store, crd *cards.Service, money *invoices.Services, hooks *oauth.Webhooks) []job {
 	return []job{
-		{store.PartnerWebhookJobKind, hooks.Deliver},
+		{oauth.WebhookJobKind, hooks.Deliver},
 		{account.MailJobKind, acct.DeliverMail},
 		{account.NotificationMailJobKind, acct.DeliverNotification},
 		{account.CleanupJobKind, acct.RunCleanupJob},

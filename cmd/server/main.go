@@ -209,7 +209,7 @@ func run(logger *slog.Logger) error {
 		}
 	}
 	money := invoices.New(invoices.Config{Store: st, Gateway: gw, Limits: cfg.Limits, BaseURL: cfg.BaseURL, Logger: logger,
-		SettleAfter: cfg.SettleAfter, Mailer: deps.Account, Crash: crash})
+		SettleAfter: cfg.SettleAfter, Mailer: deps.Account, Crash: crash, WebhookJob: oauth.WebhookJob})
 	deps.SetMoney(money)
 	// The PSP's webhooks about payments ("inv-…") are the payment service's to act on.
 	deps.Cards.Payments = money.Payments

@@ -11,6 +11,7 @@ import (
 	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/invoices"
+	"cardpay/oauth"
 	"cardpay/pay"
 	"cardpay/store"
 	"cardpay/views"
@@ -252,7 +253,7 @@ func (h *Handler) finish(c *echo.Context, j journey, p store.Payment) error {
 	if j.DraftID != 0 {
 		// A partner's draft gives the payment its partner, who hears of it from now on.
 		if err := h.Store.FinishDraft(c.Request().Context(), web.CurrentUser(c).BuyerID, store.PaymentDraft, j.DraftID, p.ID,
-			int(p.ExaminationStatus), h.Now()); err != nil {
+			int(p.ExaminationStatus), h.Now(), oauth.WebhookJob); err != nil {
 			return err
 		}
 	}

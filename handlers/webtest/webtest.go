@@ -192,7 +192,7 @@ func New(t *testing.T, mutate ...func(*web.Deps)) *Env {
 	}
 	// A submission nobody settled is looked at after a second, not two minutes.
 	money := invoices.New(invoices.Config{Store: db.Store, Gateway: psp.Client, BaseURL: d.BaseURL, Logger: logger, Now: d.Clock,
-		SettleAfter: time.Second, Mailer: d.Account})
+		SettleAfter: time.Second, Mailer: d.Account, WebhookJob: oauth.WebhookJob})
 	d.SetMoney(money)
 	if d.Cards != nil {
 		d.Cards.Payments = money.Payments
