@@ -81,6 +81,10 @@ func (h *Handler) SendUploadLink(c *echo.Context) error {
 		return h.renderSupplier(c, s, errs, typed)
 	}
 	if err := h.Account.LimitBuyer(ctx, account.ActUploadLink, u.BuyerID); err != nil {
+		var errs pay.FieldErrors
+		if web.Refused(c, &errs, "email", err) {
+			return h.renderSupplier(c, s, errs, typed) // 429, the limiter's words at the field
+		}
 		return err
 	}
 	raw := make([]byte, 32)

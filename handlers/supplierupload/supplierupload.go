@@ -81,6 +81,10 @@ func (h *Handler) Upload(c *echo.Context) error {
 		return h.render(c, l, nil)
 	}
 	if err := h.Account.LimitCaller(ctx, account.ActSupplierUpload, "upload-link:"+c.Param("token")[:16]); err != nil {
+		var errs pay.FieldErrors
+		if web.Refused(c, &errs, pages.UploadField, err) {
+			return h.render(c, l, errs) // 429, the limiter's words at the field
+		}
 		return err
 	}
 	release, busy := h.UploadSlot(c, l.BuyerID)

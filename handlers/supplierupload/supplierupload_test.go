@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/account"
+	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
 	"cardpay/ocr/invoicegen"
 	"cardpay/pay"
@@ -128,4 +130,42 @@ func TestSupplierUploadLink(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, list, 1, "nothing kept through a retired, revoked or expired link")
 	assert.Equal(t, http.StatusNotFound, sup.Get("/supplier-upload/"+strings.Repeat("A", 43)).StatusCode)
+}
+
+// Uploads through one link are limited (account.ActSupplierUpload, per link): past the
+// limit the page answers 429 and keeps nothing.
+func TestSupplierUploadLinkIsRateLimited(t *testing.T) {
+	env := webtest.New(t, func(d *web.Deps) {
+		d.Account.Limits = account.Limits{account.ActSupplierUpload + ".target": {N: 1, Window: time.Hour}}
+	})
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := env.Client(t)
+	c.SignIn(u.EmailAddress)
+	path := sendLink(t, env, c, newSupplier(t, u, "株式会社制限商会"), "keiri@seigen.example")
+	sup := env.Client(t)
+	pdf, err := invoicegen.RenderPDF(invoicegen.New(56).Invoice(), invoicegen.LayoutClassic)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusSeeOther, sup.PostFile(path, pay.InvoiceFileField, "1.pdf", pdf).StatusCode)
+	res := sup.PostFile(path, pay.InvoiceFileField, "2.pdf", pdf)
+	assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+	assert.NotEmpty(t, res.Header.Get("Retry-After"))
+	assert.Contains(t, res.Body, `id="`+pay.InvoiceFileField+`-error"`, "the limiter's words at the field")
+	list, _, err := webtest.Store().ReceivedInvoices(context.Background(), store.ReceivedFilter{BuyerID: u.BuyerID, Size: 10})
+	require.NoError(t, err)
+	assert.Len(t, list, 1, "nothing kept past the limit")
+}
+
+// Mailing links is limited per buyer (account.ActUploadLink): past it, 429 at the field.
+func TestUploadLinkMailsAreRateLimited(t *testing.T) {
+	limited := webtest.New(t, func(d *web.Deps) {
+		d.Account.Limits = account.Limits{account.ActUploadLink + ".target": {N: 1, Window: time.Hour}}
+	})
+	v := webtest.NewBuyer(t, pay.Corporation, "")
+	vc := limited.Client(t)
+	vc.SignIn(v.EmailAddress)
+	s := newSupplier(t, v, "株式会社制限二")
+	sendLink(t, limited, vc, s, "a@seigen.example")
+	res := vc.Post(fmt.Sprintf("/suppliers/%d/upload-link", s.ID), url.Values{"email": {"b@seigen.example"}})
+	assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+	assert.Contains(t, res.Body, `id="email-error"`)
 }

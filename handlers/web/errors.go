@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/account"
 	"cardpay/store"
 	"cardpay/views"
 )
@@ -41,8 +42,14 @@ func (a *App) HandleError(c *echo.Context, err error) {
 	if errors.As(err, &sc) {
 		code = sc.StatusCode()
 	}
+	l, limited := account.AsLimited(err)
 	switch {
 	case errors.As(err, &pe):
+	case limited:
+		// A rate limit a page did not show at a field itself (web.Refused): still a 429
+		// with its wait, never a 500.
+		TooMany(c, l.RetryAfterSeconds())
+		pe = &PageError{http.StatusTooManyRequests, "しばらくしてからお試しください", l.Message()}
 	case errors.Is(err, store.ErrNotFound), code == http.StatusNotFound:
 		pe = ErrNotFound
 	case code == http.StatusMethodNotAllowed:

@@ -1,13 +1,18 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/labstack/echo/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"cardpay/account"
 	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
 	"cardpay/store"
@@ -28,4 +33,20 @@ func TestUnexpectedErrorsLogTheRouteNotThePath(t *testing.T) {
 	require.Equal(t, http.StatusInternalServerError, res.StatusCode, env.Logs())
 	assert.Contains(t, env.Logs(), "route=/ops/invite/:token")
 	assert.NotContains(t, env.Logs(), "SECRET-TOKEN-123")
+}
+
+// A rate limit that reaches the error path (no page showed it at a field) is a 429 page
+// with Retry-After and the limiter's words, never a 500.
+func TestALimitIsNeverA500(t *testing.T) {
+	env := webtest.New(t)
+	e := echo.New()
+	rec := httptest.NewRecorder()
+	limited := fmt.Errorf("wrapped: %w", &account.Limited{Until: time.Now().Add(10 * time.Minute), RetryAfter: 10 * time.Minute})
+	env.App.Sessions.LoadAndSave(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		env.App.HandleError(e.NewContext(r, w), limited)
+	})).ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/anything", nil))
+	assert.Equal(t, http.StatusTooManyRequests, rec.Code)
+	assert.Equal(t, "600", rec.Header().Get("Retry-After"))
+	assert.Contains(t, rec.Body.String(), "しばらくしてからお試しください")
+	assert.NotContains(t, env.Logs(), "unexpected error")
 }
