@@ -27,6 +27,21 @@ type ClientInput struct {
 	WebhookURL string
 }
 
+// ValidClientID says whether id has a client id's form (oauth_clients.id's CHECK): a
+// path that carries anything else (a NUL, another script) names no client and never
+// reaches the database.
+func ValidClientID(id string) bool {
+	if len(id) < 8 || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // MaxRedirectURIs is how many redirect URIs one application may register.
 const MaxRedirectURIs = 10
 

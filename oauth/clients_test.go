@@ -64,3 +64,10 @@ func TestNewClient(t *testing.T) {
 	assert.Empty(t, secret)
 	assert.True(t, c.Public())
 }
+
+func TestValidClientID(t *testing.T) {
+	for id, want := range map[string]bool{"app-abcdefgh12345678": true, "demo-accounting": true, "test-app-0001": true,
+		"short": false, "\x00": false, "app-\x00abcdefgh": false, "APP-UPPERCASE": false, "app/../x": false, "<script>alert": false} {
+		assert.Equal(t, want, oauth.ValidClientID(id), "%q", id)
+	}
+}

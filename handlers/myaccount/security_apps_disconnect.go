@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
+	"cardpay/oauth"
 	"cardpay/store"
 	"cardpay/views"
 )
@@ -24,7 +25,10 @@ func DisconnectAppPath(clientID string) string {
 // refresh tokens stop at once. One the buyer never connected is the 404 page.
 func (h *Handler) DisconnectApp(c *echo.Context) error {
 	u := web.CurrentUser(c)
-	clientID := web.Clip(c.Param("client"), 64)
+	clientID := c.Param("client")
+	if !oauth.ValidClientID(clientID) {
+		return web.ErrNotFound
+	}
 	err := h.Store.RevokeOAuthConsent(c.Request().Context(), u.BuyerID, clientID, h.Now())
 	if errors.Is(err, store.ErrNotFound) {
 		return web.ErrNotFound

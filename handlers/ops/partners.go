@@ -91,7 +91,10 @@ func (h *Handler) RegisterPartner(c *echo.Context) error {
 // DisablePartner stops an application: its tokens stop at once and no buyer can
 // connect it again.
 func (h *Handler) DisablePartner(c *echo.Context) error {
-	id := web.Clip(c.Param("id"), 64)
+	id := c.Param("id")
+	if !oauth.ValidClientID(id) {
+		return web.ErrNotFound
+	}
 	me := CurrentOperator(c)
 	err := h.Store.DisableOAuthClient(c.Request().Context(), id,
 		store.NewAudit{OperatorID: me.ID, ObjectType: store.AuditPartner, Action: "disable", Before: map[string]string{"client_id": id}}, h.Now())
