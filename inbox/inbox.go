@@ -144,7 +144,7 @@ func (s *Service) Deliver(ctx context.Context, envelopeFrom string, to []string,
 // take receives in's files for address a, logs the mail and tells the buyer (a
 // notification) and the sender (what was refused) in the log's transaction.
 func (s *Service) take(ctx context.Context, a store.ReceivingAddress, envelopeFrom string, in cmail.Inbound) error {
-	if taken, err := s.Store.InboundMailTaken(ctx, a.ID, clipped(in.MessageID, 500)); err != nil || taken {
+	if taken, err := s.Store.InboundMailTaken(ctx, a.ID, in.MessageID); err != nil || taken {
 		return err // delivered again: it was taken the first time
 	}
 	known, err := s.Store.KnownSender(ctx, a.BuyerID, in.FromAddress)
@@ -162,7 +162,7 @@ func (s *Service) take(ctx context.Context, a store.ReceivingAddress, envelopeFr
 				name = "（名前のないファイル）"
 			}
 			_, problem, err := s.Files.Receive(ctx, a.BuyerID, invoicefiles.Upload{Name: name, Bytes: att.Bytes}, store.NewReceivedInvoice{
-				Source: store.ReceivedByMail, Sender: clipped(sender(in), 320), Subject: clipped(in.Subject, 500),
+				Source: store.ReceivedByMail, Sender: sender(in), Subject: in.Subject,
 				AuthSPF: string(in.Auth.SPF), AuthDKIM: string(in.Auth.DKIM), AuthDMARC: string(in.Auth.DMARC),
 				NewSender: !known, Actor: "メール受信",
 			})
@@ -238,12 +238,4 @@ func sender(in cmail.Inbound) string {
 		return in.FromAddress
 	}
 	return in.FromName
-}
-
-func clipped(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n])
 }

@@ -100,7 +100,7 @@ func (s *Store) CreateReceivedInvoice(ctx context.Context, tx *sqlx.Tx, f Invoic
 	err := sqlx.GetContext(ctx, tx, &id, `INSERT INTO received_invoices
 		(buyer_id, file_id, source, sender, subject, auth_spf, auth_dkim, auth_dmarc, new_sender, retain_until, received_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-		f.BuyerID, f.ID, r.Source, r.Sender, r.Subject, orNone(r.AuthSPF), orNone(r.AuthDKIM), orNone(r.AuthDMARC),
+		f.BuyerID, f.ID, r.Source, clip(r.Sender, 320), clip(r.Subject, 500), orNone(r.AuthSPF), orNone(r.AuthDKIM), orNone(r.AuthDMARC),
 		r.NewSender, pay.RetainUntil(f.CreatedAt), f.CreatedAt)
 	if err != nil {
 		return 0, fmt.Errorf("store: receive invoice file %d: %w", f.ID, err)

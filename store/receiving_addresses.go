@@ -97,7 +97,7 @@ func (s *Store) InboundMailTaken(ctx context.Context, addressID int64, messageID
 		return false, nil
 	}
 	var taken bool
-	err := s.DB.GetContext(ctx, &taken, `SELECT EXISTS (SELECT 1 FROM inbound_mails WHERE address_id = $1 AND message_id = $2)`, addressID, messageID)
+	err := s.DB.GetContext(ctx, &taken, `SELECT EXISTS (SELECT 1 FROM inbound_mails WHERE address_id = $1 AND message_id = $2)`, addressID, clip(messageID, 500))
 	if err != nil {
 		return false, fmt.Errorf("store: mail %q of receiving address %d: %w", messageID, addressID, err)
 	}
@@ -210,8 +210,8 @@ func (s *Store) InboundMails(ctx context.Context, buyerID int64, limit int) ([]I
 	return list, nil
 }
 
-// clip cuts s to at most n characters, for columns whose length a mail's sender
-// decides.
+// clip cuts s to at most n characters, for columns whose length a mail's sender or a
+// file's uploader decides (the table's CHECK would refuse more).
 func clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
