@@ -63,7 +63,15 @@ func TestHeaderMenusAndBell(t *testing.T) {
 		"プライバシーポリシー", "個人情報の取り扱いについて", "取引先向けサービス", "ログアウト", "操作マニュアル", "よくあるご質問"} {
 		assert.Contains(t, res.Body, item)
 	}
-	assert.Contains(t, res.Body, `<details class="drawer drawer--nav">`, "the drawer opens without JavaScript")
+	assert.Contains(t, res.Body, `<details class="drawer drawer--nav" name="header-drawer">`, "the drawer opens without JavaScript")
+	// Below 1024px the help menu is a drawer with the same items (SPEC.md §2).
+	helpMenu := between(t, res.Body, `<details class="menu menu--help">`, `</details>`)
+	helpDrawer := between(t, res.Body, `<details class="drawer drawer--help" name="header-drawer">`, `</details>`)
+	for _, item := range []string{"操作マニュアル", "よくあるご質問", "お問い合わせ"} {
+		assert.Contains(t, helpMenu, item)
+		assert.Contains(t, helpDrawer, item)
+	}
+	assert.Equal(t, strings.Count(helpMenu, "<a "), strings.Count(helpDrawer, "<a "), "the drawer has the menu's items")
 	assert.Contains(t, res.Body, `<p class="workflow-title">`, "the mobile header names the workflow")
 	assert.Contains(t, res.Body, "登録取引先")
 	assert.NotContains(t, res.Body, "bell__dot", "no unread notifications yet")
@@ -182,3 +190,66 @@ func TestUnexpectedErrorsAreLoggedAndHidden(t *testing.T) {
 	assert.Contains(t, ta.Logs(), "database exploded: secret detail", "the cause is logged")
 }
 func TestMain(m *testing.M) { webtest.Main(m) }
+
+// between is the part of body from the first start to the end that follows it.
+func between(t *testing.T, body, start, end string) string {
+	t.Helper()
+	i := strings.Index(body, start)
+	require.GreaterOrEqual(t, i, 0, "%s is on the page", start)
+	j := strings.Index(body[i:], end)
+	require.GreaterOrEqual(t, j, 0, "%s is closed", start)
+	return body[i : i+j]
+}
+
+// TestTagManager: the tag-manager id is a setting that loads nothing unless set (SPEC.md
+// §9); set, the buyers' pages load the container with the response's nonce and only their
+// policy allows Google's origins. The console and the card pages never load it.
+func TestTagManager(t *testing.T) {
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	scriptOf := func(body string) string {
+		i := strings.Index(body, "data-tag-manager=")
+		if i < 0 {
+			return ""
+		}
+		return body[strings.LastIndex(body[:i], "<script"):i]
+	}
+
+	off := webtest.New(t).Client(t)
+	res := off.Get("/signin")
+	assert.NotContains(t, res.Body, "googletagmanager", "no id, no container")
+	assert.NotContains(t, res.Header.Get("Content-Security-Policy"), "googletagmanager", "no id, nothing allowed")
+
+	on := webtest.New(t, func(d *web.Deps) { d.TagManagerID = "GTM-AB12CD3" }).Client(t)
+	for _, path := range []string{"/signin", "/terms"} {
+		res = on.Get(path)
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		csp := res.Header.Get("Content-Security-Policy")
+		assert.Contains(t, res.Body, `data-tag-manager="GTM-AB12CD3"`, path)
+		assert.Contains(t, csp, "script-src 'self' 'nonce-", path)
+		assert.Contains(t, csp, "https://www.googletagmanager.com", path)
+		nonce := regexp.MustCompile(`'nonce-([A-Za-z0-9_-]+)'`).FindStringSubmatch(csp)
+		require.Len(t, nonce, 2, path)
+		assert.Contains(t, scriptOf(res.Body), `nonce="`+nonce[1]+`"`, "the container's script carries this response's nonce")
+	}
+	on.SignIn(u.EmailAddress)
+	res = on.Get("/suppliers?status=enable")
+	assert.Contains(t, res.Body, `data-tag-manager="GTM-AB12CD3"`, "signed-in pages load it")
+
+	res = on.Get("/myaccount/creditcards/new")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	assert.NotContains(t, res.Body, "data-tag-manager", "the card page loads only our scripts and the PSP's")
+	assert.NotContains(t, res.Header.Get("Content-Security-Policy"), "googletagmanager")
+
+	res = on.Get("/ops/signin")
+	assert.NotContains(t, res.Body, "data-tag-manager", "the console is never measured")
+	assert.NotContains(t, res.Header.Get("Content-Security-Policy"), "googletagmanager")
+}
+
+func TestValidTagManagerID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"GTM-AB12CD3": true, "GTM-K9": false, "gtm-ab12cd3": false, "GTM-AB12CD3'; script-src *": false,
+		"": false, "GTM-AB12CD3\n": false, "UA-12345-1": false,
+	} {
+		assert.Equal(t, want, web.ValidTagManagerID(id), "%q", id)
+	}
+}

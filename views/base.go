@@ -26,6 +26,9 @@ type Base struct {
 	// Errors are validation failures shown in the error summary and beside each field.
 	Errors pay.FieldErrors
 	Links  Links
+	// TagManagerID is the Tag Manager container the page loads (TAG_MANAGER_ID); empty
+	// loads nothing, and the console's and card pages never have one.
+	TagManagerID string
 }
 
 // SetBase fills the Base a view embeds (web.Show fills any view through it).

@@ -16,6 +16,7 @@ import (
 	"cardpay/files"
 	"cardpay/gateway/stripe"
 	"cardpay/handlers/info"
+	"cardpay/handlers/web"
 	"cardpay/invoices"
 	"cardpay/pay"
 	"cardpay/views"
@@ -42,6 +43,9 @@ type Config struct {
 	// tokens so that the browser tests can see one expire.
 	APIAccessTokenTTL time.Duration
 	Links             views.Links
+	// TagManagerID (TAG_MANAGER_ID) is a Google Tag Manager container id (GTM-…) the
+	// buyers' pages load; unset, nothing is loaded.
+	TagManagerID string
 	// CollectionExclusions: comma-separated corporate numbers that may not request
 	// card payments (SPEC.md §4).
 	CollectionExclusions map[string]bool
@@ -248,6 +252,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		if v := getenv(env); v != "" {
 			*dst = v
 		}
+	}
+	c.TagManagerID = strings.TrimSpace(getenv("TAG_MANAGER_ID"))
+	if c.TagManagerID != "" && !web.ValidTagManagerID(c.TagManagerID) {
+		errs = append(errs, fmt.Errorf("TAG_MANAGER_ID must be a Tag Manager container id such as GTM-ABC1234, got %q", c.TagManagerID))
 	}
 	c.PprofAddr = strings.TrimSpace(getenv("PPROF_ADDR"))
 	if v := getenv("API_ACCESS_TOKEN_TTL"); v != "" {

@@ -115,6 +115,7 @@ func TestLoadConfig(t *testing.T) {
 		{"stripe without a secret key", map[string]string{"PSP": "stripe"}, "STRIPE_SECRET_KEY"},
 		{"stripe with a relative API base", map[string]string{"PSP": "stripe", "STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_API_BASE": "localhost:12111"}, "STRIPE_API_BASE"},
 		{"unknown environment", map[string]string{"APP_ENV": "staging"}, "APP_ENV"},
+		{"tag manager id with a policy in it", map[string]string{"TAG_MANAGER_ID": "GTM-AB12; script-src *"}, "TAG_MANAGER_ID"},
 		{"bad port", map[string]string{"PORT": "eighty"}, "PORT"},
 		{"port out of range", map[string]string{"PORT": "70000"}, "PORT"},
 		{"relative base URL", map[string]string{"BASE_URL": "pay.example.jp"}, "BASE_URL"},

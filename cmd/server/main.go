@@ -171,6 +171,7 @@ func run(logger *slog.Logger) error {
 		ServiceName:          cfg.ServiceName,
 		BaseURL:              cfg.BaseURL,
 		Links:                cfg.Links,
+		TagManagerID:         cfg.TagManagerID,
 		CollectionExclusions: cfg.CollectionExclusions,
 		InvoiceFiles: &invoicefiles.Service{Store: st, Files: fileStore, Signer: urlSigner,
 			Thumbnailer: &ocr.Reader{Timeout: invoicefiles.PreviewTimeout}, Tools: &ocr.Reader{}, Logger: logger},

@@ -29,7 +29,7 @@ func (a *App) SecurityHeaders(next http.Handler) http.Handler {
 		_, _ = rand.Read(b)
 		nonce := base64.RawURLEncoding.EncodeToString(b)
 		h := w.Header()
-		h.Set("Content-Security-Policy", a.policy(nonce, false))
+		h.Set("Content-Security-Policy", a.policy(nonce, pagePolicy{}))
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")

@@ -54,21 +54,52 @@ func (a *App) psp() pspSources {
 	return pspSources{frame: one, connect: one, form: one}
 }
 
+// pagePolicy is what one response's Content-Security-Policy adds to the strict one that
+// SecurityHeaders sets: the PSP's card fields, the Tag Manager container, one more
+// origin a form may lead to. Each Allow… call adds its part and rewrites the header, so
+// the parts combine whatever order a handler calls them in.
+type pagePolicy struct {
+	cardEntry, tags bool
+	formOrigin      string
+}
+
+const contextPolicy = "web.policy"
+
+func policyOf(c *echo.Context) pagePolicy {
+	pp, _ := c.Get(contextPolicy).(pagePolicy)
+	return pp
+}
+
+func (a *App) setPolicy(c *echo.Context, pp pagePolicy) {
+	c.Set(contextPolicy, pp)
+	c.Response().Header().Set("Content-Security-Policy", a.policy(nonceFrom(c.Request().Context()), pp))
+}
+
 // policy is the Content-Security-Policy of a page with nonce; cardEntry adds what the
-// card pages need of the PSP (its fields' frame, its script, its API) and nothing else.
-func (a *App) policy(nonce string, cardEntry bool) string {
+// card pages need of the PSP (its fields' frame, its script, its API) and nothing else,
+// tags what Tag Manager needs, formOrigin one more destination for forms.
+func (a *App) policy(nonce string, pp pagePolicy) string {
 	p := a.psp()
-	script, connect, frame := "'self' 'nonce-"+nonce+"'", "'self'", "'self'"
-	if cardEntry {
+	script, connect, frame, img := "'self' 'nonce-"+nonce+"'", "'self'", "'self'", "'self' data: blob:"
+	if pp.cardEntry {
 		script += join(p.script)
 		connect += join(p.connect)
 		frame += join(p.frame)
 	}
+	if pp.tags {
+		script += join(tagSources.script)
+		connect += join(tagSources.connect)
+		img += join(tagImages)
+	}
+	form := "'self'" + join(p.form)
+	if pp.formOrigin != "" {
+		form += " " + pp.formOrigin
+	}
 	// img-src blob: lets the invoice-upload island preview a chosen image through an
 	// object URL (the file never leaves the browser for that).
 	return "default-src 'self'; script-src " + script + "; style-src 'self'; " +
-		"img-src 'self' data: blob:; font-src 'self'; connect-src " + connect + "; frame-src " + frame + "; " +
-		"object-src 'none'; base-uri 'none'; form-action 'self'" + join(p.form) + "; frame-ancestors 'none'"
+		"img-src " + img + "; font-src 'self'; connect-src " + connect + "; frame-src " + frame + "; " +
+		"object-src 'none'; base-uri 'none'; form-action " + form + "; frame-ancestors 'none'"
 }
 
 func join(sources []string) string {
@@ -79,9 +110,12 @@ func join(sources []string) string {
 }
 
 // AllowCardEntry gives this response the card pages' policy: the card-entry island
-// frames the PSP's fields (and, for Stripe, loads Stripe.js).
+// frames the PSP's fields (and, for Stripe, loads Stripe.js). Call it before the page's
+// Base: a card page loads no tag manager.
 func (a *App) AllowCardEntry(c *echo.Context) {
-	c.Response().Header().Set("Content-Security-Policy", a.policy(nonceFrom(c.Request().Context()), true))
+	pp := policyOf(c)
+	pp.cardEntry, pp.tags = true, false
+	a.setPolicy(c, pp)
 }
 
 // AllowFormRedirect lets this page's forms lead to origin as well as to the app: the
@@ -92,8 +126,9 @@ func (a *App) AllowFormRedirect(c *echo.Context, origin string) {
 	if o == "" {
 		return
 	}
-	p := a.policy(nonceFrom(c.Request().Context()), false)
-	c.Response().Header().Set("Content-Security-Policy", strings.Replace(p, "form-action 'self'", "form-action 'self' "+o, 1))
+	pp := policyOf(c)
+	pp.formOrigin = o
+	a.setPolicy(c, pp)
 }
 
 // PSPPage reports whether raw is an absolute URL on one of the PSP's origins a buyer may

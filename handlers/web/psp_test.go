@@ -53,7 +53,7 @@ func TestPSPPage(t *testing.T) {
 // frames, loads and reaches nothing of the PSP, and only the PSP's pages end a form.
 func TestPSPPolicy(t *testing.T) {
 	sandbox := appWith("sandbox", "http://localhost:8081")
-	page, card := sandbox.policy("n1", false), sandbox.policy("n1", true)
+	page, card := sandbox.policy("n1", pagePolicy{}), sandbox.policy("n1", pagePolicy{cardEntry: true})
 	assert.Contains(t, page, "script-src 'self' 'nonce-n1';")
 	assert.Contains(t, page, "frame-src 'self';")
 	assert.Contains(t, page, "connect-src 'self';")
@@ -63,16 +63,16 @@ func TestPSPPolicy(t *testing.T) {
 	assert.Contains(t, card, "connect-src 'self' http://localhost:8081;")
 
 	stripe := appWith("stripe", "")
-	card = stripe.policy("n2", true)
+	card = stripe.policy("n2", pagePolicy{cardEntry: true})
 	assert.Contains(t, card, "script-src 'self' 'nonce-n2' https://js.stripe.com https://*.js.stripe.com;")
 	assert.Contains(t, card, "frame-src 'self' https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com;")
 	assert.Contains(t, card, "connect-src 'self' https://api.stripe.com;")
 	assert.Contains(t, card, "form-action 'self' https://checkout.stripe.com https://hooks.stripe.com;")
-	assert.NotContains(t, stripe.policy("n2", false), "js.stripe.com")
+	assert.NotContains(t, stripe.policy("n2", pagePolicy{}), "js.stripe.com")
 
 	// A configured origin that is not one is left out rather than written into the policy.
 	odd := appWith("sandbox", "http://localhost:8081; script-src *")
-	for _, p := range []string{odd.policy("n3", true), odd.policy("n3", false)} {
+	for _, p := range []string{odd.policy("n3", pagePolicy{cardEntry: true}), odd.policy("n3", pagePolicy{})} {
 		assert.False(t, strings.Contains(p, "script-src *"), p)
 	}
 }

@@ -28,6 +28,7 @@ func Render(c *echo.Context, status int, page templ.Component) error {
 // because only the signed-in header shows them.
 func (a *App) Base(c *echo.Context, title string) (views.Base, error) {
 	b := a.BaseWith(c, title, a.PopFlash(c))
+	b.TagManagerID = a.pageTags(c)
 	if u := CurrentUser(c); u != nil {
 		st, err := a.Store.Stats(c.Request().Context(), u.BuyerID)
 		if err != nil {

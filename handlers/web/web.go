@@ -41,6 +41,9 @@ type Deps struct {
 	// BaseURL is the public origin (https://… in production); HSTS is sent when it is https.
 	BaseURL string
 	Links   views.Links
+	// TagManagerID (TAG_MANAGER_ID, SPEC.md §9) is the Google Tag Manager container the
+	// buyers' pages load; empty, no page loads one and the policy allows none.
+	TagManagerID string
 	// CollectionExclusions are corporate numbers that may not request card payments
 	// even though they are corporations (SPEC.md §4).
 	CollectionExclusions map[string]bool

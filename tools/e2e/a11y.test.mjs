@@ -128,6 +128,18 @@ for (const combo of COMBOS) {
           assert.ok(await page.locator(".drawer--nav button", { hasText: "ログアウト" }).isVisible(), "ログアウト is in the drawer");
           await assertNoProblems(t, page, await pageProblems(page, res), `drawer open (${name})`);
         });
+        it("the help drawer opened has the help menu's items, closes the navigation drawer and passes axe", TIMEOUT, async (t) => {
+          const res = await page.goto(url("/payments/create"));
+          assert.equal(await page.locator(".site-header details.menu--help > summary").isVisible(), false, "no help menu below 1024px");
+          await openHeaderMenus(page, ".site-header details.drawer--nav");
+          const opened = await openHeaderMenus(page, ".site-header details.drawer--help");
+          assert.equal(opened.length, 1, "the help drawer opened");
+          assert.equal(await page.locator(".site-header details.drawer--nav").evaluate((d) => d.open), false, "opening the help drawer closed the navigation drawer");
+          for (const item of ["操作マニュアル", "よくあるご質問", "お問い合わせ"]) {
+            assert.ok(await page.locator(".drawer--help a", { hasText: item }).isVisible(), `${item} is in the help drawer`);
+          }
+          await assertNoProblems(t, page, await pageProblems(page, res), `help drawer open (${name})`);
+        });
         it("the header menus opened at 360px pass axe", TIMEOUT, async (t) => {
           const res = await page.goto(url("/payments/create"));
           await openHeaderMenus(page, ".site-header details.menu");
