@@ -77,7 +77,9 @@ func routes(e *echo.Echo, a *web.App) {
 	e.POST(password.ResetPage.Path, passwordArea.ResetPassword)
 
 	// Help and policy pages, the error view.
-	for _, p := range info.Pages {
+	e.GET(info.ManualPage.Path, infoArea.ShowManualPage)
+	e.GET(info.FAQPage.Path, infoArea.ShowFAQPage)
+	for _, p := range info.TextPages {
 		e.GET(p.Path, infoArea.ShowInfoPage(p))
 	}
 	e.GET(info.ErrorPattern, infoArea.ShowErrorPage)

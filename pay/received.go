@@ -133,3 +133,7 @@ func RetainUntil(received time.Time) time.Time {
 	firstOfMonth := time.Date(d.Year()+8, d.Month()+3, 1, 0, 0, 0, 0, Tokyo())
 	return firstOfMonth.AddDate(0, 1, -1)
 }
+
+// SupplierUploadLinkDays is how long a supplier's upload link works, in days: a
+// month's invoices and the next month's (the link's page and the FAQ say so).
+const SupplierUploadLinkDays = 60

@@ -19,7 +19,7 @@ import (
 	"sync"
 )
 
-//go:embed css all:dist
+//go:embed css all:dist manual
 var files embed.FS
 
 // Prefix is where the assets are mounted.
@@ -121,6 +121,10 @@ func newFile(name string, b []byte) *file {
 // URL returns the hashed URL of a logical asset name ("css/app.css", "dist/icons.svg").
 // An unknown name returns "" so a missing build shows up as a broken link in tests.
 func URL(name string) string { return get().urls[name] }
+
+// ReadFile returns the bytes of a logical asset name ("manual/pay-upload.jpg"): the
+// manual reads its pictures' sizes from them.
+func ReadFile(name string) ([]byte, error) { return fs.ReadFile(files, name) }
 
 // Island returns the files of a built island, and false when it was not built.
 func Island(name string) (IslandFiles, bool) {

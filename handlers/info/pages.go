@@ -55,19 +55,6 @@ var DefaultLinks = views.Links{
 }
 
 var infoPages = []infoPage{
-	{ManualPath, "操作マニュアル", []section{
-		{"請求書をカードで支払う", []string{
-			"「請求書カード払い」タブから請求書をアップロードし、取引先と振込先口座を選んで、登録済みのクレジットカードでお支払いください。",
-			"審査が完了すると、ご指定の振込日に取引先へ銀行振込でお支払いします。",
-		}},
-		{"取引先を登録する", []string{"「登録取引先」タブから、取引先の会社情報と振込先口座を登録できます。"}},
-		{"カード払いを依頼する（法人のお客さま）", []string{"「カード払い依頼」タブから、お客さまへクレジットカードでの支払いを依頼できます。"}},
-	}},
-	{FAQPath, "よくあるご質問", []section{
-		{"利用できるカードは？", []string{"JCB、VISA、Mastercard のクレジットカードをご利用いただけます。"}},
-		{"手数料はいくらですか？", []string{"お支払い金額の3.0%です（1円未満切り捨て）。お支払いの確定前に金額をご確認いただけます。"}},
-		{"振込日はいつですか？", []string{"お申し込みから3営業日以降で、請求書の支払期日までの銀行営業日を指定できます。"}},
-	}},
 	{InquiryPath, "お問い合わせ", []section{
 		{"", []string{"サービスに関するお問い合わせは、サポート窓口までご連絡ください。受付時間は平日9時から17時まで（土日祝日・年末年始を除く）です。"}},
 	}},
@@ -91,14 +78,18 @@ var infoPages = []infoPage{
 	}},
 }
 
-// Pages are the public help and policy pages, in the order of infoPages.
-var Pages = func() []web.Page {
+// TextPages are the public pages of infoPages, in its order, each shown by ShowInfoPage.
+var TextPages = func() []web.Page {
 	ps := make([]web.Page, len(infoPages))
 	for i, p := range infoPages {
 		ps[i] = web.Page{Path: p.path, Title: p.title, Access: web.Public}
 	}
 	return ps
 }()
+
+// Pages are every public help and policy page: the manual and the FAQ (their own
+// files), then TextPages.
+var Pages = append([]web.Page{ManualPage, FAQPage}, TextPages...)
 
 // ShowInfoPage serves p, one of Pages, with its sections.
 func (h *Handler) ShowInfoPage(p web.Page) echo.HandlerFunc {

@@ -21,9 +21,9 @@ import (
 	pages "cardpay/views/suppliers"
 )
 
-// UploadLinkTTL is how long a supplier's upload link works: a month's invoices and
-// the next month's.
-const UploadLinkTTL = 60 * 24 * time.Hour
+// UploadLinkTTL is how long a supplier's upload link works (pay.SupplierUploadLinkDays,
+// which the FAQ quotes too).
+const UploadLinkTTL = pay.SupplierUploadLinkDays * 24 * time.Hour
 
 // The supplier's upload link: sent (POST), and revoked after はい / いいえ.
 const (
