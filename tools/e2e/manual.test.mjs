@@ -64,23 +64,38 @@ const SUPPLIER = "株式会社マニュアル商事";
 const taken = new Set();
 
 /**
- * Takes picture `name` of the page: the box of `selector` (main by default; several
- * selectors: the box round them all), padded a little, at most MAX_HEIGHT tall.
+ * Takes picture `name` of the page: the box round every element that `select` matches
+ * (the main region's content by default), from the top of `from` and down to the bottom
+ * of `until` when given, padded a little, at most MAX_HEIGHT tall. Focus is taken off the
+ * page (no focus ring in the picture) and the flash notice hidden: it comes and goes, and
+ * would cover the page.
  */
-async function shoot(page, name, selector = "main") {
+async function shoot(page, name, { select = "main > *", from, until } = {}) {
   await page.evaluate(() => document.fonts.ready);
-  await page.evaluate(() => window.scrollTo(0, 0));
+  // Through the CSSOM: the pages' policy allows no <style> element (Playwright's
+  // screenshot option `style` would add one).
+  await page.evaluate(() => {
+    document.activeElement?.blur();
+    for (const r of document.querySelectorAll(".snackbar-region")) r.style.visibility = "hidden";
+    window.scrollTo(0, 0);
+  });
   const boxes = [];
-  for (const s of [selector].flat()) {
-    const b = await page.locator(s).first().boundingBox();
-    assert.ok(b, `${name}: ${s} is on the page`);
-    boxes.push(b);
+  for (const el of await page.locator(select).all()) {
+    const b = await el.boundingBox();
+    if (b && b.width > 0 && b.height > 0) boxes.push(b);
   }
-  const pad = 8;
+  assert.ok(boxes.length > 0, `${name}: ${select} is on the page`);
+  const box = async (selector) => {
+    const b = await page.locator(selector).first().boundingBox();
+    assert.ok(b, `${name}: ${selector} is on the page`);
+    return b;
+  };
+  const pad = 12;
   const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - pad);
-  const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - pad);
   const right = Math.min(WIDTH, Math.max(...boxes.map((b) => b.x + b.width)) + pad);
-  const bottom = Math.max(...boxes.map((b) => b.y + b.height)) + pad;
+  const y = Math.max(0, (from ? (await box(from)).y : Math.min(...boxes.map((b) => b.y))) - pad);
+  const u = until ? await box(until) : null;
+  const bottom = (u ? u.y + u.height : Math.max(...boxes.map((b) => b.y + b.height))) + pad;
   mkdirSync(OUT, { recursive: true });
   await page.screenshot({
     path: path.join(OUT, `${name}.jpg`),
@@ -92,18 +107,6 @@ async function shoot(page, name, selector = "main") {
     caret: "hide",
   });
   taken.add(name);
-}
-
-/** Waits until the snackbar's notice, if any, has faded in, so a picture never catches it half-way. */
-async function settle(page) {
-  if ((await page.locator("[data-island='snackbar'][data-island-mounted='true'] .snackbar").count()) > 0) {
-    await page
-      .waitForFunction(() => {
-        const s = document.querySelector(".snackbar[data-state='shown']");
-        return !s || getComputedStyle(s).opacity === "1";
-      }, null, { timeout: 5000 })
-      .catch(() => {});
-  }
 }
 
 /** Sends a payment back as screening would (development only: bin/server -send-back). */
@@ -166,7 +169,6 @@ describe("操作マニュアル: the journeys and their pictures (JS on, 1280px)
     await signInWithForm(page, email, PASSWORD);
     await page.goto(url("/myaccount/creditcards"));
     assert.match(await mainText(page), /新しいカードを追加する|最初のカードを追加する/);
-    await settle(page);
     await shoot(page, "card-list");
     // The empty list offers the add page twice (the page's button and the empty state's).
     await andWait(page, async () => {
@@ -196,11 +198,10 @@ describe("操作マニュアル: the journeys and their pictures (JS on, 1280px)
       await page.keyboard.press("Enter");
     });
     assert.equal(new URL(page.url()).origin, PSP_URL, "the card asks for 3-D Secure on the PSP's page");
-    await shoot(page, "card-3ds", "body");
+    await shoot(page, "card-3ds", { select: "main" });
     await passChallenge(page, res);
     assert.equal(pagePath(page), "/myaccount/creditcards");
     assert.match(await mainText(page), /3220/);
-    await settle(page);
     await shoot(page, "card-added");
   });
 
@@ -249,7 +250,7 @@ describe("操作マニュアル: the journeys and their pictures (JS on, 1280px)
       await new Promise((r) => setTimeout(r, 500));
       await page.reload();
     }
-    await shoot(page, "pay-file");
+    await shoot(page, "pay-file", { from: "main h2:has-text('読み取り結果')", until: "main a[href^='/payments/add/invoiceinfo']" });
     await activate(page, "main a[href^='/payments/add/invoiceinfo']");
     assert.equal(pagePath(page), "/payments/add/invoiceinfo");
     const label = page.locator("main label", { hasText: SUPPLIER });
@@ -269,13 +270,12 @@ describe("操作マニュアル: the journeys and their pictures (JS on, 1280px)
     await activate(page, button("確認へ進む"));
     assert.equal(pagePath(page), "/payments/add/confirm");
     assert.match(await mainText(page), /¥88,000/);
-    await shoot(page, "pay-confirm");
+    await shoot(page, "pay-confirm", { from: "#fee", until: "button[value=submit]" });
     const res = await activate(page, "button[value=submit]");
     assert.equal(new URL(page.url()).origin, PSP_URL, "the payment asks for 3-D Secure");
-    await shoot(page, "pay-3ds", "body");
+    await shoot(page, "pay-3ds", { select: "main" });
     await passChallenge(page, res);
     assert.equal(pagePath(page), "/payments/complete");
-    await settle(page);
     await shoot(page, "pay-complete");
     await activate(page, "main a:has-text('このお支払いを見る')");
     paymentID = pagePath(page).match(/^\/payments\/review\/(\d+)$/)?.[1];
@@ -297,7 +297,6 @@ describe("操作マニュアル: the journeys and their pictures (JS on, 1280px)
     await page.goto(url("/receipt-invoices/address"));
     if ((await page.locator(button("アドレスを発行する")).count()) > 0) await activate(page, button("アドレスを発行する"));
     assert.match(await mainText(page), /@/, "the address is shown");
-    await settle(page);
     await shoot(page, "inbox-address");
   });
 
@@ -305,7 +304,7 @@ describe("操作マニュアル: the journeys and their pictures (JS on, 1280px)
     await page.goto(url("/myaccount/security"));
     await chooseByKeyboard(page, "input[name='two_factor_method'][value='totp']");
     await typeInto(page, "#current_password", PASSWORD);
-    await shoot(page, "security");
+    await shoot(page, "security", { until: "form[action='/myaccount/security'] button[type=submit]" });
     await submitFrom(page, "#current_password");
     assert.equal(pagePath(page), "/myaccount/security/totp");
     await shoot(page, "security-totp");
@@ -328,10 +327,9 @@ describe("操作マニュアル: the journeys and their pictures (JS on, 1280px)
     }
     assert.ok(found, "the demo corporation has a transferred payment with its receipts");
     const heading = "main h2.section-title:has-text('領収書')";
-    await shoot(page, "receipts", [heading, `${heading} + ul.link-list`]);
+    await shoot(page, "receipts", { from: heading, until: `${heading} + ul.link-list` });
     await page.goto(url("/collections/create"));
     assert.equal(pagePath(page), "/collections/create");
-    await settle(page);
     await shoot(page, "collections-create");
     await page.goto(url("/collections/request"));
     assert.match(await mainText(page), /依頼中/);
