@@ -189,7 +189,7 @@ step() { # step NAME COMMAND...: runs it, records its time and whether it failed
 # issue 28's session); a file not listed counts 60.
 declare -A weight=(
 	[a11y]=142 [account]=83 [api]=4 [cards]=76 [collections]=127 [journey]=27 [ops]=145
-	[partners]=20 [payments]=80 [received]=45 [security]=1 [signup]=57 [snackbar]=41 [suppliers]=85 [upload]=32
+	[manual]=90 [partners]=20 [payments]=80 [received]=45 [security]=1 [signup]=57 [snackbar]=41 [suppliers]=85 [upload]=32
 )
 files=(${E2E_TESTS:-tools/e2e/*.test.mjs})
 mapfile -t files < <(for f in "${files[@]}"; do b=$(basename "$f" .test.mjs); echo "${weight[$b]:-60} $f"; done | sort -rn | cut -d' ' -f2)
