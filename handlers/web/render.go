@@ -9,13 +9,14 @@ import (
 
 	"cardpay/pay"
 	"cardpay/views"
+	"cardpay/views/ui"
 )
 
 // Render writes a page into a buffer first, so that a failing render becomes a clean
 // 500 page rather than half a page.
 func Render(c *echo.Context, status int, page templ.Component) error {
 	var buf bytes.Buffer
-	if err := page.Render(c.Request().Context(), &buf); err != nil {
+	if err := page.Render(ui.WithIslands(c.Request().Context()), &buf); err != nil {
 		return err
 	}
 	if limited, ok := c.Get(contextLimited).(bool); ok && limited {

@@ -63,7 +63,11 @@ function normalise(n: Partial<SnackbarNotice> | null | undefined): Notice {
 }
 
 export default function Snackbar(props: SnackbarProps) {
-  const [state, setState] = useState<State>(() => ({ notice: normalise(props), phase: "entering" }));
+  // A page whose islands may raise notices gets the snackbar with none (no title, no
+  // text): it waits, hidden, for the first showSnackbar().
+  const [state, setState] = useState<State>(() =>
+    props.title || props.text ? { notice: normalise(props), phase: "entering" } : { notice: null, phase: "leaving" },
+  );
   const [paused, setPaused] = useState(false);
 
   // Setting a new notice: hide, then show after SHOW_DELAY_MS.
