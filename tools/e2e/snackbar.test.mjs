@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { CORP, SOLE, displayPath, firstPage, launch, pages, screenshot, signIn, url } from "./lib.mjs";
+import { CORP, SOLE, axe, displayPath, firstPage, formatViolations, launch, pages, screenshot, signIn, tabTo, url } from "./lib.mjs";
 
 const SHOW_DELAY_MS = 100;
 const DURATION_MS = 5000;
@@ -146,6 +146,45 @@ describe("snackbar island (JS on, 1280px)", () => {
     // The demo sole proprietor has a card-payment request waiting (demo data): the landing
     // rules open 支払待ち.
     assert.equal(new URL(page.url()).pathname, "/payments/waiting", "closing does not navigate");
+    assert.deepEqual(errors, [], "no console errors, page errors or failed requests");
+  });
+
+  it("the receiving address's コピー: a tooltip on focus and after 700 ms of hovering, a toast top-right (SPEC.md §9)", TIMEOUT, async () => {
+    errors.length = 0;
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: url("/") });
+    await signIn(page, CORP);
+    await page.goto(url("/receipt-invoices/address"));
+    const address = (await page.locator("#receiving-address").innerText()).trim();
+    const button = page.locator("[data-island='copy-text'] button");
+    await button.waitFor();
+    const tooltip = page.locator("[data-island='copy-text'] [role=tooltip]");
+    assert.equal(await tooltip.isVisible(), false, "no tooltip before");
+
+    await button.hover();
+    const hovered = Date.now();
+    await tooltip.waitFor({ state: "visible", timeout: 3_000 });
+    assert.ok(Date.now() - hovered >= 600, "the tooltip waits ~700 ms while hovering");
+    assert.equal(await tooltip.innerText(), "受付メールアドレスをコピー");
+    await page.mouse.move(0, 0);
+    await tooltip.waitFor({ state: "hidden" });
+
+    await page.evaluate(() => document.activeElement?.blur());
+    await tabTo(page, "[data-island='copy-text'] button", { max: 60 });
+    await tooltip.waitFor({ state: "visible", timeout: 1_000 });
+    await page.keyboard.press("Escape");
+    await tooltip.waitFor({ state: "hidden" });
+
+    await page.keyboard.press("Enter");
+    const toast = page.locator(".toaster .toast");
+    await toast.waitFor();
+    assert.match(await toast.innerText(), /受付メールアドレスをコピーしました/);
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), address, "the address is on the clipboard");
+    const box = await toast.boundingBox();
+    const viewport = page.viewportSize();
+    assert.ok(box.y < 100 && box.x + box.width > viewport.width - 100, `top-right (${JSON.stringify(box)})`);
+    const violations = await axe(page);
+    if (violations.length) assert.fail(`axe with the toast: ${formatViolations(violations)}\n(screenshot: ${await screenshot(page, "toast")})`);
+    await toast.waitFor({ state: "detached", timeout: 10_000 });
     assert.deepEqual(errors, [], "no console errors, page errors or failed requests");
   });
 
