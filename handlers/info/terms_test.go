@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v5"
 	"github.com/stretchr/testify/assert"
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) { webtest.Main(m) }
 // outdatedTerms makes u a user who accepted an older version of the terms.
 func outdatedTerms(t *testing.T, u *store.User) {
 	t.Helper()
-	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion-1))
+	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion-1, time.Now()))
 	u.TermsVersion = account.TermsVersion - 1
 }
 
@@ -141,7 +142,7 @@ func TestTermsAcceptRefusesForeignRedirects(t *testing.T) {
 func TestCurrentTermsAreNotAskedAgain(t *testing.T) {
 	env := webtest.New(t)
 	u := webtest.NewBuyer(t, pay.Corporation, "")
-	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion))
+	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion, time.Now()))
 	c := env.Client(t)
 	c.SignIn(u.EmailAddress)
 	assert.Equal(t, http.StatusOK, c.Get("/myaccount").StatusCode)
