@@ -16,7 +16,8 @@ describe("Toaster (SPEC.md §9: 5000 ms, at most 20, top-right, swipe 50)", () =
     raise("コピーしました", { color: "success" });
     const [t] = toasts();
     expect(t.parentElement!.parentElement).toBe(document.body);
-    expect(t.getAttribute("role")).toBe("status");
+    expect(t.tagName).toBe("LI");
+    expect(t.querySelector(".toast__body")!.getAttribute("role")).toBe("status");
     expect(t.className).toContain("toast--success");
     act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 1));
     expect(toasts()).toHaveLength(1);

@@ -3,7 +3,7 @@
 // page's one snackbar. The page's snackbar island hosts the <Toaster> (islands/snackbar),
 // so every page with islands has one.
 //
-// Each toast is in a polite live region, pauses while the pointer or focus is on it (WCAG
+// Each toast's text is a polite live region, pauses while the pointer or focus is on it (WCAG
 // 2.2.1), closes with its 閉じる button, by Escape while focused, or by a swipe of at least
 // SWIPE_THRESHOLD_PX to the right (a shorter swipe snaps back).
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
@@ -104,8 +104,6 @@ function Toast({ item, onClose }: { item: Item; onClose: () => void }) {
   return (
     <li
       className={`toast toast--${item.color}`}
-      role="status"
-      aria-live="polite"
       style={dx ? { transform: `translateX(${dx}px)` } : undefined}
       data-swiping={dx ? "true" : undefined}
       onPointerEnter={() => setPaused(true)}
@@ -122,7 +120,8 @@ function Toast({ item, onClose }: { item: Item; onClose: () => void }) {
         if (e.key === "Escape") onClose();
       }}
     >
-      <div className="toast__body">
+      {/* The live region is inside the <li>: a list holds only list items. */}
+      <div className="toast__body" role="status" aria-live="polite">
         {item.title && <p className="toast__title">{item.title}</p>}
         {item.text && <p className="toast__text">{item.text}</p>}
       </div>

@@ -404,7 +404,7 @@ for (const combo of COMBOS) {
         await openCreate(t);
         // The page had no notice from the server: its snackbar waits, empty, for the islands'.
         const snackbar = page.locator("[data-island='snackbar']");
-        await page.locator("[data-island='snackbar'][data-island-mounted='true']").waitFor();
+        await page.locator("[data-island='snackbar'][data-island-mounted='true']").waitFor({ state: "attached" });
         assert.equal(await snackbar.locator(".snackbar").count(), 0, "no notice yet");
         await chooseFile(PDF);
         await page.route("**/api/v1/invoices/files/upload", () => {}); // held until 中止
