@@ -170,3 +170,7 @@ func checkInquiryLine(label, v string, required bool, max int) string {
 	}
 	return CheckLength(label, v, max)
 }
+
+// InquiryLink is a signed-in buyer's inquiry's page, where its answers show (the
+// notification's link and the answer mail's).
+func InquiryLink(id int64) string { return fmt.Sprintf("/inquiries/%d", id) }

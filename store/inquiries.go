@@ -37,6 +37,9 @@ type Inquiry struct {
 	// The payment named, if any.
 	SupplierName  *string `db:"supplier_name"`
 	PaymentAmount *int64  `db:"payment_amount"`
+	// BuyerForm is the asking buyer's business form (nil for the public form's): the
+	// console links a corporation to its page.
+	BuyerForm *pay.BusinessForm `db:"business_form"`
 	// Answered is how many answers it has (the lists); Answers the answers themselves
 	// (one inquiry read whole), oldest first.
 	Answered int `db:"answered"`
@@ -64,14 +67,15 @@ type NewInquiry struct {
 }
 
 const inquiryColumns = `q.id, q.buyer_id, q.user_id, q.name, q.email, q.company, q.category, q.body, q.invoice_id, q.status,
-	q.created_at, q.updated_at, s.name AS supplier_name, i.amount AS payment_amount,
+	q.created_at, q.updated_at, s.name AS supplier_name, i.amount AS payment_amount, b.business_form,
 	(SELECT count(*) FROM inquiry_answers a WHERE a.inquiry_id = q.id) AS answered`
 
 // The payment is joined through its own buyer: an inquiry can only name the buyer's own
 // (CreateInquiry), and the join says so again.
 const inquiryFrom = ` FROM inquiries q
 	LEFT JOIN invoices i ON i.id = q.invoice_id AND i.buyer_id = q.buyer_id
-	LEFT JOIN suppliers s ON s.id = i.supplier_id AND s.buyer_id = i.buyer_id `
+	LEFT JOIN suppliers s ON s.id = i.supplier_id AND s.buyer_id = i.buyer_id
+	LEFT JOIN buyers b ON b.id = q.buyer_id `
 
 // CreateInquiry stores an inquiry and, in the same transaction, enqueues the job
 // mail(id) makes (its acknowledgement, account.Service), so that the mail goes with the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/views"
 	pages "cardpay/views/info"
@@ -36,7 +37,7 @@ type section struct {
 const (
 	ManualPath          = "/help/manual"
 	FAQPath             = "/help/faq"
-	InquiryPath         = "/inquiry"
+	InquiryPath         = links.Inquiry // the form is handlers/inquiries'; only the menus' link is here
 	PolicyTermsPath     = "/terms"
 	PrivacyPath         = "/privacy"
 	PersonalInfoPath    = "/privacy/personal-information"
@@ -67,9 +68,6 @@ var infoPages = []infoPage{
 		{"利用できるカードは？", []string{"JCB、VISA、Mastercard のクレジットカードをご利用いただけます。"}},
 		{"手数料はいくらですか？", []string{"お支払い金額の3.0%です（1円未満切り捨て）。お支払いの確定前に金額をご確認いただけます。"}},
 		{"振込日はいつですか？", []string{"お申し込みから3営業日以降で、請求書の支払期日までの銀行営業日を指定できます。"}},
-	}},
-	{InquiryPath, "お問い合わせ", []section{
-		{"", []string{"サービスに関するお問い合わせは、サポート窓口までご連絡ください。受付時間は平日9時から17時まで（土日祝日・年末年始を除く）です。"}},
 	}},
 	{PolicyTermsPath, "利用規約", []section{
 		{"", []string{"本規約は、本サービスの利用条件を定めるものです。ご利用の前に必ずお読みください。利用規約の全文は、ログイン後の「利用規約」画面でご確認いただけます。"}},
