@@ -58,6 +58,10 @@ func (h *Handler) renderInquiry(c *echo.Context, id int64, answer string, errs p
 	}
 	if q.Status != pay.InquiryClosed {
 		v.Action, v.CloseAction = inquiryHref(q.ID), inquiryHref(q.ID)+"/close"
+	} else if len(errs) > 0 {
+		// Closed meanwhile (by another operator): the form stays, with what was typed and
+		// the message at it, so that nothing typed is lost.
+		v.Action = inquiryHref(q.ID)
 	}
 	return show(h, c, "お問い合わせ "+v.Number, errs, v, pages.InquiryPage)
 }
