@@ -65,7 +65,7 @@ func (s *Service) SendInquiry(ctx context.Context, f InquiryForm) (int64, pay.Fi
 		// to it (see mail.InquiryReceived).
 		question = in.Body
 	}
-	if err := s.LimitInquiry(ctx, n.UserID); err != nil {
+	if err := s.LimitInquiry(ctx, n.UserID, n.Email); err != nil {
 		return 0, nil, err
 	}
 	now := s.now()
@@ -97,12 +97,16 @@ func inquiryFormOrder(errs pay.FieldErrors) pay.FieldErrors {
 	return out
 }
 
-// LimitInquiry counts one inquiry against ActInquiry: signed out (userID 0), against the
-// caller's IP; signed in, against the user, so that colleagues behind one office address
-// each have their own allowance.
-func (s *Service) LimitInquiry(ctx context.Context, userID int64) error {
+// LimitInquiry counts one inquiry against ActInquiry. Signed out (userID 0): against the
+// caller's IP, then the address typed, to which the acknowledgement goes (so that many
+// IPs cannot fill one mailbox either). Signed in: against the user only, so that
+// colleagues behind one office address each have their own allowance.
+func (s *Service) LimitInquiry(ctx context.Context, userID int64, email string) error {
 	if userID == 0 {
-		return s.hit(ctx, ActInquiry+".ip", CallerOf(ctx).Client.IP)
+		if err := s.hit(ctx, ActInquiry+".ip", CallerOf(ctx).Client.IP); err != nil {
+			return err
+		}
+		return s.hit(ctx, ActInquiry+".target", "email:"+strings.ToLower(email))
 	}
 	return s.hit(ctx, ActInquiry+".target", "user:"+strconv.FormatInt(userID, 10))
 }

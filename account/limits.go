@@ -36,7 +36,7 @@ const (
 	ActCardDecline    = "card_decline"    // a card check the issuer declined (target: the buyer, whose declines lock in card_check_locks)
 	ActUploadLink     = "upload_link"     // a supplier's upload link mailed (target: the buyer)
 	ActSupplierUpload = "supplier_upload" // a file uploaded through a supplier's link, signed out (target: the link)
-	ActInquiry        = "inquiry"         // an inquiry sent, which mails its acknowledgement (signed out: the IP; signed in: the user, as target)
+	ActInquiry        = "inquiry"         // an inquiry sent, which mails its acknowledgement (target: the address typed signed out, the user signed in; the IP signed out only)
 )
 
 // Limit allows N requests per Window (fixed windows).
@@ -88,8 +88,9 @@ var DefaultLimits = Limits{
 	ActSupplierUpload + ".ip":     {N: 60, Window: time.Hour},
 	ActSupplierUpload + ".target": {N: 30, Window: time.Hour},
 	// A person asks a question or two; the public form mails any address typed, so a
-	// script is stopped after a handful. Signed out, the IP is counted; signed in, the
-	// user (LimitInquiry), so that an office behind one address is not one allowance.
+	// script is stopped after a handful. Signed out, the IP and the address are counted;
+	// signed in, the user only (LimitInquiry), so that an office behind one IP is not one
+	// allowance.
 	ActInquiry + ".ip":     {N: 5, Window: time.Hour},
 	ActInquiry + ".target": {N: 5, Window: time.Hour},
 	// The buyer's declines are counted in card_check_locks, by Japan day, so that an
