@@ -48,7 +48,22 @@ func sendInquiry(t *testing.T, c *webtest.Client, form url.Values, email string)
 func TestOperatorsAnswerInquiries(t *testing.T) {
 	env := webtest.New(t)
 	ctx := context.Background()
-	p := newPaid(t, env)
+	// A seeded payment, of a supplier of its own name (the screening tests look for
+	// theirs in the suppliers' list).
+	p := paid{u: webtest.NewBuyer(t, pay.Corporation, "")}
+	p.c = env.Client(t)
+	p.c.SignIn(p.u.EmailAddress)
+	sup, err := webtest.Store().CreateSupplier(ctx, p.u.BuyerID, pay.SupplierInput{BusinessForm: pay.Corporation,
+		Name: "株式会社問合せ商事", NameKana: "トイアワセショウジ", CorporateNumber: "1180301018771"},
+		&store.AccountFields{BankCode: "0001", BankName: "みずほ", BranchCode: "001", BranchName: "東京営業部",
+			AccountType: pay.AccountOrdinary, AccountNumber: "1234567", HolderName: "ｶ)ﾄｲｱﾜｾｼﾖｳｼﾞ"})
+	require.NoError(t, err)
+	accts, err := webtest.Store().SupplierAccounts(ctx, p.u.BuyerID, sup.ID)
+	require.NoError(t, err)
+	require.NoError(t, webtest.Store().SeedPayments(ctx, p.u.BuyerID, sup.ID, accts[0].ID, 1))
+	seeded, err := webtest.Store().InquiryPayments(ctx, p.u.BuyerID, 1)
+	require.NoError(t, err)
+	p.id = seeded[0].ID
 	buyer := p.c
 	id := sendInquiry(t, buyer, url.Values{"category": {"payment"}, "invoice_id": {fmt.Sprint(p.id)}, "body": {"振込はいつですか？"}}, p.u.EmailAddress)
 	mailAbout(t, env, p.u.EmailAddress, "【請求書カード払い】お問い合わせを受け付けました")
@@ -74,7 +89,7 @@ func TestOperatorsAnswerInquiries(t *testing.T) {
 	page := mover.Get(fmt.Sprintf("/ops/inquiries/%d", id))
 	require.Equal(t, http.StatusOK, page.StatusCode)
 	assert.Contains(t, page.Body, "振込はいつですか？")
-	assert.Contains(t, page.Body, pay.InvoiceNumber(p.id)+"　株式会社山田商事　¥100,000")
+	assert.Contains(t, page.Body, pay.InvoiceNumber(p.id)+"　株式会社問合せ商事　¥10,037")
 	assert.NotContains(t, page.Body, fmt.Sprintf(`href="/ops/screening/%d"`, p.id), "the screening page is the screeners'")
 	assert.Contains(t, page.Body, fmt.Sprintf("購入者 #%d", p.u.BuyerID))
 	screener := signIn(t, env, newOperator(t, env, pay.RoleScreening))
