@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/views"
 	pages "cardpay/views/info"
@@ -64,7 +65,7 @@ var policyTexts = map[string]policyText{
 const (
 	ManualPath          = "/help/manual"
 	FAQPath             = "/help/faq"
-	InquiryPath         = "/inquiry"
+	InquiryPath         = links.Inquiry // the form is handlers/inquiries'; only the menus' link is here
 	PolicyTermsPath     = "/terms"
 	PrivacyPath         = "/privacy"
 	PersonalInfoPath    = "/privacy/personal-information"
@@ -95,9 +96,6 @@ var infoPages = []infoPage{
 		{"利用できるカードは？", []string{"JCB、VISA、Mastercard のクレジットカードをご利用いただけます。"}},
 		{"手数料はいくらですか？", []string{"お支払い金額の3.0%です（1円未満切り捨て）。お支払いの確定前に金額をご確認いただけます。"}},
 		{"振込日はいつですか？", []string{"お申し込みから3営業日以降で、請求書の支払期日までの銀行営業日を指定できます。"}},
-	}},
-	{InquiryPath, "お問い合わせ", []section{
-		{"", []string{"サービスに関するお問い合わせは、サポート窓口までご連絡ください。受付時間は平日9時から17時まで（土日祝日・年末年始を除く）です。"}},
 	}},
 	// The public terms page shows account.Terms, the text the sign-up accepts; ShowInfoPage
 	// hands it to ShowPublicTermsPage.
