@@ -60,7 +60,7 @@ func TestHeaderMenusAndBell(t *testing.T) {
 	res := c.Get("/suppliers?status=enable")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	for _, item := range []string{"会社情報", "ログイン情報", "お支払い方法", "セキュリティ設定", "利用規約", "お問い合わせ",
-		"プライバシーポリシー", "個人情報の取り扱いについて", "取引先向けサービス", "ログアウト", "操作マニュアル", "よくあるご質問"} {
+		"プライバシーポリシー", "個人情報の取り扱いについて", "取引先向けサービス", "ログアウト", "操作マニュアル", "よくあるご質問", "お問い合わせ履歴"} {
 		assert.Contains(t, res.Body, item)
 	}
 	assert.Contains(t, res.Body, `<details class="drawer drawer--nav" name="header-drawer">`, "the drawer opens without JavaScript")
