@@ -28,7 +28,7 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		v := pages.ListView{Heading: l.Title, Empty: l.Empty, Tabs: tabs(b.Stats.Collections, l.Path), Total: total}
+		v := pages.ListView{Heading: l.Title, Empty: l.Empty, Tabs: tabs(b, l.Path), Total: total}
 		for _, r := range list {
 			v.Rows = append(v.Rows, pages.RequestRow{Href: l.ItemPath(r.ID), Number: pay.InvoiceNumber(r.ID),
 				Customer: r.CustomerName, Amount: pay.Yen(r.Amount), Deadline: pay.JapaneseDate(r.Deadline),
