@@ -176,7 +176,7 @@ func (h *Handler) ShowCancelPage(l List) echo.HandlerFunc {
 func (h *Handler) renderCancel(c *echo.Context, l List, r store.Request, errs pay.FieldErrors) error {
 	href := listOf(r.ExaminationStatus).ItemPath(r.ID)
 	v := pages.CancelView{Number: pay.InvoiceNumber(r.ID), Customer: r.CustomerName, Amount: pay.Yen(r.Amount),
-		Action: l.CancelPath(r.ID), BackHref: href, Refused: len(errs) > 0}
+		Action: listOf(r.ExaminationStatus).CancelPath(r.ID), BackHref: href, Refused: len(errs) > 0}
 	return web.Show(h.App, c, "カード払い依頼のキャンセル", errs, v, pages.CancelPage)
 }
 
