@@ -234,10 +234,26 @@ func TestRequestDraftsSaveResumeAndDelete(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
 
+	other.Post("/collections/draft/delete", url.Values{"draft": {href[2]}, "confirmed": {"1"}})
+	_, n, err = webtest.Store().Drafts(context.Background(), r.u.BuyerID, store.RequestDraft, 0, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "answered or not, another's draft stays")
+
 	res = c.Post("/collections/draft/delete", url.Values{})
 	webtest.AssertFieldError(t, res, "draft", "削除する下書きを選んでください")
-	res = c.Post("/collections/draft/delete", url.Values{"draft": {href[2]}})
+	// Ticked: asked first (はい / いいえ, SPEC.md §8), naming the draft.
+	ask := c.Post("/collections/draft/delete", url.Values{"draft": {href[2]}})
+	require.Equal(t, http.StatusOK, ask.StatusCode)
+	for _, want := range []string{"下書きを削除しますか？", "株式会社下書き（", ">はい<", `href="/collections/draft">いいえ</a>`,
+		`name="draft" value="` + href[2] + `"`, `name="confirmed" value="1"`, `action="/collections/draft/delete"`} {
+		assert.Contains(t, ask.Body, want)
+	}
+	_, n, err = webtest.Store().Drafts(context.Background(), r.u.BuyerID, store.RequestDraft, 0, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "asking deletes nothing")
+	res = c.Post("/collections/draft/delete", url.Values{"draft": {href[2]}, "confirmed": {"1"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Equal(t, "/collections/draft", res.Header.Get("Location"))
 	_, n, err = webtest.Store().Drafts(context.Background(), r.u.BuyerID, store.RequestDraft, 0, 0)
 	require.NoError(t, err)
 	assert.Zero(t, n)
