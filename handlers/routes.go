@@ -246,7 +246,10 @@ func routes(e *echo.Echo, a *web.App) {
 	// Card-payment requests: corporations only, unless excluded (SPEC.md §4, §6).
 	// The journey keeps its answers in the session (collections.Journey); an uploaded
 	// invoice starts it.
-	requests := e.Group("", signinArea.RequireSignIn, infoArea.RequireCurrentTerms, collectionsArea.RequireCollections, paymentsArea.LinkPendingRequest, leave)
+	// The pending request key is linked before the collections guard answers: a sole
+	// proprietor whose first signed-in page is one of these is a customer paying a
+	// request, and goes to pay it rather than to a refusal.
+	requests := e.Group("", signinArea.RequireSignIn, infoArea.RequireCurrentTerms, paymentsArea.LinkPendingRequest, collectionsArea.RequireCollections, leave)
 	requests.GET(collections.CreatePage.Path, collectionsArea.ShowCreatePage)
 	requests.POST(collections.CreatePage.Path, collectionsArea.UploadInvoice)
 	requests.GET(collections.FilePattern, collectionsArea.UseFile)

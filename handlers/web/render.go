@@ -26,14 +26,17 @@ func Render(c *echo.Context, status int, page templ.Component) error {
 }
 
 // Base fills what every page shares. It reads the stats only for signed-in pages,
-// because only the signed-in header shows them.
+// because only the signed-in header shows them. A failure to read them is only logged
+// (SPEC.md §8): the page is still the page, with no counts (b.StatsUnknown).
 func (a *App) Base(c *echo.Context, title string) (views.Base, error) {
 	b := a.BaseWith(c, title, a.PopFlash(c))
 	b.TagManagerID = a.pageTags(c)
 	if u := CurrentUser(c); u != nil {
 		st, err := a.Store.Stats(c.Request().Context(), u.BuyerID)
 		if err != nil {
-			return b, err
+			a.Logger.ErrorContext(c.Request().Context(), "web: the stats could not be read; the page is shown without counts",
+				"route", c.Path(), "error", err)
+			b.StatsUnknown = true
 		}
 		b.Stats = st
 		b.User = &views.User{
