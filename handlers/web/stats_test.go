@@ -53,6 +53,9 @@ func TestAFailingStatsReadIsOnlyLogged(t *testing.T) {
 		assert.NotContains(t, res.Body, "（0）", "%s: a tab shows a count the stats did not give", path)
 		assert.NotContains(t, res.Body, "（0件）", path)
 	}
+	res := c.Get("/toppage")
+	assert.Equal(t, http.StatusSeeOther, res.StatusCode, "the top page still leads somewhere: %s", env.Logs())
+	assert.Equal(t, "/payments/review", res.Header.Get("Location"))
 	assert.Contains(t, env.Logs(), "the stats could not be read")
 	assert.Contains(t, env.Logs(), "the stats are refused by the test")
 	assert.NotContains(t, env.Logs(), "unexpected error")
