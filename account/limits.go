@@ -36,6 +36,7 @@ const (
 	ActCardDecline    = "card_decline"    // a card check the issuer declined (target: the buyer, whose declines lock in card_check_locks)
 	ActUploadLink     = "upload_link"     // a supplier's upload link mailed (target: the buyer)
 	ActSupplierUpload = "supplier_upload" // a file uploaded through a supplier's link, signed out (target: the link)
+	ActInquiry        = "inquiry"         // an inquiry sent, which mails its acknowledgement (target: the address typed signed out, the user signed in; the IP signed out only)
 )
 
 // Limit allows N requests per Window (fixed windows).
@@ -86,6 +87,12 @@ var DefaultLimits = Limits{
 	ActUploadLink + ".target":     {N: 30, Window: time.Hour},
 	ActSupplierUpload + ".ip":     {N: 60, Window: time.Hour},
 	ActSupplierUpload + ".target": {N: 30, Window: time.Hour},
+	// A person asks a question or two; the public form mails any address typed, so a
+	// script is stopped after a handful. Signed out, the IP and the address are counted;
+	// signed in, the user only (LimitInquiry), so that an office behind one IP is not one
+	// allowance.
+	ActInquiry + ".ip":     {N: 5, Window: time.Hour},
+	ActInquiry + ".target": {N: 5, Window: time.Hour},
 	// The buyer's declines are counted in card_check_locks, by Japan day, so that an
 	// operator can see and lift the lock: only N is read (CardDeclineLimit); the day is
 	// always the Japan day.
@@ -139,7 +146,7 @@ func ParseLimits(s string, base Limits) (Limits, error) {
 
 var limitedActions = []string{ActSignIn, ActSignup, ActCode, ActPasswordReset, ActReregistration,
 	ActEmailChange, ActTwoFactor, ActToken, ActRequestKey, ActRequestMail, ActCardCheck, ActCardDecline,
-	ActUploadLink, ActSupplierUpload}
+	ActUploadLink, ActSupplierUpload, ActInquiry}
 
 func isLimitedAction(a string) bool {
 	for _, x := range limitedActions {

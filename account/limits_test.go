@@ -57,7 +57,7 @@ func TestParseLimits(t *testing.T) {
 		for _, a := range []string{account.ActSignIn, account.ActSignup, account.ActCode, account.ActPasswordReset,
 			account.ActReregistration, account.ActEmailChange, account.ActTwoFactor, account.ActToken,
 			account.ActRequestKey, account.ActRequestMail, account.ActCardCheck, account.ActCardDecline,
-			account.ActUploadLink, account.ActSupplierUpload} {
+			account.ActUploadLink, account.ActSupplierUpload, account.ActInquiry} {
 			out[a+"."+scope] = l
 		}
 		return out

@@ -12,10 +12,6 @@ import (
 	"cardpay/store"
 )
 
-// TermsVersion is the version of the terms of service in force; a user who accepted an
-// older one is asked again.
-const TermsVersion = 1
-
 // StartSignup validates the sign-up form and mails a confirmation code. When the address
 // already has an account the owner gets a mail saying so instead of a code, and the
 // visitor sees exactly the same next page: the answer never tells who has an account.
@@ -170,6 +166,8 @@ func newBuyer(su store.Signup, r Registration) store.NewBuyer {
 	return store.NewBuyer{
 		BusinessForm: r.BusinessForm, EmailAddress: su.EmailAddress, PasswordHash: su.PasswordHash,
 		LastName: r.UserLastName, FirstName: r.UserFirstName, PhoneNumber: r.PhoneNumber, TermsVersion: su.TermsVersion,
+		// The consent was given on the sign-up form, when the sign-up began.
+		TermsAcceptedAt: su.CreatedAt,
 		Details: store.BuyerDetails{
 			CorporateName: r.CorporateName, CorporateNameKana: r.CorporateNameKana, CorporateNumber: r.CorporateNumber,
 			RepresentativeLastName: r.RepresentativeLastName, RepresentativeFirstName: r.RepresentativeFirstName,

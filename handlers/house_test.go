@@ -24,7 +24,7 @@ const module = "cardpay"
 
 // areas are the packages handlers/<area>, one per first URL segment; ops is the
 // operator console (/ops).
-var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "payments", "collections", "receivedinvoices", "supplierupload", "consent", "notifications", "info", "dev", "ops"}
+var areas = []string{"signin", "signup", "password", "myaccount", "suppliers", "payments", "collections", "receivedinvoices", "supplierupload", "consent", "notifications", "inquiries", "info", "dev", "ops"}
 
 // domain are the packages of product rules, credentials, reference data and mail that
 // any handler may use. nta and the card gateway are reached through a service in

@@ -11,6 +11,7 @@ import (
 	"cardpay/handlers/consent"
 	"cardpay/handlers/dev"
 	"cardpay/handlers/info"
+	"cardpay/handlers/inquiries"
 	"cardpay/handlers/myaccount"
 	"cardpay/handlers/notifications"
 	"cardpay/handlers/ops"
@@ -45,6 +46,7 @@ func routes(e *echo.Echo, a *web.App) {
 		opsArea           = &ops.Handler{App: a}
 		supplierUpload    = &supplierupload.Handler{App: a}
 		consentArea       = &consent.Handler{App: a}
+		inquiriesArea     = &inquiries.Handler{App: a}
 	)
 
 	// Sign-in, sign-out and the one-time password (simple layout).
@@ -83,6 +85,12 @@ func routes(e *echo.Echo, a *web.App) {
 		e.GET(p.Path, infoArea.ShowInfoPage(p))
 	}
 	e.GET(info.ErrorPattern, infoArea.ShowErrorPage)
+
+	// Inquiries: the form and its thanks page for anyone, signed in or not (rate-limited:
+	// account.ActInquiry).
+	e.GET(inquiries.FormPage.Path, inquiriesArea.ShowFormPage)
+	e.POST(inquiries.FormPage.Path, inquiriesArea.Send)
+	e.GET(inquiries.ThanksPath, inquiriesArea.ShowThanksPage)
 
 	// A supplier's upload page, from the link the buyer mailed (signed out).
 	e.GET(supplierupload.Pattern, supplierUpload.ShowUploadPage)
@@ -137,6 +145,10 @@ func routes(e *echo.Echo, a *web.App) {
 	// A partner application's request to act for the buyer (OAuth 2.0, issue 30).
 	signed.GET(consent.AuthorizePath, consentArea.ShowConsentPage)
 	signed.POST(consent.AuthorizePath, consentArea.Decide)
+
+	// A signed-in buyer's inquiries with the operators' answers.
+	signed.GET(inquiries.ListPage.Path, inquiriesArea.ShowListPage)
+	signed.GET(inquiries.DetailPattern, inquiriesArea.ShowDetailPage)
 
 	// Notifications.
 	signed.GET(notifications.ListPage.Path, notificationsArea.ShowListPage)
@@ -236,7 +248,10 @@ func routes(e *echo.Echo, a *web.App) {
 	// Card-payment requests: corporations only, unless excluded (SPEC.md §4, §6).
 	// The journey keeps its answers in the session (collections.Journey); an uploaded
 	// invoice starts it.
-	requests := e.Group("", signinArea.RequireSignIn, infoArea.RequireCurrentTerms, collectionsArea.RequireCollections, paymentsArea.LinkPendingRequest, leave)
+	// The pending request key is linked before the collections guard answers: a sole
+	// proprietor whose first signed-in page is one of these is a customer paying a
+	// request, and goes to pay it rather than to a refusal.
+	requests := e.Group("", signinArea.RequireSignIn, infoArea.RequireCurrentTerms, paymentsArea.LinkPendingRequest, collectionsArea.RequireCollections, leave)
 	requests.GET(collections.CreatePage.Path, collectionsArea.ShowCreatePage)
 	requests.POST(collections.CreatePage.Path, collectionsArea.UploadInvoice)
 	requests.GET(collections.FilePattern, collectionsArea.UseFile)
@@ -276,6 +291,11 @@ func routes(e *echo.Echo, a *web.App) {
 	operators.GET(ops.AuditPage.Path, opsArea.ShowAuditPage)
 	// The books (the trial balance): every operator may read them.
 	operators.GET(ops.LedgerPage.Path, opsArea.ShowLedgerPage)
+	// Inquiries: every operator may answer (ops.InquiriesPage says why).
+	operators.GET(ops.InquiriesPage.Path, opsArea.ShowInquiriesPage)
+	operators.GET(ops.InquiryPattern, opsArea.ShowInquiryPage)
+	operators.POST(ops.InquiryPattern, opsArea.AnswerInquiry)
+	operators.POST(ops.CloseInquiryPattern, opsArea.CloseInquiry)
 	screeners := console.Group("", opsArea.RequireOperator(pay.RoleScreening))
 	screeners.GET(ops.QueuePage.Path, opsArea.ShowQueuePage)
 	screeners.GET(ops.ScreeningPattern, opsArea.ShowScreeningPage)
@@ -384,6 +404,7 @@ func Pages() []web.Page {
 		ps = append(ps, l.Page)
 	}
 	ps = append(ps, info.Pages...)
+	ps = append(ps, inquiries.FormPage, inquiries.ListPage, ops.InquiriesPage)
 	ps = append(ps, notifications.ListPage)
 	ps = append(ps, collections.Pages...)
 	ps = append(ps, receivedinvoices.Pages...)

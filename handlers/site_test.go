@@ -60,7 +60,7 @@ func TestHeaderMenusAndBell(t *testing.T) {
 	res := c.Get("/suppliers?status=enable")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	for _, item := range []string{"会社情報", "ログイン情報", "お支払い方法", "セキュリティ設定", "利用規約", "お問い合わせ",
-		"プライバシーポリシー", "個人情報の取り扱いについて", "取引先向けサービス", "ログアウト", "操作マニュアル", "よくあるご質問"} {
+		"プライバシーポリシー", "個人情報の取り扱いについて", "取引先向けサービス", "ログアウト", "操作マニュアル", "よくあるご質問", "お問い合わせ履歴"} {
 		assert.Contains(t, res.Body, item)
 	}
 	assert.Contains(t, res.Body, `<details class="drawer drawer--nav" name="header-drawer">`, "the drawer opens without JavaScript")
@@ -252,4 +252,28 @@ func TestValidTagManagerID(t *testing.T) {
 	} {
 		assert.Equal(t, want, web.ValidTagManagerID(id), "%q", id)
 	}
+}
+
+// TestIslandPagesHaveTheSnackbar: a page with islands carries the snackbar even without a
+// notice from the server, so that its islands can raise one (SPEC.md §2); a page without
+// islands still ships no script, and a page with a notice has one snackbar, not two.
+func TestIslandPagesHaveTheSnackbar(t *testing.T) {
+	ta := webtest.New(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	c := ta.Client(t)
+	c.SignIn(u.EmailAddress)
+
+	res := c.Get("/payments/create") // with the sign-in's notice
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Contains(t, res.Body, "ログインしました")
+	assert.Equal(t, 1, strings.Count(res.Body, `data-island="snackbar"`), "a page with a notice has one snackbar, not two")
+
+	res = c.Get("/payments/create")
+	assert.Equal(t, 1, strings.Count(res.Body, `data-island="invoice-upload"`))
+	assert.Equal(t, 1, strings.Count(res.Body, `data-island="snackbar"`), "the empty snackbar for the island's notices")
+	assert.NotContains(t, res.Body, `class="snackbar snackbar--`, "no notice in it")
+
+	res = c.Get("/myaccount")
+	assert.NotContains(t, res.Body, "data-island", "no island, no snackbar")
+	assert.NotContains(t, res.Body, "<script", "a page without islands ships no script")
 }

@@ -38,6 +38,17 @@ type templateData struct {
 	// CorporateNumber and CorporateName are a new registration's claim.
 	CorporateNumber string
 	CorporateName   string
+	Inquiry         InquiryFacts
+}
+
+// InquiryFacts are the parts of an inquiry's mails, formatted.
+type InquiryFacts struct {
+	Number    string
+	Addressee string
+	Category  string
+	// Question is the inquiry's text; Answer an operator's answer.
+	Question string
+	Answer   string
 }
 
 // RequestFacts are the parts of a card-payment request's mail, formatted.
@@ -93,6 +104,31 @@ func SupplierUploadLink(to, serviceName, buyerName, supplierName, link string, e
 // and the address of its page in the service.
 func Notification(to, serviceName, title, body, link string) Message {
 	return render("notification.txt", to, templateData{ServiceName: serviceName, Title: title, Body: body, Link: link})
+}
+
+// InquiryReceived acknowledges an inquiry: its number, its category and when it came.
+// question is the inquiry's text for a signed-in buyer's and "" for the public form's:
+// anyone may type any address there, and a mail that repeats what a stranger typed
+// would let the form send their words to anyone; name is likewise the account's
+// ("" for the public form, which addresses the reader without repeating the name typed).
+func InquiryReceived(to, serviceName, number, name, category, question string, at time.Time) Message {
+	return render("inquiry_received.txt", to, templateData{ServiceName: serviceName, At: pay.JapaneseDateTime(at),
+		Inquiry: InquiryFacts{Number: number, Addressee: inquiryAddressee(name), Category: category, Question: question}})
+}
+
+// InquiryAnswered is an operator's answer to an inquiry, with the question it answers
+// (which an operator has read by then) and, for a signed-in buyer's, the link to the
+// inquiry's page ("" for none).
+func InquiryAnswered(to, serviceName, number, name, category, question, answer, link string) Message {
+	return render("inquiry_answered.txt", to, templateData{ServiceName: serviceName, Link: link,
+		Inquiry: InquiryFacts{Number: number, Addressee: inquiryAddressee(name), Category: category, Question: question, Answer: answer}})
+}
+
+func inquiryAddressee(name string) string {
+	if name == "" {
+		return "お問い合わせいただいたお客さま"
+	}
+	return name + " 様"
 }
 
 // SignupCode is the code that confirms a new sign-up's e-mail address.

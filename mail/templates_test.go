@@ -71,6 +71,15 @@ func TestTemplates(t *testing.T) {
 		{"operator invitation", mail.OperatorInvite("new@ops.example", service, "新人 審査", "https://cardpay.example/ops/invite/TOKEN",
 			time.Date(2026, 12, 25, 0, 35, 0, 0, time.UTC)), "new@ops.example", "【請求書カード払い】運用コンソールへの招待", "",
 			[]string{"新人 審査 様", "\nhttps://cardpay.example/ops/invite/TOKEN\n", "一度だけ", "有効期限：2026年12月25日 09:35", "だれにも伝えないでください"}},
+		{"inquiry received, public", mail.InquiryReceived("hanako@example.jp", service, "Q-00000012", "", "カード", "", time.Date(2026, 12, 1, 1, 5, 0, 0, time.UTC)),
+			"hanako@example.jp", "【請求書カード払い】お問い合わせを受け付けました（Q-00000012）", "",
+			[]string{"お問い合わせいただいたお客さま", "お問い合わせ番号：Q-00000012", "お問い合わせの種類：カード", "受付日時：2026年12月1日 10:05"}},
+		{"inquiry received, signed in", mail.InquiryReceived("taro@example.jp", service, "Q-00000013", "山田 太郎", "その他", "一行目\n二行目",
+			time.Date(2026, 12, 1, 1, 5, 0, 0, time.UTC)), "taro@example.jp", "【請求書カード払い】お問い合わせを受け付けました（Q-00000013）", "",
+			[]string{"山田 太郎 様", "お問い合わせ内容：\n一行目\n二行目\n"}},
+		{"inquiry answered", mail.InquiryAnswered("taro@example.jp", service, "Q-00000013", "山田 太郎", "その他", "質問", "回答です",
+			"https://cardpay.example/inquiries/13"), "taro@example.jp", "【請求書カード払い】お問い合わせへの回答（Q-00000013）", "",
+			[]string{"山田 太郎 様", "\n回答です\n", "お問い合わせ内容：\n質問\n", "\nhttps://cardpay.example/inquiries/13\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -130,4 +130,20 @@ func TestRequestKeys(t *testing.T) {
 	}
 	assert.False(t, pay.RequestDeadlinePassed(deadline, lastMinute))
 	assert.True(t, pay.RequestDeadlinePassed(deadline, dayAfter))
+
+	// A DATE column arrives as midnight UTC, and the clock may be any zone: the day that
+	// ends is the deadline's date in Japan all the same (15:00 UTC is midnight there).
+	asRead := time.Date(2026, 12, 25, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		now  time.Time
+		want pay.RequestKeyStatus
+	}{
+		{time.Date(2026, 12, 24, 16, 0, 0, 0, time.UTC), pay.KeyValid},
+		{time.Date(2026, 12, 25, 14, 59, 59, 0, time.UTC), pay.KeyValid},
+		{time.Date(2026, 12, 25, 15, 0, 0, 0, time.UTC), pay.KeyExpired},
+		{time.Date(2026, 12, 25, 10, 0, 0, 0, time.FixedZone("PST", -8*3600)), pay.KeyExpired},
+		{time.Date(2027, 1, 5, 0, 0, 0, 0, time.UTC), pay.KeyExpired},
+	} {
+		assert.Equal(t, tc.want, pay.KeyStatusOf(pay.WaitingForPayment, asRead, tc.now), "at %s", tc.now)
+	}
 }

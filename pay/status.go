@@ -1,5 +1,7 @@
 package pay
 
+import "strings"
+
 // unknownLabel is shown for a code this package does not define, so a bad
 // row never renders as an empty cell.
 const unknownLabel = "不明"
@@ -155,6 +157,54 @@ func ParseSupplierGroup(s string) (SupplierGroup, bool) {
 		return g, true
 	}
 	return "", false
+}
+
+// supplierStatusNames are the supplier statuses by their names in SPEC.md §3 and their
+// codes in the API's answers (Supplier.status), as the status list of GET suppliers
+// takes them.
+var supplierStatusNames = map[string]SupplierStatus{
+	"Approved": SupplierApproved, "Escalation": SupplierEscalation, "Unapproved": SupplierUnapproved, "Rejected": SupplierRejected,
+	"1": SupplierApproved, "2": SupplierEscalation, "3": SupplierUnapproved, "4": SupplierRejected,
+}
+
+// ParseSupplierStatuses reads a status list (SPEC.md §7 GET suppliers): the values of a
+// repeated query parameter, each one or more comma-separated items, an item a group
+// (enable, disable: its statuses), a status's name (Approved, Escalation, Unapproved,
+// Rejected) or its code (1–4). The answer is in code order without repeats; no item at
+// all is the enabled group. The first item that is none of these is bad, and refuses the
+// whole list, so a typo never silently lists other suppliers than asked for.
+func ParseSupplierStatuses(values []string) (statuses []SupplierStatus, bad string, ok bool) {
+	seen := map[SupplierStatus]bool{}
+	items := 0
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			item = strings.TrimSpace(item)
+			if item == "" {
+				continue
+			}
+			items++
+			if g, ok := ParseSupplierGroup(item); ok {
+				for _, st := range SupplierStatusesIn(g) {
+					seen[st] = true
+				}
+				continue
+			}
+			st, ok := supplierStatusNames[item]
+			if !ok {
+				return nil, item, false
+			}
+			seen[st] = true
+		}
+	}
+	if items == 0 {
+		return SupplierStatusesIn(SupplierEnable), "", true
+	}
+	for st := SupplierApproved; st <= SupplierRejected; st++ {
+		if seen[st] {
+			statuses = append(statuses, st)
+		}
+	}
+	return statuses, "", true
 }
 
 func labelOf[K comparable](labels map[K]string, k K) string {

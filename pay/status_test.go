@@ -151,3 +151,32 @@ func TestParseSupplierGroup(t *testing.T) {
 		})
 	}
 }
+
+func TestParseSupplierStatuses(t *testing.T) {
+	enabled := []pay.SupplierStatus{pay.SupplierApproved, pay.SupplierEscalation, pay.SupplierUnapproved}
+	for _, tt := range []struct {
+		in   []string
+		want []pay.SupplierStatus
+		bad  string
+	}{
+		{nil, enabled, ""},
+		{[]string{""}, enabled, ""},
+		{[]string{" , "}, enabled, ""},
+		{[]string{"enable"}, enabled, ""},
+		{[]string{"disable"}, []pay.SupplierStatus{pay.SupplierRejected}, ""},
+		{[]string{"Approved", "Escalation"}, []pay.SupplierStatus{pay.SupplierApproved, pay.SupplierEscalation}, ""},
+		{[]string{"Rejected,Approved"}, []pay.SupplierStatus{pay.SupplierApproved, pay.SupplierRejected}, ""},
+		{[]string{"Unapproved, Unapproved", "3"}, []pay.SupplierStatus{pay.SupplierUnapproved}, ""},
+		{[]string{"4", "enable"}, []pay.SupplierStatus{pay.SupplierApproved, pay.SupplierEscalation, pay.SupplierUnapproved, pay.SupplierRejected}, ""},
+		{[]string{"Approved", "Deleted"}, nil, "Deleted"},
+		{[]string{"approved"}, nil, "approved"},
+		{[]string{"5"}, nil, "5"},
+		{[]string{"0"}, nil, "0"},
+		{[]string{"enabled"}, nil, "enabled"},
+	} {
+		got, bad, ok := pay.ParseSupplierStatuses(tt.in)
+		assert.Equal(t, tt.bad == "", ok, "%q", tt.in)
+		assert.Equal(t, tt.bad, bad, "%q", tt.in)
+		assert.Equal(t, tt.want, got, "%q", tt.in)
+	}
+}

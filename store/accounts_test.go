@@ -133,7 +133,7 @@ func TestCredentialsAreScopedByBuyer(t *testing.T) {
 	assert.ErrorIs(t, db.Store.SetUserName(ctx, b.BuyerID, a.ID, "x", "y"), store.ErrNotFound)
 	assert.ErrorIs(t, db.Store.SetEmailAddress(ctx, b.BuyerID, a.ID, "x@x.example"), store.ErrNotFound)
 	assert.ErrorIs(t, db.Store.SetTwoFactor(ctx, b.BuyerID, a.ID, "email", ""), store.ErrNotFound)
-	assert.ErrorIs(t, db.Store.AcceptTerms(ctx, b.BuyerID, a.ID, 9), store.ErrNotFound)
+	assert.ErrorIs(t, db.Store.AcceptTerms(ctx, b.BuyerID, a.ID, 9, time.Now()), store.ErrNotFound)
 	assert.ErrorIs(t, db.Store.ReplaceRecoveryCodes(ctx, b.BuyerID, a.ID, []string{"h"}), store.ErrNotFound)
 	_, err := db.Store.SetPasswordAndEndSessions(ctx, b.BuyerID, a.ID, "x")
 	assert.ErrorIs(t, err, store.ErrNotFound)

@@ -73,10 +73,18 @@ func (s *Store) UseTOTPStep(ctx context.Context, userID, step int64) error {
 		`UPDATE users SET totp_last_step = $2 WHERE id = $1 AND totp_last_step < $2`, userID, step)
 }
 
-// AcceptTerms records the terms version the user accepted (PUT users/license).
-func (s *Store) AcceptTerms(ctx context.Context, buyerID, userID int64, version int) error {
-	return s.execOne(ctx, fmt.Sprintf("terms of user %d", userID),
-		`UPDATE users SET terms_version = $3 WHERE buyer_id = $1 AND id = $2`, buyerID, userID, version)
+// AcceptTerms records that the user accepted the terms of version at at (PUT
+// users/license, /termsofservice): the user's version, which the gate reads, and the
+// dated record of the acceptance (terms_acceptances), in one transaction. Accepting a
+// version again keeps its first date.
+func (s *Store) AcceptTerms(ctx context.Context, buyerID, userID int64, version int, at time.Time) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := execOneOn(ctx, tx, fmt.Sprintf("terms of user %d", userID),
+			`UPDATE users SET terms_version = $3 WHERE buyer_id = $1 AND id = $2`, buyerID, userID, version); err != nil {
+			return err
+		}
+		return recordTermsAcceptance(ctx, tx, buyerID, userID, version, at)
+	})
 }
 
 // SignInEvent is one line of the sign-in history.

@@ -103,6 +103,20 @@ func (s *Store) Drafts(ctx context.Context, buyerID int64, kind DraftKind, page,
 	return list, total, nil
 }
 
+// DraftsByID are those of ids that are the buyer's drafts of kind (the delete question
+// names them), the latest saved first; other ids are left out.
+func (s *Store) DraftsByID(ctx context.Context, buyerID int64, kind DraftKind, ids []int64) ([]Draft, error) {
+	list := []Draft{}
+	if len(ids) == 0 {
+		return list, nil
+	}
+	if err := s.DB.SelectContext(ctx, &list, `SELECT `+draftColumns+` FROM drafts WHERE buyer_id = $1 AND kind = $2
+		AND id = ANY($3) ORDER BY updated_at DESC, id DESC`, buyerID, kind, pq.Int64Array(ids)); err != nil {
+		return nil, fmt.Errorf("store: %s drafts %v of buyer %d: %w", kind, ids, buyerID, err)
+	}
+	return list, nil
+}
+
 // DeleteDrafts deletes those of ids that are the buyer's drafts of kind and answers how
 // many went; other ids are ignored.
 func (s *Store) DeleteDrafts(ctx context.Context, buyerID int64, kind DraftKind, ids []int64) (int, error) {

@@ -55,11 +55,19 @@ func TestDraftsAreScopedByBuyerAndKind(t *testing.T) {
 			assert.ErrorIs(t, err, store.ErrNotFound)
 			_, err = db.Store.SaveDraft(ctx, c.buyerID, c.kind, c.id, []byte(`{}`), store.DraftSummary{Counterparty: "上書き"}, now)
 			assert.ErrorIs(t, err, store.ErrNotFound)
+			byID, err := db.Store.DraftsByID(ctx, c.buyerID, c.kind, []int64{c.id})
+			require.NoError(t, err)
+			assert.Empty(t, byID)
 			n, err := db.Store.DeleteDrafts(ctx, c.buyerID, c.kind, []int64{c.id})
 			require.NoError(t, err)
 			assert.Zero(t, n)
 		})
 	}
+
+	byID, err := db.Store.DraftsByID(ctx, a.BuyerID, store.PaymentDraft, []int64{pid, rid, pid + rid + 1000})
+	require.NoError(t, err)
+	require.Len(t, byID, 1, "the buyer's drafts of the kind only")
+	assert.Equal(t, pid, byID[0].ID)
 
 	list, n, err := db.Store.Drafts(ctx, a.BuyerID, store.PaymentDraft, 0, 20)
 	require.NoError(t, err)

@@ -95,14 +95,23 @@ const accountColumns = `id, buyer_id, supplier_id, bank_code, bank_name, branch_
 type SupplierFilter struct {
 	BuyerID int64
 	Group   pay.SupplierGroup
-	Page    int
-	Size    int
+	// Statuses, when given, are the statuses listed instead of Group's (the API's
+	// status list).
+	Statuses []pay.SupplierStatus
+	Page     int
+	Size     int
 }
 
-// Suppliers answers one page of the buyer's suppliers in group f.Group, newest first,
-// and how many there are in all (count_all).
+// Suppliers answers one page of the buyer's suppliers in group f.Group (or of
+// f.Statuses), newest first, and how many there are in all (count_all).
 func (s *Store) Suppliers(ctx context.Context, f SupplierFilter) ([]Supplier, int, error) {
 	statuses := supplierStatusCodes(f.Group)
+	if len(f.Statuses) > 0 {
+		statuses = nil
+		for _, st := range f.Statuses {
+			statuses = append(statuses, int64(st))
+		}
+	}
 	var total int
 	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM suppliers
 		WHERE buyer_id = $1 AND deleted_at IS NULL AND status = ANY($2)`, f.BuyerID, statuses); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -98,6 +99,9 @@ type NewBuyer struct {
 	FirstName       string
 	PhoneNumber     string
 	TermsVersion    int
+	// TermsAcceptedAt is when the user accepted TermsVersion (the sign-up's consent);
+	// zero is the moment of creation.
+	TermsAcceptedAt time.Time
 	// ReviewStatus and ReviewReason hold the buyer for the operators (pay.BuyerHeld and
 	// a pay.Hold… reason); empty is an active buyer.
 	ReviewStatus pay.BuyerReview
@@ -152,6 +156,9 @@ func CreateBuyerTx(ctx context.Context, tx *sqlx.Tx, nb NewBuyer) (User, error) 
 	if err := tx.GetContext(ctx, &u.ID, `INSERT INTO users (buyer_id, email_address, password_hash, user_last_name, user_first_name, phone_number, terms_version)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, u.BuyerID, strings.TrimSpace(nb.EmailAddress), nb.PasswordHash, nb.LastName, nb.FirstName, nb.PhoneNumber, nb.TermsVersion); err != nil {
 		return User{}, fmt.Errorf("store: create user: %w", err)
+	}
+	if err := recordTermsAcceptance(ctx, tx, u.BuyerID, u.ID, nb.TermsVersion, nb.TermsAcceptedAt); err != nil {
+		return User{}, err
 	}
 	return u, nil
 }

@@ -22,7 +22,10 @@ type Base struct {
 	// Operator is the signed-in operator on the console's pages (/ops), nil elsewhere.
 	Operator *Operator
 	Stats    pay.Stats
-	Flash    *Flash
+	// StatsUnknown says the stats could not be read (SPEC.md §8: the failure is only
+	// logged): the page is shown without counts, and no list takes its size from Stats.
+	StatsUnknown bool
+	Flash        *Flash
 	// Errors are validation failures shown in the error summary and beside each field.
 	Errors pay.FieldErrors
 	Links  Links

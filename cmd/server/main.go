@@ -39,6 +39,7 @@ import (
 func main() {
 	pages := flag.Bool("pages", false, "print the app's pages as JSON and exit (for the browser tests)")
 	back := flag.String("send-back", "", "development only: send payment ID back to its buyer with REASON (ID:REASON) and exit")
+	terms := flag.String("terms-version", "", "development only: make the user EMAIL one who accepted VERSION of the terms (EMAIL:VERSION) and exit")
 	seed := flag.Int("seed-payments", 0, "development only: give the demo corporation N more payments (for task bench) and exit")
 	commits := flag.Bool("db-commits", false, "development only: print how many transactions the database has committed and rolled back, and exit (for task bench)")
 	flag.Parse()
@@ -71,6 +72,13 @@ func main() {
 	if *commits {
 		if err := printCommits(os.Stdout, logger); err != nil {
 			logger.Error("db-commits", "error", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *terms != "" {
+		if err := setTermsVersion(*terms, logger); err != nil {
+			logger.Error("terms-version", "error", err)
 			os.Exit(1)
 		}
 		return

@@ -65,6 +65,10 @@ const (
 	// signedIn needs a valid access token (token mode) or a signed-in session cookie
 	// with X-Requested-With: fetch (cookie mode).
 	signedIn
+	// currentTerms is signedIn by a user who accepted the terms in force: the calls that
+	// charge a card or send a card-payment request (the site's pages have
+	// info.RequireCurrentTerms for the same rule).
+	currentTerms
 )
 
 type route struct {
@@ -159,12 +163,12 @@ func routes() []route {
 
 		// Paying invoices (SPEC.md §7 Invoices): submit, the lists, one invoice, correct,
 		// cancel, the fee and promotion codes; and drafts.
-		{http.MethodPost, "/invoices", signedIn, (*server).submitInvoice},
+		{http.MethodPost, "/invoices", currentTerms, (*server).submitInvoice},
 		{http.MethodGet, "/invoices", signedIn, (*server).invoices},
 		{http.MethodGet, "/invoices/commission", signedIn, (*server).commission},
 		{http.MethodPost, "/invoices/promotion", signedIn, (*server).promotion},
 		{http.MethodGet, "/invoices/:id", signedIn, (*server).invoice},
-		{http.MethodPut, "/invoices/:id", signedIn, (*server).resubmitInvoice},
+		{http.MethodPut, "/invoices/:id", currentTerms, (*server).resubmitInvoice},
 		{http.MethodPut, "/invoices/:id/cancel", signedIn, (*server).cancelInvoice},
 		{http.MethodGet, "/invoices/:id/receipts/download/url", signedIn, (*server).receiptURLs},
 		{http.MethodGet, "/invoices/receipts/signed_download/:kind/:token", public, (*server).signedReceipt},
@@ -178,12 +182,12 @@ func routes() []route {
 		// Card-payment requests: the requester's requests, their drafts and its receiving
 		// accounts (corporations not excluded only); the customer's key and payment.
 		{http.MethodGet, "/invoices/request_sellers", signedIn, (*server).requestSellers},
-		{http.MethodPost, "/invoices/request_sellers", signedIn, (*server).sendRequest},
+		{http.MethodPost, "/invoices/request_sellers", currentTerms, (*server).sendRequest},
 		{http.MethodGet, "/invoices/:id/request_seller", signedIn, (*server).requestSeller},
 		{http.MethodPut, "/invoices/:id/request_seller/cancel", signedIn, (*server).cancelRequestSeller},
 		{http.MethodGet, "/invoices/request_keys/:key", signedIn, (*server).requestKey},
 		{http.MethodPost, "/invoices/request_keys", signedIn, (*server).linkRequestKey},
-		{http.MethodPut, "/invoices/:id/requestbuyer", signedIn, (*server).payRequest},
+		{http.MethodPut, "/invoices/:id/requestbuyer", currentTerms, (*server).payRequest},
 		{http.MethodGet, "/buyers/:id/accounts", signedIn, (*server).buyerAccounts},
 		{http.MethodPost, "/buyers/:id/accounts", signedIn, (*server).createBuyerAccount},
 		{http.MethodPost, "/invoice_request_drafts", signedIn, requestDrafts.create},
@@ -217,7 +221,10 @@ func Register(e *echo.Echo, a *web.App) {
 	var paths []string
 	for _, r := range routes() {
 		h := s.bind(r.handler)
-		if r.access == signedIn {
+		if r.access == currentTerms {
+			h = requireCurrentTerms(h)
+		}
+		if r.access != public {
 			h = s.requireAuth(r.method+" "+r.path, h)
 		}
 		add(g, echo.Route{Method: r.method, Path: r.path, Handler: h, Middlewares: []echo.MiddlewareFunc{s.jsonErrors}})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,4 +214,58 @@ func TestRequestDraftsAPI(t *testing.T) {
 	r = c.call(http.MethodDelete, "/invoice_request_drafts", map[string]any{"invoice_request_drafts": []int64{id}})
 	require.Equal(t, http.StatusOK, r.Status)
 	assert.Equal(t, float64(1), r.num("deleted"))
+}
+
+// SPEC.md §3 keyStatus: a key is valid (1) to the end of its request's deadline day in
+// Japan and expired (2) from the next midnight there, before the daily job has expired
+// the request; a key that matches nothing is invalid (3). is_used stays false until it
+// is linked.
+func TestAKeyExpiresAfterItsDeadlineDay(t *testing.T) {
+	e := newEnv(t)
+	e.clock.Set(time.Date(2026, 12, 1, 10, 0, 0, 0, pay.Tokyo()))
+	ru := webtest.NewBuyer(t, pay.Corporation, "4180001099993")
+	rq := e.client(t)
+	rq.login(ru.EmailAddress)
+	a, err := webtest.Store().CreateBuyerAccount(context.Background(), ru.BuyerID, store.AccountFields{BankCode: "0001", BankName: "みずほ銀行",
+		BranchCode: "001", BranchName: "東京営業部", AccountType: pay.AccountOrdinary, AccountNumber: "3334446", HolderName: "ｶ)ｲﾗｲﾓﾄ"})
+	require.NoError(t, err)
+	rq.headers["Idempotency-Key"] = "expire-me"
+	r := rq.post("/invoices/request_sellers", map[string]any{"account_id": a.ID, "request": map[string]any{"customer_name": "株式会社期限",
+		"customer_email": "expiry-api@customer.example", "amount": "9000", "deadline": "2026-12-10"}})
+	require.Equal(t, http.StatusCreated, r.Status, r.String())
+	m := e.Mail.WaitFor(t, "expiry-api@customer.example", 10*time.Second)
+	key := regexp.MustCompile(`/payments/request/([A-Za-z0-9_-]{43})`).FindStringSubmatch(m.Text)[1]
+
+	cu := webtest.NewBuyer(t, pay.SoleProprietor, "")
+	for _, tc := range []struct {
+		at   time.Time
+		want float64
+	}{
+		{time.Date(2026, 12, 10, 23, 59, 59, 0, pay.Tokyo()), 1},
+		// 15:00 UTC on the 10th is midnight of the 11th in Japan.
+		{time.Date(2026, 12, 10, 15, 0, 0, 0, time.UTC), 2},
+		{time.Date(2026, 12, 20, 9, 0, 0, 0, pay.Tokyo()), 2},
+	} {
+		e.clock.Set(tc.at)
+		cs := e.client(t)
+		cs.login(cu.EmailAddress)
+		r = cs.get("/invoices/request_keys/" + key)
+		require.Equal(t, http.StatusOK, r.Status, r.String())
+		assert.Equal(t, tc.want, r.num("key_status"), "at %s", tc.at)
+		assert.Equal(t, false, r.Body["is_used"])
+		assert.Equal(t, float64(3), cs.get("/invoices/request_keys/"+otherKey(key)).num("key_status"), "an unknown key")
+	}
+	cs := e.client(t)
+	cs.login(cu.EmailAddress)
+	r = cs.post("/invoices/request_keys", map[string]any{"request_key": key})
+	require.Equal(t, http.StatusBadRequest, r.Status, r.String())
+	assert.NotEqual(t, "2", r.str("status"), "an expired key: the client's own dialog")
+}
+
+// otherKey is a well-formed key that differs from key in its last character.
+func otherKey(key string) string {
+	if strings.HasSuffix(key, "A") {
+		return key[:42] + "B"
+	}
+	return key[:42] + "A"
 }

@@ -14,6 +14,7 @@ import (
 
 	"cardpay/account"
 	"cardpay/banks"
+	"cardpay/handlers/web"
 	"cardpay/pay"
 	"cardpay/store"
 )
@@ -179,18 +180,17 @@ type supplierList struct {
 	Size      int        `json:"size"`
 }
 
-// suppliers is GET suppliers?status=enable|disable&page=&size=: one page of the
-// buyer's suppliers in that list (enable when not given), newest first, and how many
-// the list has in all. Stats ask for page 0, size 1 and read count_all.
+// suppliers is GET suppliers?status=…&page=&size=: one page of the buyer's suppliers
+// of the status list (SPEC.md §7; pay.ParseSupplierStatuses: status repeated or
+// comma-separated, each a group, enable or disable, or a status, Approved, Escalation,
+// Unapproved, Rejected or 1–4; the enabled group when not given), newest first, and how
+// many the list has in all. Stats ask for page 0, size 1 and read count_all.
 func (s *server) suppliers(c *echo.Context) error {
 	var errs pay.FieldErrors
-	group := pay.SupplierEnable
-	if v := c.QueryParam("status"); v != "" {
-		g, ok := pay.ParseSupplierGroup(v)
-		if !ok {
-			errs.Add("status", "statusは enable（登録済み）または disable（利用不可）で指定してください")
-		}
-		group = g
+	statuses, bad, ok := pay.ParseSupplierStatuses(c.QueryParams()["status"])
+	if !ok {
+		errs.Add("status", "statusの「"+web.Clip(bad, 20)+"」は指定できません。enable（有効：承認済・確認中・未承認）、disable（否認）、"+
+			"または Approved（承認済）、Escalation（確認中）、Unapproved（未承認）、Rejected（否認）をカンマ区切りか繰り返しで指定してください")
 	}
 	page := queryInt(c, "page", 0, 0, maxPage, &errs)
 	size := queryInt(c, "size", defaultPageSize, 1, maxPageSize, &errs)
@@ -198,7 +198,7 @@ func (s *server) suppliers(c *echo.Context) error {
 		return validationError(errs)
 	}
 	list, total, err := s.Store.Suppliers(c.Request().Context(), store.SupplierFilter{
-		BuyerID: caller(c).User.BuyerID, Group: group, Page: page, Size: size,
+		BuyerID: caller(c).User.BuyerID, Statuses: statuses, Page: page, Size: size,
 	})
 	if err != nil {
 		return err

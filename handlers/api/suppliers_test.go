@@ -250,7 +250,37 @@ func TestSupplierList(t *testing.T) {
 		assert.True(t, hasJapanese(r.fieldErrors()[field]), "%s: %s", query, r)
 	}
 	r = c.get("/suppliers?status=all")
-	assert.Equal(t, "statusは enable（登録済み）または disable（利用不可）で指定してください", r.fieldErrors()["status"])
+	assert.Equal(t, "statusの「all」は指定できません。enable（有効：承認済・確認中・未承認）、disable（否認）、"+
+		"または Approved（承認済）、Escalation（確認中）、Unapproved（未承認）、Rejected（否認）をカンマ区切りか繰り返しで指定してください",
+		r.fieldErrors()["status"])
+
+	// SPEC.md §7: a status list, repeated or comma-separated, of statuses (by name or
+	// code) and groups; count_all counts the list asked for.
+	escalated, _ := createSupplier(t, c, "確認中商事")
+	require.NoError(t, webtest.Store().SetSupplierStatus(context.Background(), u.BuyerID, escalated, pay.SupplierEscalation))
+	for query, want := range map[string][]int64{
+		"status=Approved":                      {first},
+		"status=Approved&status=Escalation":    {escalated, first},
+		"status=Approved,Escalation":           {escalated, first},
+		"status=Unapproved":                    {second},
+		"status=Rejected&status=Approved":      {rejected, first},
+		"status=4,1":                           {rejected, first},
+		"status=enable":                        {escalated, second, first},
+		"status=enable,Rejected":               {escalated, rejected, second, first},
+		"status=Escalation&status=Escalation,": {escalated},
+		"status=":                              {escalated, second, first},
+	} {
+		r := c.get("/suppliers?" + query)
+		require.Equal(t, http.StatusOK, r.Status, "%s: %s", query, r)
+		assert.Equal(t, want, ids(r), query)
+		assert.Equal(t, float64(len(want)), r.num("count_all"), query)
+	}
+	r = c.get("/suppliers?status=Approved,Deleted&page=0&size=1")
+	require.Equal(t, http.StatusUnprocessableEntity, r.Status)
+	assert.Contains(t, r.fieldErrors()["status"], "「Deleted」は指定できません")
+	r = c.get("/suppliers?status=Approved&status=approved")
+	require.Equal(t, http.StatusUnprocessableEntity, r.Status)
+	assert.Contains(t, r.fieldErrors()["status"], "「approved」")
 }
 
 func TestSupplierAccounts(t *testing.T) {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -149,6 +150,22 @@ func (s *server) setTransferPersonName(c *echo.Context) error {
 		return err
 	}
 	return s.reload(c)
+}
+
+// errTermsNotAccepted refuses a payment to a user who has not accepted the terms in
+// force (a revision since they last accepted): nothing is charged or sent.
+var errTermsNotAccepted = newError(http.StatusForbidden, "terms_not_accepted",
+	fmt.Sprintf("利用規約が改定されました。最新の利用規約（第%d版）をご確認のうえ同意してから、もう一度お試しください（画面では「利用規約」のページ、APIでは PUT /api/v1/users/license で同意できます）。", account.TermsVersion))
+
+// requireCurrentTerms lets through only a caller who accepted the terms in force;
+// requireAuth runs first and sets the caller.
+func requireCurrentTerms(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if account.NeedsTerms(caller(c).User) {
+			return errTermsNotAccepted
+		}
+		return next(c)
+	}
 }
 
 type licenseRequest struct {

@@ -122,7 +122,7 @@ func TestChangeNames(t *testing.T) {
 func TestAcceptLicense(t *testing.T) {
 	env := newEnv(t)
 	u := webtest.NewBuyer(t, pay.Corporation, "")
-	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, 0))
+	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, 0, time.Now()))
 	c := env.client(t)
 	c.login(u.EmailAddress)
 	assert.Equal(t, false, c.get("/users/information").Body["license_accepted"])

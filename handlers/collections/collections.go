@@ -10,6 +10,7 @@ import (
 
 	"cardpay/handlers/web"
 	"cardpay/pay"
+	"cardpay/views"
 	pages "cardpay/views/collections"
 )
 
@@ -72,14 +73,20 @@ var Pages = []web.Page{
 	Lists[0].Page, Lists[1].Page, Lists[2].Page, DraftsPage, CreatePage,
 }
 
-// tabs are the tabs above every list, with the counts from the stats.
-func tabs(st pay.CollectionCounts, current string) []pages.Tab {
-	return []pages.Tab{
+// tabs are the tabs above every list, with the counts from the stats (none when the
+// stats could not be read).
+func tabs(b views.Base, current string) []pages.Tab {
+	st := b.Stats.Collections
+	t := []pages.Tab{
 		{Label: "依頼中", Href: Lists[0].Path, Count: st.Request, Current: current == Lists[0].Path},
 		{Label: "支払確定", Href: Lists[1].Path, Count: st.Decided, Current: current == Lists[1].Path},
 		{Label: "依頼履歴", Href: Lists[2].Path, Count: st.History, Current: current == Lists[2].Path},
 		{Label: "下書き", Href: DraftsPage.Path, Count: st.Draft, Current: current == DraftsPage.Path},
 	}
+	for i := range t {
+		t[i].Uncounted = b.StatsUnknown
+	}
+	return t
 }
 
 func idString(id int64) string { return strconv.FormatInt(id, 10) }

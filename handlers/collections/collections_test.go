@@ -180,9 +180,13 @@ func TestCancellingARequestFromItsPage(t *testing.T) {
 	other := r.env.Client(t)
 	ou := webtest.NewBuyer(t, pay.Corporation, "2010401099991")
 	other.SignIn(ou.EmailAddress)
-	for _, p := range []string{"/collections/request/" + id, "/collections/request/" + id + "/cancel", "/collections/complete?id=" + id} {
+	for _, p := range []string{"/collections/request/" + id, "/collections/request/" + id + "/cancel"} {
 		assert.Equal(t, http.StatusNotFound, other.Get(p).StatusCode, p)
 	}
+	// The complete page of a request not theirs is their landing list, and names nothing.
+	res = other.Get("/collections/complete?id=" + id)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Equal(t, "/collections/history", res.Header.Get("Location"))
 	assert.Equal(t, http.StatusNotFound, other.Post("/collections/request/"+id+"/cancel", nil).StatusCode)
 
 	res = c.Post("/collections/request/"+id+"/cancel", nil)
@@ -230,10 +234,26 @@ func TestRequestDraftsSaveResumeAndDelete(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
 
+	other.Post("/collections/draft/delete", url.Values{"draft": {href[2]}, "confirmed": {"1"}})
+	_, n, err = webtest.Store().Drafts(context.Background(), r.u.BuyerID, store.RequestDraft, 0, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "answered or not, another's draft stays")
+
 	res = c.Post("/collections/draft/delete", url.Values{})
 	webtest.AssertFieldError(t, res, "draft", "削除する下書きを選んでください")
-	res = c.Post("/collections/draft/delete", url.Values{"draft": {href[2]}})
+	// Ticked: asked first (はい / いいえ, SPEC.md §8), naming the draft.
+	ask := c.Post("/collections/draft/delete", url.Values{"draft": {href[2]}})
+	require.Equal(t, http.StatusOK, ask.StatusCode)
+	for _, want := range []string{"下書きを削除しますか？", "株式会社下書き（", ">はい<", `href="/collections/draft">いいえ</a>`,
+		`name="draft" value="` + href[2] + `"`, `name="confirmed" value="1"`, `action="/collections/draft/delete"`} {
+		assert.Contains(t, ask.Body, want)
+	}
+	_, n, err = webtest.Store().Drafts(context.Background(), r.u.BuyerID, store.RequestDraft, 0, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "asking deletes nothing")
+	res = c.Post("/collections/draft/delete", url.Values{"draft": {href[2]}, "confirmed": {"1"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Equal(t, "/collections/draft", res.Header.Get("Location"))
 	_, n, err = webtest.Store().Drafts(context.Background(), r.u.BuyerID, store.RequestDraft, 0, 0)
 	require.NoError(t, err)
 	assert.Zero(t, n)
@@ -275,9 +295,11 @@ func TestListsFollowTheRequestsStatus(t *testing.T) {
 	decided, decidedKey := send("Decided")
 	paid, paidKey := send("Paid")
 	cancelled, _ := send("Cancelled")
+	customerInvoice := map[string]int64{}
 	for _, k := range []string{decidedKey, paidKey} {
 		id, err := r.env.App.Requests.LinkRequestKey(ctx, cb, k)
 		require.NoError(t, err)
+		customerInvoice[k] = id
 		res, err := r.env.App.Requests.PayRequest(ctx, customer.BuyerID, id, "pay-"+k[:8], cards[0].ID)
 		require.NoError(t, err)
 		steps := []pay.PaymentAction{pay.ActCheck, pay.ActComplete}
@@ -335,6 +357,53 @@ func TestListsFollowTheRequestsStatus(t *testing.T) {
 	hist := cc.Get("/suppliers/" + strconv.FormatInt(sups[0].ID, 10) + "/payment-history")
 	require.Equal(t, http.StatusOK, hist.StatusCode)
 	assert.Contains(t, hist.Body, "/collection-history/")
+	// The customer's invoice of a request opened under payment-history goes to its own
+	// collection-history path (303); under its own it is shown.
+	supplierPath := "/suppliers/" + strconv.FormatInt(sups[0].ID, 10)
+	paidInvoice := strconv.FormatInt(customerInvoice[paidKey], 10)
+	res = cc.Get(supplierPath + "/payment-history/" + paidInvoice)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+	assert.Equal(t, supplierPath+"/collection-history/"+paidInvoice, res.Header.Get("Location"))
+	assert.Equal(t, http.StatusOK, cc.Get(supplierPath+"/collection-history/"+paidInvoice).StatusCode)
+	assert.Equal(t, http.StatusNotFound, r.c.Get(supplierPath+"/payment-history/"+paidInvoice).StatusCode, "another buyer's supplier")
+
+	// A request's pages opened under another list's path go to its own list's (303), its
+	// cancel question too; the complete page opened again shows while the request is open
+	// and leads to its page once it moved on.
+	lists := []string{"/collections/request", "/collections/decided", "/collections/history"}
+	for _, tc := range []struct {
+		id  int64
+		own string
+	}{{waiting, "/collections/request"}, {decided, "/collections/decided"}, {paid, "/collections/history"}, {cancelled, "/collections/history"}} {
+		id := strconv.FormatInt(tc.id, 10)
+		for _, l := range lists {
+			if l == tc.own {
+				continue
+			}
+			for _, tail := range []string{"", "/cancel"} {
+				want := tc.own + "/" + id + tail
+				if tail == "/cancel" && tc.own != "/collections/request" {
+					want = tc.own + "/" + id // too late to cancel: the request's page
+				}
+				res := r.c.Get(l + "/" + id + tail)
+				require.Equal(t, http.StatusSeeOther, res.StatusCode, l+"/"+id+tail)
+				assert.Equal(t, want, res.Header.Get("Location"), l+"/"+id+tail)
+			}
+		}
+		res := r.c.Get("/collections/complete?id=" + id)
+		if tc.own == "/collections/request" {
+			require.Equal(t, http.StatusOK, res.StatusCode)
+			assert.Contains(t, res.Body, `href="/collections/request/`+id+`"`)
+			continue
+		}
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, id)
+		assert.Equal(t, tc.own+"/"+id, res.Header.Get("Location"))
+	}
+	for _, q := range []string{"", "?id=", "?id=x", "?id=99999999"} {
+		res := r.c.Get("/collections/complete" + q)
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, q)
+		assert.Equal(t, "/collections/request", res.Header.Get("Location"), "%s: the landing rule", q)
+	}
 }
 
 func TestSoleProprietorsAndExcludedCorporationsCannotRequest(t *testing.T) {

@@ -31,7 +31,7 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 	if err != nil {
 		return err
 	}
-	v := pages.DraftsView{Tabs: tabs(b.Stats.Collections, DraftsPage.Path), Total: l.Total, Action: DeleteDraftsPath, Pagination: l.Pagination}
+	v := pages.DraftsView{Tabs: tabs(b, DraftsPage.Path), Total: l.Total, Action: DeleteDraftsPath, Pagination: l.Pagination}
 	for _, d := range l.Drafts {
 		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Customer: d.Counterparty,
 			Saved: pay.JapaneseDateTime(d.UpdatedAt), Partner: d.PartnerName}

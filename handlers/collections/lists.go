@@ -28,7 +28,7 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		v := pages.ListView{Heading: l.Title, Empty: l.Empty, Tabs: tabs(b.Stats.Collections, l.Path), Total: total}
+		v := pages.ListView{Heading: l.Title, Empty: l.Empty, Tabs: tabs(b, l.Path), Total: total}
 		for _, r := range list {
 			v.Rows = append(v.Rows, pages.RequestRow{Href: l.ItemPath(r.ID), Number: pay.InvoiceNumber(r.ID),
 				Customer: r.CustomerName, Amount: pay.Yen(r.Amount), Deadline: pay.JapaneseDate(r.Deadline),
@@ -176,7 +176,7 @@ func (h *Handler) ShowCancelPage(l List) echo.HandlerFunc {
 func (h *Handler) renderCancel(c *echo.Context, l List, r store.Request, errs pay.FieldErrors) error {
 	href := listOf(r.ExaminationStatus).ItemPath(r.ID)
 	v := pages.CancelView{Number: pay.InvoiceNumber(r.ID), Customer: r.CustomerName, Amount: pay.Yen(r.Amount),
-		Action: l.CancelPath(r.ID), BackHref: href, Refused: len(errs) > 0}
+		Action: listOf(r.ExaminationStatus).CancelPath(r.ID), BackHref: href, Refused: len(errs) > 0}
 	return web.Show(h.App, c, "カード払い依頼のキャンセル", errs, v, pages.CancelPage)
 }
 

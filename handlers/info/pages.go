@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"cardpay/handlers/links"
 	"cardpay/handlers/web"
 	"cardpay/views"
 	pages "cardpay/views/info"
@@ -31,12 +32,40 @@ type section struct {
 	paragraphs []string
 }
 
+// policyText is a page whose text has lists and links (the policies, the supplier
+// service): its 制定日・改定日 line ("" for none) and its sections. Its infoPages entry
+// has no sections of its own.
+type policyText struct {
+	dated    string
+	sections []policySection
+}
+
+// policySection is one headed part of a policy page: paragraphs, a bulleted list
+// (items), paragraphs after it, and the links it ends with.
+type policySection struct {
+	heading    string
+	paragraphs []string
+	items      []string
+	after      []string
+	links      []link
+}
+
+// link is a link a section ends with, to another page of the site.
+type link struct{ label, href string }
+
+// policyTexts are the pages of policyText, by path.
+var policyTexts = map[string]policyText{
+	PrivacyPath:         {PrivacyDated, privacySections},
+	PersonalInfoPath:    {PersonalInfoDated, personalInfoSections},
+	SupplierServicePath: {"", supplierServiceSections},
+}
+
 // The help and policy pages' paths: the pages (infoPages) and the menus' default links
 // (DefaultLinks) both name them.
 const (
 	ManualPath          = "/help/manual"
 	FAQPath             = "/help/faq"
-	InquiryPath         = "/inquiry"
+	InquiryPath         = links.Inquiry // the form is handlers/inquiries'; only the menus' link is here
 	PolicyTermsPath     = "/terms"
 	PrivacyPath         = "/privacy"
 	PersonalInfoPath    = "/privacy/personal-information"
@@ -55,27 +84,13 @@ var DefaultLinks = views.Links{
 }
 
 var infoPages = []infoPage{
-	{InquiryPath, "お問い合わせ", []section{
-		{"", []string{"サービスに関するお問い合わせは、サポート窓口までご連絡ください。受付時間は平日9時から17時まで（土日祝日・年末年始を除く）です。"}},
-	}},
-	{PolicyTermsPath, "利用規約", []section{
-		{"", []string{"本規約は、本サービスの利用条件を定めるものです。ご利用の前に必ずお読みください。利用規約の全文は、ログイン後の「利用規約」画面でご確認いただけます。"}},
-	}},
-	{PrivacyPath, "プライバシーポリシー", []section{
-		{"", []string{"当社は、お客さまの個人情報を適切に取り扱い、保護することを社会的責務と考え、個人情報の保護に関する法律その他の関係法令を遵守します。"}},
-	}},
-	{PersonalInfoPath, "個人情報の取り扱いについて", []section{
-		{"利用目的", []string{"お預かりした個人情報は、本サービスの提供、本人確認、お支払いの審査と振込、お問い合わせへの回答のために利用します。"}},
-		{"カード情報", []string{"クレジットカード番号とセキュリティコードは、当社のサーバーを経由せず決済代行会社に直接送信され、当社では保存しません。"}},
-	}},
-	{SupplierServicePath, "取引先向けサービス", []section{
-		{"", []string{"請求書をお送りいただく取引先さまは、お支払いを銀行振込で受け取れます。カード払いの依頼を受けた場合の手続きもこちらでご案内します。"}},
-		{"請求書をお送りいただく方法", []string{
-			"お客さま（本サービスをご利用の事業者）から「請求書アップロードのご案内」メールが届いた場合は、メールのリンクを開き、請求書のファイル（パスワードのない PDF、JPEG、PNG、10MBまで）を1件ずつお送りください。アカウントの登録は不要です。お送りいただいた請求書は、そのお客さまだけに届きます。",
-			"リンクには有効期限があり、お客さまが新しいリンクを送ったり無効にしたりすると使えなくなります。その場合は、お客さまに新しいリンクをお問い合わせください。",
-			"お客さまの「請求書受付メールアドレス」に、請求書を添付したメールをお送りいただくこともできます。ZIP などに圧縮せず、ファイルをそのまま添付してください（1通に10ファイルまで）。受け付けられなかったファイルは、理由をメールでお知らせします。",
-		}},
-	}},
+	// The public terms page shows account.Terms, the text the sign-up accepts; ShowInfoPage
+	// hands it to ShowPublicTermsPage.
+	{PolicyTermsPath, "利用規約", nil},
+	// These three are policyTexts.
+	{PrivacyPath, "プライバシーポリシー", nil},
+	{PersonalInfoPath, "個人情報の取り扱いについて", nil},
+	{SupplierServicePath, "取引先向けサービス", nil},
 }
 
 // TextPages are the public pages of infoPages, in its order, each shown by ShowInfoPage.
@@ -91,14 +106,27 @@ var TextPages = func() []web.Page {
 // files), then TextPages.
 var Pages = append([]web.Page{ManualPage, FAQPage}, TextPages...)
 
-// ShowInfoPage serves p, one of Pages, with its sections.
+// ShowInfoPage serves p, one of TextPages, with its sections (the terms: their own page).
 func (h *Handler) ShowInfoPage(p web.Page) echo.HandlerFunc {
-	var sections []pages.InfoSection
+	if p.Path == PolicyTermsPath {
+		return h.ShowPublicTermsPage
+	}
+	var v pages.InfoView
 	for _, ip := range infoPages {
 		if ip.path == p.Path {
 			for _, s := range ip.sections {
-				sections = append(sections, pages.InfoSection{Heading: s.heading, Paragraphs: s.paragraphs})
+				v.Sections = append(v.Sections, pages.InfoSection{Heading: s.heading, Paragraphs: s.paragraphs})
 			}
+		}
+	}
+	if t, ok := policyTexts[p.Path]; ok {
+		v.Dated = t.dated
+		for _, s := range t.sections {
+			is := pages.InfoSection{Heading: s.heading, Paragraphs: s.paragraphs, Items: s.items, After: s.after}
+			for _, l := range s.links {
+				is.Links = append(is.Links, pages.InfoLink{Label: l.label, Href: l.href})
+			}
+			v.Sections = append(v.Sections, is)
 		}
 	}
 	return func(c *echo.Context) error {
@@ -106,6 +134,8 @@ func (h *Handler) ShowInfoPage(p web.Page) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		return web.Render(c, http.StatusOK, pages.InfoPage(pages.InfoView{Base: b, Sections: sections}))
+		v := v
+		v.Base = b
+		return web.Render(c, http.StatusOK, pages.InfoPage(v))
 	}
 }

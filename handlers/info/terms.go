@@ -19,19 +19,39 @@ import (
 // TermsPage is 利用規約: the terms of service, and where a user accepts them.
 var TermsPage = web.Page{Path: "/termsofservice", Title: "利用規約", Access: web.SignedIn}
 
+// termsText is the terms in force, from account (the one source both pages show).
+func termsText() pages.TermsText {
+	t := pages.TermsText{Version: versionLabel(account.TermsVersion), EffectiveDate: account.TermsEffectiveDate}
+	for _, a := range account.Terms {
+		t.Articles = append(t.Articles, pages.TermsArticle{Heading: a.Heading, Paragraphs: a.Paragraphs, Items: a.Items})
+	}
+	for _, r := range account.TermsRevisions {
+		t.Revisions = append(t.Revisions, pages.TermsRevision{Version: versionLabel(r.Version), Date: r.Date, Summary: r.Summary})
+	}
+	return t
+}
+
+// versionLabel is a version of the terms as people read it: 第2版.
+func versionLabel(v int) string { return "第" + strconv.Itoa(v) + "版" }
+
+// ShowPublicTermsPage is /terms, for anyone: the full text of the terms in force, the
+// same the sign-up form asks to accept and /termsofservice shows (issue 31: a business
+// reads the terms before it enters a card).
+func (h *Handler) ShowPublicTermsPage(c *echo.Context) error {
+	b, err := h.Base(c, "利用規約")
+	if err != nil {
+		return err
+	}
+	return web.Render(c, http.StatusOK, pages.PublicTermsPage(pages.PublicTermsView{Base: b, Text: termsText()}))
+}
+
 // ShowTermsPage shows the terms of service, with the form to accept them when the
 // user accepted only an older version.
 func (h *Handler) ShowTermsPage(c *echo.Context) error {
 	u := web.CurrentUser(c)
-	v := pages.TermsView{
-		Version: "第" + strconv.Itoa(account.TermsVersion) + "版", EffectiveDate: account.TermsEffectiveDate,
-		NeedsAccept: account.NeedsTerms(*u), Revised: u.TermsVersion > 0,
-	}
+	v := pages.TermsView{Text: termsText(), NeedsAccept: account.NeedsTerms(*u), Revised: u.TermsVersion > 0}
 	if r, ok := web.SafeRedirect(c.QueryParam("redirect")); ok && !isTermsPath(r) {
 		v.Redirect = r
-	}
-	for _, t := range account.Terms {
-		v.Articles = append(v.Articles, pages.TermsArticle{Heading: t.Heading, Paragraphs: t.Paragraphs})
 	}
 	return web.Show(h.App, c, TermsPage.Title, nil, v, pages.TermsPage)
 }

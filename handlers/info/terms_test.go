@@ -2,10 +2,13 @@ package info_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v5"
 	"github.com/stretchr/testify/assert"
@@ -13,6 +16,7 @@ import (
 
 	"cardpay/account"
 	"cardpay/handlers/info"
+	"cardpay/handlers/web"
 	"cardpay/handlers/webtest"
 	"cardpay/pay"
 	"cardpay/static"
@@ -27,7 +31,10 @@ func TestMain(m *testing.M) { webtest.Main(m) }
 // outdatedTerms makes u a user who accepted an older version of the terms.
 func outdatedTerms(t *testing.T, u *store.User) {
 	t.Helper()
-	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion-1))
+	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion-1, time.Now()))
+	// webtest made the user having accepted the current version: that record goes too.
+	_, err := webtest.Store().DB.Exec(`DELETE FROM terms_acceptances WHERE user_id = $1 AND version >= $2`, u.ID, account.TermsVersion)
+	require.NoError(t, err)
 	u.TermsVersion = account.TermsVersion - 1
 }
 
@@ -141,11 +148,55 @@ func TestTermsAcceptRefusesForeignRedirects(t *testing.T) {
 func TestCurrentTermsAreNotAskedAgain(t *testing.T) {
 	env := webtest.New(t)
 	u := webtest.NewBuyer(t, pay.Corporation, "")
-	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion))
+	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion, time.Now()))
 	c := env.Client(t)
 	c.SignIn(u.EmailAddress)
 	assert.Equal(t, http.StatusOK, c.Get("/myaccount").StatusCode)
 	res := c.Post("/termsofservice", nil)
 	assert.Equal(t, "/toppage", res.Header.Get("Location"))
 	assert.NotContains(t, c.Get("/myaccount").Body, "利用規約に同意しました", "nothing to accept, no notice")
+}
+
+// A user on the previous version is shown what changed and, once they accept, the
+// acceptance is recorded with its date (the app's clock) and /myaccount says which
+// version and when.
+func TestReacceptanceIsRecordedWithItsDate(t *testing.T) {
+	at := time.Date(2026, 12, 3, 1, 0, 0, 0, time.UTC) // 2026年12月3日 10:00 in Japan
+	clk := webtest.NewClock(at)
+	env := webtest.New(t, func(d *web.Deps) { d.Clock = clk.Now })
+	u := webtest.NewBuyer(t, pay.SoleProprietor, "")
+	outdatedTerms(t, &u)
+	c := env.Client(t)
+	c.SignIn(u.EmailAddress)
+
+	page := c.Get("/termsofservice?redirect=%2Fmyaccount")
+	require.Equal(t, http.StatusOK, page.StatusCode)
+	assert.Contains(t, page.Body, "利用規約が改定されました（第"+strconv.Itoa(account.TermsVersion)+"版、"+account.TermsEffectiveDate+"施行）")
+	assert.Contains(t, page.Body, "改定履歴")
+	assert.Contains(t, page.Body, html.EscapeString(account.TermsRevisions[len(account.TermsRevisions)-1].Summary))
+
+	res := c.Post("/termsofservice", url.Values{"redirect": {"/myaccount"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Equal(t, "/myaccount", res.Header.Get("Location"))
+	a, err := webtest.Store().TermsAcceptance(context.Background(), u.BuyerID, u.ID, account.TermsVersion)
+	require.NoError(t, err)
+	assert.True(t, at.Equal(a.AcceptedAt), "dated by the app's clock: %v", a.AcceptedAt)
+
+	my := c.Get("/myaccount")
+	require.Equal(t, http.StatusOK, my.StatusCode)
+	assert.Contains(t, my.Body, "第"+strconv.Itoa(account.TermsVersion)+"版に同意済み（2026年12月3日）")
+}
+
+// A user whose acceptance predates the record (no row) still sees the version, without
+// a made-up date; one on an old version is told the latest.
+func TestMyAccountTermsLineWithoutARecord(t *testing.T) {
+	env := webtest.New(t)
+	u := webtest.NewBuyer(t, pay.Corporation, "")
+	_, err := webtest.Store().DB.Exec(`DELETE FROM terms_acceptances WHERE user_id = $1`, u.ID)
+	require.NoError(t, err)
+	c := env.Client(t)
+	c.SignIn(u.EmailAddress)
+	my := c.Get("/myaccount")
+	require.Equal(t, http.StatusOK, my.StatusCode)
+	assert.Contains(t, my.Body, "第"+strconv.Itoa(account.TermsVersion)+"版に同意済み<")
 }

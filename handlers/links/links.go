@@ -60,3 +60,7 @@ const (
 // A supplier's upload page (handlers/supplierupload), signed out: the link's token
 // follows. handlers/suppliers mails it.
 const SupplierUpload = "/supplier-upload/"
+
+// The inquiry form (handlers/inquiries), signed out or in: the help and policy menus'
+// default お問い合わせ link (info.DefaultLinks) names it.
+const Inquiry = "/inquiry"

@@ -4,12 +4,14 @@
 package myaccount
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/labstack/echo/v5"
 
 	"cardpay/account"
 	"cardpay/handlers/web"
+	"cardpay/pay"
 	"cardpay/store"
 	pages "cardpay/views/myaccount"
 )
@@ -44,6 +46,14 @@ func (h *Handler) ShowMyAccountPage(c *echo.Context) error {
 	terms := "未同意"
 	if u.TermsVersion > 0 {
 		terms = "第" + strconv.Itoa(u.TermsVersion) + "版に同意済み"
+		// The date is known for acceptances since the record began (migration 00027).
+		a, err := h.Store.TermsAcceptance(c.Request().Context(), u.BuyerID, u.ID, u.TermsVersion)
+		switch {
+		case err == nil:
+			terms += "（" + pay.JapaneseDate(a.AcceptedAt) + "）"
+		case !errors.Is(err, store.ErrNotFound):
+			return err
+		}
 	}
 	if account.NeedsTerms(*u) {
 		terms += "（最新は第" + strconv.Itoa(account.TermsVersion) + "版です）"

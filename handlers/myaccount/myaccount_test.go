@@ -2,6 +2,7 @@ package myaccount_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -81,16 +82,21 @@ func TestMyAccountPage(t *testing.T) {
 	c.SignIn(u.EmailAddress)
 	res := c.Get("/myaccount")
 	require.Equal(t, http.StatusOK, res.StatusCode)
+	// The user was created having accepted the terms in force; the page says which and
+	// when (the record of the acceptance).
+	accepted, err := webtest.Store().TermsAcceptance(context.Background(), u.BuyerID, u.ID, account.TermsVersion)
+	require.NoError(t, err)
+	termsLine := fmt.Sprintf("第%d版に同意済み（%s）", account.TermsVersion, pay.JapaneseDate(accepted.AcceptedAt))
 	for _, want := range []string{u.EmailAddress, `href="/myaccount/edit-email-address"`, `href="/myaccount/edit-password"`,
-		`href="/myaccount/security"`, "使用しない", "第1版に同意済み", `href="/termsofservice"`} {
+		`href="/myaccount/security"`, "使用しない", termsLine, `href="/termsofservice"`} {
 		assert.Contains(t, res.Body, want)
 	}
 	assert.NotContains(t, res.Body, webtest.Password)
 
-	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion))
+	require.NoError(t, webtest.Store().AcceptTerms(context.Background(), u.BuyerID, u.ID, account.TermsVersion, time.Now()))
 	require.NoError(t, webtest.Store().SetTwoFactor(context.Background(), u.BuyerID, u.ID, "email", ""))
 	res = c.Get("/myaccount")
-	assert.Contains(t, res.Body, "第1版に同意済み")
+	assert.Contains(t, res.Body, termsLine, "accepting a version again keeps its first date")
 	assert.Contains(t, res.Body, "メールで確認コードを受け取る")
 }
 

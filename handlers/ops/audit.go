@@ -25,6 +25,7 @@ var auditObjects = []struct{ Key, Label string }{
 	{store.AuditSignIn, "ログイン"},
 	{store.AuditBuyer, "購入者"},
 	{store.AuditPartner, "連携アプリ"},
+	{store.AuditInquiry, "お問い合わせ"},
 }
 
 var auditActions = map[string]string{
@@ -49,6 +50,9 @@ var auditActions = map[string]string{
 	"disable":        "停止",
 	// A partner application registered (/ops/partners).
 	"register": "連携アプリの登録",
+	// An inquiry answered or closed (/ops/inquiries).
+	"answer_inquiry": "お問い合わせへの回答",
+	"close_inquiry":  "お問い合わせの対応終了",
 }
 
 // ShowAuditPage lists the operators' actions, newest first, by operator and object.
@@ -107,6 +111,8 @@ func (h *Handler) ShowAuditPage(c *echo.Context) error {
 			r.Object = fmt.Sprintf("提案 #%d", a.ObjectID)
 		case store.AuditBuyer:
 			r.Object = fmt.Sprintf("購入者 #%d", a.ObjectID)
+		case store.AuditInquiry:
+			r.Object, r.ObjectHref = pay.InquiryNumber(a.ObjectID), inquiryHref(a.ObjectID)
 		default:
 			r.Object = fmt.Sprintf("担当者 #%d", a.ObjectID)
 		}

@@ -1,12 +1,15 @@
 package payments
 
 import (
+	"errors"
+	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v5"
 
 	"cardpay/handlers/web"
 	"cardpay/pay"
+	"cardpay/store"
 	"cardpay/views"
 	pages "cardpay/views/payments"
 )
@@ -14,19 +17,31 @@ import (
 // CompletePage says the payment was submitted, what happens next and when.
 var CompletePage = web.Page{Path: CompletePath, Title: "支払申請の完了", Access: web.SignedIn}
 
-// ShowCompletePage is 支払申請の完了 for ?id=, one of the buyer's payments.
+// ShowCompletePage is 支払申請の完了 for ?id=, one of the buyer's payments, while it is
+// in review, as it is when submitted. Opened again later (a reload, a bookmark, the
+// browser's history) it leads to where the payment is now: its page in its list once it
+// moved on, the payments' landing list (SPEC.md §2) when ?id= names none of the buyer's
+// payments. Either is a 303: the answer changes as the payment goes on.
 func (h *Handler) ShowCompletePage(c *echo.Context) error {
+	u := web.CurrentUser(c)
+	ctx := c.Request().Context()
 	id, err := strconv.ParseInt(c.QueryParam("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return web.ErrNotFound
+		return h.toLanding(c)
 	}
-	u := web.CurrentUser(c)
-	p, err := h.Store.Payment(c.Request().Context(), u.BuyerID, id)
+	p, err := h.Store.Payment(ctx, u.BuyerID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return h.toLanding(c)
+	}
 	if err != nil {
 		return err
 	}
+	l := listOf(p, Lists[0])
+	if l.Path != reviewListPath {
+		return c.Redirect(http.StatusSeeOther, l.ItemPath(p.ID))
+	}
 	v := pages.CompleteView{Number: pay.InvoiceNumber(p.ID), Supplier: p.SupplierName, Total: pay.Yen(p.Total()),
-		Href: paymentPath(reviewListPath, p.ID)}
+		Href: l.ItemPath(p.ID)}
 	if p.TransferDate != nil {
 		var cy *pay.CardCycle
 		if p.CardID != nil {
@@ -38,6 +53,18 @@ func (h *Handler) ShowCompletePage(c *echo.Context) error {
 		v.Plan = &plan
 	}
 	return web.Show(h.App, c, CompletePage.Title, nil, v, pages.CompletePage)
+}
+
+// toLanding sends the buyer to the payments' landing list (SPEC.md §2 landing rules);
+// when the stats cannot be read (only logged, SPEC.md §8), to 審査中.
+func (h *Handler) toLanding(c *echo.Context) error {
+	to := reviewListPath
+	if st, err := h.Store.Stats(c.Request().Context(), web.CurrentUser(c).BuyerID); err == nil {
+		to = pay.PaymentLanding(st.Payments)
+	} else {
+		h.Logger.ErrorContext(c.Request().Context(), "payments: the stats could not be read for the landing list", "error", err)
+	}
+	return c.Redirect(http.StatusSeeOther, to)
 }
 
 func flashSuccess(title, text string) views.Flash {

@@ -30,7 +30,7 @@ func (h *Handler) renderDrafts(c *echo.Context, errs pay.FieldErrors) error {
 	if err != nil {
 		return err
 	}
-	v := pages.DraftsView{Tabs: listTabs(b.Stats.Payments, draftListPath), Total: l.Total, Action: DeleteDraftsPath, Pagination: l.Pagination}
+	v := pages.DraftsView{Tabs: listTabs(b, draftListPath), Total: l.Total, Action: DeleteDraftsPath, Pagination: l.Pagination}
 	for _, d := range l.Drafts {
 		r := pages.DraftRow{ID: idString(d.ID), Href: draftPath(d.ID), Supplier: d.Counterparty,
 			Saved: pay.JapaneseDateTime(d.UpdatedAt), Partner: d.PartnerName}

@@ -171,7 +171,7 @@ func TestPayAnInvoiceWithoutJavaScript(t *testing.T) {
 	// Another buyer sees none of it.
 	other := newPayer(t, "")
 	assert.Equal(t, http.StatusNotFound, other.c.Get("/payments/review/"+strconv.FormatInt(id, 10)).StatusCode)
-	assert.Equal(t, http.StatusNotFound, other.c.Get("/payments/complete?id="+strconv.FormatInt(id, 10)).StatusCode)
+	assert.NotContains(t, other.c.Get("/payments/complete?id="+strconv.FormatInt(id, 10)).Header.Get("Location"), strconv.FormatInt(id, 10))
 	assert.NotContains(t, other.c.Get("/payments/review").Body, pay.InvoiceNumber(id))
 
 	// Cancel: はい / いいえ, then the card's authorisation is voided by a job.
@@ -345,14 +345,30 @@ func TestDraftSaveListResumeDelete(t *testing.T) {
 	// Another buyer can neither open nor delete it.
 	other := newPayer(t, "")
 	assert.Equal(t, http.StatusNotFound, other.c.Get("/payments/draft/"+m[1]).StatusCode)
-	other.c.Post("/payments/draft/delete", url.Values{"draft": {m[1]}})
+	res = other.c.Post("/payments/draft/delete", url.Values{"draft": {m[1]}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, "none of theirs: nothing to ask")
+	assert.Equal(t, "/payments/draft", res.Header.Get("Location"))
+	res = other.c.Post("/payments/draft/delete", url.Values{"draft": {m[1]}, "confirmed": {"1"}})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	assert.Contains(t, p.c.Get("/payments/draft").Body, "¥77,777")
 	// Nothing ticked: a message, nothing deleted.
 	res = p.c.Post("/payments/draft/delete", url.Values{})
 	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
-	res = p.c.Post("/payments/draft/delete", url.Values{"draft": {m[1]}})
+	// Ticked: asked first (はい / いいえ, SPEC.md §8), naming the draft; nothing deleted yet.
+	ask := p.c.Post("/payments/draft/delete", url.Values{"draft": {m[1]}})
+	require.Equal(t, http.StatusOK, ask.StatusCode)
+	for _, want := range []string{"下書きを削除しますか？", "株式会社山田商事（¥77,777、保存 ", ">はい<", `href="/payments/draft">いいえ</a>`,
+		`name="draft" value="` + m[1] + `"`, `name="confirmed" value="1"`, `action="/payments/draft/delete"`} {
+		assert.Contains(t, ask.Body, want)
+	}
+	assert.Contains(t, p.c.Get("/payments/draft").Body, "¥77,777", "いいえ: the draft stays")
+	// はい: the question's own form.
+	res = p.c.Post("/payments/draft/delete", url.Values{"draft": {m[1]}, "confirmed": {"1"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
-	assert.Contains(t, p.c.Get("/payments/draft").Body, "保存した下書きはありません")
+	assert.Equal(t, "/payments/draft", res.Header.Get("Location"))
+	list = p.c.Get("/payments/draft")
+	assert.Contains(t, list.Body, "下書きを1件削除しました")
+	assert.Contains(t, list.Body, "保存した下書きはありません")
 }
 
 func TestSubmittingAResumedDraftDeletesIt(t *testing.T) {

@@ -55,15 +55,21 @@ var Lists = []List{
 		Empty: "取引先から届いたカード払いの依頼はありません。"},
 }
 
-// listTabs are the tabs above every list, with the counts from the stats.
-func listTabs(st pay.PaymentCounts, current string) []pages.Tab {
-	return []pages.Tab{
+// listTabs are the tabs above every list, with the counts from the stats (none when the
+// stats could not be read).
+func listTabs(b views.Base, current string) []pages.Tab {
+	st := b.Stats.Payments
+	tabs := []pages.Tab{
 		{Label: "審査中", Href: reviewListPath, Count: st.Review + st.ActionRequired, Attention: st.ActionRequired, Current: current == reviewListPath},
 		{Label: "振込予定", Href: reservedListPath, Count: st.Reserved, Current: current == reservedListPath},
 		{Label: "支払履歴", Href: historyListPath, Count: st.History, Current: current == historyListPath},
 		{Label: "支払待ち", Href: waitingPath, Count: st.Waiting, Current: current == waitingPath},
 		{Label: "下書き", Href: draftListPath, Count: st.Draft, Current: current == draftListPath},
 	}
+	for i := range tabs {
+		tabs[i].Uncounted = b.StatsUnknown
+	}
+	return tabs
 }
 
 // ShowListPage shows one list, 20 a page, newest first, filtered by supplier and by the
@@ -77,7 +83,7 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 			return err
 		}
 		f := store.PaymentFilter{BuyerID: u.BuyerID, Bucket: l.Bucket, Page: web.PageParam(c) - 1, Size: PageSize}
-		v := pages.ListView{Heading: l.Title, Path: l.Path, Tabs: listTabs(b.Stats.Payments, l.Path), Empty: l.Empty}
+		v := pages.ListView{Heading: l.Title, Path: l.Path, Tabs: listTabs(b, l.Path), Empty: l.Empty}
 		// Filters: a bad value is shown as an error and ignored.
 		q := url.Values{}
 		if s := c.QueryParam("supplier"); s != "" {
@@ -89,7 +95,7 @@ func (h *Handler) ShowListPage(l List) echo.HandlerFunc {
 		dr := web.DateRangeParams(c, &b.Errors, q)
 		f.From, f.To, v.From, v.To = dr.From, dr.To, dr.FromShown, dr.ToShown
 		v.Filtered = len(q) > 0
-		if !v.Filtered {
+		if !v.Filtered && !b.StatsUnknown {
 			// The tabs' counts are this list's size: no second count.
 			f.Total, f.Counted = b.Stats.Payments.Of(l.Bucket), true
 		}

@@ -30,6 +30,9 @@ func (h *Handler) ShowPaymentPage(l List) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
+		if to := l.elsewhere(c, p); to != "" {
+			return c.Redirect(http.StatusSeeOther, to)
+		}
 		events, err := h.Store.PaymentEvents(ctx, u.BuyerID, id)
 		if err != nil {
 			return err
@@ -135,6 +138,9 @@ func (h *Handler) ShowCancelPage(l List) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
+		if to := l.elsewhere(c, p); to != "" {
+			return c.Redirect(http.StatusSeeOther, to)
+		}
 		back := l.ItemPath(p.ID)
 		if !pay.BuyerCanCancel(p.State()) {
 			return c.Redirect(http.StatusSeeOther, back)
@@ -158,7 +164,7 @@ func (h *Handler) CancelPayment(l List) echo.HandlerFunc {
 		switch {
 		case errors.As(err, &fe):
 			h.SetFlash(c, flashError("キャンセルできませんでした", fe[0].Message))
-			return c.Redirect(http.StatusSeeOther, l.ItemPath(p.ID))
+			return c.Redirect(http.StatusSeeOther, listOf(p, l).ItemPath(p.ID))
 		case err != nil:
 			return err
 		}
@@ -169,6 +175,33 @@ func (h *Handler) CancelPayment(l List) echo.HandlerFunc {
 		h.SetFlash(c, flashSuccess(pay.InvoiceNumber(p.ID)+"のお支払いをキャンセルしました", text))
 		return c.Redirect(http.StatusSeeOther, paymentPath(historyListPath, p.ID))
 	}
+}
+
+// listOf is the list payment p is in now (its bucket's: 要対応 is on the 審査中 page),
+// or def when it is in none of them.
+func listOf(p store.Payment, def List) List {
+	b, ok := pay.PaymentBucketOf(p.ExaminationStatus, p.InvoiceType, p.ActionRequired)
+	if b == pay.BucketReview || b == pay.BucketActionRequired {
+		b = pay.BucketReviewAll
+	}
+	for _, l := range Lists {
+		if ok && l.Bucket == b {
+			return l
+		}
+	}
+	return def
+}
+
+// elsewhere is where a page of payment p opened under list l belongs when p is in
+// another list now (the same page under that list's path), "" when it is in l. A
+// payment moves from list to list as it goes on, so an old link or bookmark is
+// redirected with 303, not 301: the next move would make a remembered answer wrong.
+func (l List) elsewhere(c *echo.Context, p store.Payment) string {
+	own := listOf(p, l)
+	if own.Path == l.Path {
+		return ""
+	}
+	return strings.Replace(c.Request().URL.Path, l.Path, own.Path, 1)
 }
 
 func (h *Handler) payment(c *echo.Context) (store.Payment, error) {

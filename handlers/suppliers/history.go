@@ -1,6 +1,7 @@
 package suppliers
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -102,6 +103,17 @@ func (h *Handler) showHistoryInvoice(c *echo.Context, t pay.InvoiceType) error {
 	}
 	ctx := c.Request().Context()
 	inv, err := h.Store.SupplierInvoice(ctx, s.BuyerID, s.ID, invID, t)
+	if errors.Is(err, store.ErrNotFound) {
+		// Opened under the other kind's path (a payment under collection-history, a
+		// request under payment-history): its own path, with 303 like the lists' pages.
+		other := pay.InvoiceRequestBuyer
+		if t == pay.InvoiceRequestBuyer {
+			other = pay.InvoicePayment
+		}
+		if o, oerr := h.Store.SupplierInvoice(ctx, s.BuyerID, s.ID, invID, other); oerr == nil {
+			return c.Redirect(http.StatusSeeOther, invoiceHref(strconv.FormatInt(s.ID, 10), o))
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -408,6 +408,13 @@ func TestSupplierHistory(t *testing.T) {
 	res = c.Get("/suppliers/" + id + "/collection-history/" + strconv.FormatInt(reqID, 10))
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, res.Body, "支払待ち")
-	assert.Equal(t, http.StatusNotFound, c.Get("/suppliers/"+id+"/collection-history/"+strconv.FormatInt(payID, 10)).StatusCode, "a payment is not a request")
+	// A payment under collection-history (and a request under payment-history) is taken
+	// to its own path with 303.
+	res = c.Get("/suppliers/" + id + "/collection-history/" + strconv.FormatInt(payID, 10))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, "a payment is not a request")
+	assert.Equal(t, "/suppliers/"+id+"/payment-history/"+strconv.FormatInt(payID, 10), res.Header.Get("Location"))
+	res = c.Get("/suppliers/" + id + "/payment-history/" + strconv.FormatInt(reqID, 10))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, "a request is not a payment")
+	assert.Equal(t, "/suppliers/"+id+"/collection-history/"+strconv.FormatInt(reqID, 10), res.Header.Get("Location"))
 	assert.Equal(t, http.StatusNotFound, c.Get("/suppliers/"+id+"/payment-history/999999999").StatusCode)
 }

@@ -9,13 +9,14 @@ import (
 
 	"cardpay/pay"
 	"cardpay/views"
+	"cardpay/views/ui"
 )
 
 // Render writes a page into a buffer first, so that a failing render becomes a clean
 // 500 page rather than half a page.
 func Render(c *echo.Context, status int, page templ.Component) error {
 	var buf bytes.Buffer
-	if err := page.Render(c.Request().Context(), &buf); err != nil {
+	if err := page.Render(ui.WithIslands(c.Request().Context()), &buf); err != nil {
 		return err
 	}
 	if limited, ok := c.Get(contextLimited).(bool); ok && limited {
@@ -25,14 +26,17 @@ func Render(c *echo.Context, status int, page templ.Component) error {
 }
 
 // Base fills what every page shares. It reads the stats only for signed-in pages,
-// because only the signed-in header shows them.
+// because only the signed-in header shows them. A failure to read them is only logged
+// (SPEC.md §8): the page is still the page, with no counts (b.StatsUnknown).
 func (a *App) Base(c *echo.Context, title string) (views.Base, error) {
 	b := a.BaseWith(c, title, a.PopFlash(c))
 	b.TagManagerID = a.pageTags(c)
 	if u := CurrentUser(c); u != nil {
 		st, err := a.Store.Stats(c.Request().Context(), u.BuyerID)
 		if err != nil {
-			return b, err
+			a.Logger.ErrorContext(c.Request().Context(), "web: the stats could not be read; the page is shown without counts",
+				"route", c.Path(), "error", err)
+			b.StatsUnknown = true
 		}
 		b.Stats = st
 		b.User = &views.User{

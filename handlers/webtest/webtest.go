@@ -28,6 +28,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/net/html"
 
 	"cardpay/account"
 	"cardpay/auth"
@@ -327,7 +328,49 @@ func (c *Client) Do(req *http.Request) Response {
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	require.NoError(c.t, err)
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		// Every page any handler test opens is checked for a repeated id: a second
+		// element with an id breaks the label, aria-describedby or fragment that names it.
+		if dup := RepeatedIDs(string(b)); len(dup) > 0 {
+			c.t.Errorf("webtest: %s %s repeats the id(s) %q", req.Method, req.URL.Path, dup)
+		}
+	}
 	return Response{res, string(b)}
+}
+
+// RepeatedIDs are the ids that more than one element of page has (in document order
+// of their second use); a <template>'s content is its own document and not counted.
+func RepeatedIDs(page string) []string {
+	z := html.NewTokenizer(strings.NewReader(page))
+	seen := map[string]int{}
+	var dup []string
+	inTemplate := 0
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return dup
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			if string(name) == "template" && tt == html.StartTagToken {
+				inTemplate++
+			}
+			for hasAttr && inTemplate == 0 {
+				var k, v []byte
+				k, v, hasAttr = z.TagAttr()
+				if string(k) == "id" {
+					seen[string(v)]++
+					if seen[string(v)] == 2 {
+						dup = append(dup, string(v))
+					}
+				}
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); string(name) == "template" && inTemplate > 0 {
+				inTemplate--
+			}
+		}
+	}
 }
 
 // Get opens path.

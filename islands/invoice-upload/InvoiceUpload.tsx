@@ -11,7 +11,7 @@
 //   - the upload with XMLHttpRequest (fetch reports no upload progress) to
 //     POST /api/v1/invoices/files/upload in cookie mode (the session cookie and
 //     X-Requested-With: fetch, as islands/lib/api.ts sends them), a <progress> bar, a live
-//     announcement at every 25 %, 中止 (abort) and 再試行 after a network failure;
+//     announcement at every 25 %, 中止 (abort, told by the page's snackbar) and 再試行 after a network failure;
 //   - then GET /api/v1/invoices/files/{id} until reading (OCR) is over, with a second
 //     indicator 読み取り中…, and on to the file's page, /payments/create/files/{id}, which
 //     shows what was read. Reading never blocks: after MAX_POLLS the buyer goes on anyway;
@@ -22,6 +22,7 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { ApiError, createApiClient, SIGNIN_PATH, type ApiErrorBody } from "../lib/api";
 import { Icon } from "../lib/Icon";
+import { showSnackbar } from "../lib/snackbar-events";
 import { ACCEPT, checkFile, fileTypeFromName, formatSize, MESSAGES, progressStep } from "./rules";
 
 export interface InvoiceUploadProps {
@@ -247,7 +248,9 @@ export default function InvoiceUpload(props: InvoiceUploadProps) {
     } catch (err) {
       if (err instanceof AbortedError) {
         setPhase({ kind: "idle" });
-        setAnnouncement(TEXT.cancelled);
+        // The page's snackbar tells it (role=status); the island's own status stays quiet.
+        setAnnouncement("");
+        showSnackbar({ color: "info", title: TEXT.cancelled, text: "" });
         return;
       }
       if (err instanceof NetworkError) {

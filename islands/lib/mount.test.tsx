@@ -1,7 +1,7 @@
 import { act } from "@testing-library/react";
 import { useState } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { boot, MOUNTED_ATTR, RELOAD_FLAG, type IslandModule } from "./mount";
+import { boot, clearReloadFlagOnLoad, MOUNTED_ATTR, RELOAD_FLAG, type IslandModule } from "./mount";
 
 function Greeting({ name }: { name: string }) {
   const [clicks, setClicks] = useState(0);
@@ -107,8 +107,12 @@ describe("boot", () => {
     const first = island("greeting", { name: "A社" });
     await bootNow("greeting", fail, { reload });
     expect(reload).toHaveBeenCalledTimes(1);
-    expect(sessionStorage.getItem(RELOAD_FLAG)).toBe("1");
+    expect(sessionStorage.getItem(RELOAD_FLAG)).toBe(window.location.href);
     expect(first.innerHTML).toBe(FALLBACK);
+
+    // The reload boot() asked for keeps the flag when the page loads.
+    clearReloadFlagOnLoad(sessionStorage, "reload", window.location.href);
+    expect(sessionStorage.getItem(RELOAD_FLAG)).toBe(window.location.href);
 
     // The reloaded page fails again: log, keep the fallback, no second reload.
     document.body.replaceChildren();
@@ -152,5 +156,34 @@ describe("boot", () => {
     island("greeting", { name: "A社" });
     await bootNow("greeting", module(Greeting), { reload: vi.fn() });
     expect(sessionStorage.getItem(RELOAD_FLAG)).toBeNull();
+  });
+
+  it("clears the reload flag when another page loads, so a later failure reloads again (SPEC.md §2)", async () => {
+    const reload = vi.fn();
+    const fail = () => Promise.reject(new TypeError("Failed to fetch dynamically imported module"));
+    sessionStorage.setItem(RELOAD_FLAG, "http://localhost/payments/create");
+    // A link to another page, or the same page opened again by a link: not our reload.
+    clearReloadFlagOnLoad(sessionStorage, "navigate", "http://localhost/suppliers");
+    expect(sessionStorage.getItem(RELOAD_FLAG)).toBeNull();
+    sessionStorage.setItem(RELOAD_FLAG, "http://localhost/payments/create");
+    clearReloadFlagOnLoad(sessionStorage, "navigate", "http://localhost/payments/create");
+    expect(sessionStorage.getItem(RELOAD_FLAG)).toBeNull();
+    // The user's own reload of another page, and back/forward, clear it too.
+    sessionStorage.setItem(RELOAD_FLAG, "http://localhost/payments/create");
+    clearReloadFlagOnLoad(sessionStorage, "reload", "http://localhost/suppliers");
+    expect(sessionStorage.getItem(RELOAD_FLAG)).toBeNull();
+    sessionStorage.setItem(RELOAD_FLAG, "http://localhost/payments/create");
+    clearReloadFlagOnLoad(sessionStorage, "back_forward", "http://localhost/payments/create");
+    expect(sessionStorage.getItem(RELOAD_FLAG)).toBeNull();
+
+    island("greeting", {});
+    await bootNow("greeting", fail, { reload });
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it("clears nothing, and never throws, without sessionStorage", () => {
+    expect(() => clearReloadFlagOnLoad(null, "navigate", "http://localhost/")).not.toThrow();
+    const broken = { getItem: () => { throw new Error("blocked"); }, setItem: vi.fn(), removeItem: vi.fn() };
+    expect(() => clearReloadFlagOnLoad(broken, "navigate", "http://localhost/")).not.toThrow();
   });
 });

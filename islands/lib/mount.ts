@@ -11,7 +11,10 @@ import { createRoot, type Root } from "react-dom/client";
 // runtime in the same shared chunk as React instead of a chunk of its own.
 import { jsx } from "react/jsx-runtime";
 
-/** sessionStorage key that stops a reload loop when island code cannot be fetched (SPEC.md §8). */
+/**
+ * sessionStorage key that stops a reload loop when island code cannot be fetched (SPEC.md §8).
+ * Its value is the address the page was reloaded at.
+ */
 export const RELOAD_FLAG = "cardpay:island-reloaded";
 
 /**
@@ -79,13 +82,14 @@ export async function boot(
 // SPEC.md §8 "screen load failure": reload once; if this session already reloaded, log and
 // stay. The page is server-rendered, so staying leaves a working no-JS fallback.
 function reloadOnce(name: string, err: unknown, storage: BootOptions["storage"], reload: () => void) {
-  const alreadyReloaded = safely(() => storage?.getItem(RELOAD_FLAG)) === "1";
+  const flag = safely(() => storage?.getItem(RELOAD_FLAG));
+  const alreadyReloaded = flag !== null && flag !== undefined;
   if (!storage || alreadyReloaded) {
     console.error(`island ${name}: code failed to load, the server fallback stays`, err);
     return;
   }
   const flagged = safely(() => {
-    storage.setItem(RELOAD_FLAG, "1");
+    storage.setItem(RELOAD_FLAG, window.location.href);
     return true;
   });
   if (!flagged) {
@@ -95,6 +99,35 @@ function reloadOnce(name: string, err: unknown, storage: BootOptions["storage"],
   }
   console.error(`island ${name}: code failed to load, reloading the page once`, err);
   reload();
+}
+
+/**
+ * SPEC.md §2: the reload flag "is cleared on page load", so that a failure on a later page
+ * reloads again. The one load that keeps it is the reload boot() asked for (a reload of
+ * the address in the flag): a second failure there must not reload again. Runs once per
+ * page, when this shared module is first evaluated; exported for the tests.
+ */
+export function clearReloadFlagOnLoad(
+  storage: BootOptions["storage"],
+  navigationType: string | undefined,
+  href: string,
+): void {
+  if (!storage) return;
+  const flag = safely(() => storage.getItem(RELOAD_FLAG));
+  if (flag === null || flag === undefined) return;
+  if (navigationType === "reload" && flag === href) return;
+  safely(() => storage.removeItem(RELOAD_FLAG));
+}
+
+function currentNavigationType(): string | undefined {
+  return safely(() => {
+    const [nav] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+    return nav?.type;
+  });
+}
+
+if (typeof window !== "undefined") {
+  clearReloadFlagOnLoad(sessionStorageOrNull(), currentNavigationType(), window.location.href);
 }
 
 function mountOne(name: string, el: HTMLElement, island: ComponentType<any>) {

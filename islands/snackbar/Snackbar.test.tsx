@@ -154,4 +154,17 @@ describe("Snackbar", () => {
     advance(SHOW_DELAY_MS);
     expectShown(true);
   });
+
+  it("starts empty on a page without a notice, and shows what an island raises (SPEC.md §2)", () => {
+    render(<Snackbar color="info" title="" text="" iconHref="/static/icons.svg" />);
+    expect(notice()).toBeNull();
+    expect(document.querySelector(".snackbar-live")!.getAttribute("role")).toBe("status");
+    advance(SHOW_DELAY_MS + DEFAULT_DURATION_MS);
+    expect(notice()).toBeNull();
+    act(() => showSnackbar({ color: "error", title: "アップロードできませんでした", text: "" }));
+    advance(SHOW_DELAY_MS);
+    expectShown(true);
+    expect(notice()!.classList.contains("snackbar--error")).toBe(true);
+    expect(screen.getByText("アップロードできませんでした")).toBeTruthy();
+  });
 });

@@ -19,6 +19,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Icon } from "../lib/Icon";
 import { SNACKBAR_EVENT, type SnackbarColor, type SnackbarNotice } from "../lib/snackbar-events";
+import { Toaster } from "../lib/toast";
 
 export const SHOW_DELAY_MS = 100;
 export const HIDE_DELAY_MS = 400;
@@ -63,7 +64,11 @@ function normalise(n: Partial<SnackbarNotice> | null | undefined): Notice {
 }
 
 export default function Snackbar(props: SnackbarProps) {
-  const [state, setState] = useState<State>(() => ({ notice: normalise(props), phase: "entering" }));
+  // A page whose islands may raise notices gets the snackbar with none (no title, no
+  // text): it waits, hidden, for the first showSnackbar().
+  const [state, setState] = useState<State>(() =>
+    props.title || props.text ? { notice: normalise(props), phase: "entering" } : { notice: null, phase: "leaving" },
+  );
   const [paused, setPaused] = useState(false);
 
   // Setting a new notice: hide, then show after SHOW_DELAY_MS.
@@ -104,32 +109,36 @@ export default function Snackbar(props: SnackbarProps) {
   const hidden = phase !== "shown";
   return (
     // The live region stays from mount to unmount so screen readers announce each notice.
-    // (Not .snackbar-region: the layout already wraps the island in that fixed box.)
-    <div className="snackbar-live" role="status">
-      {notice && (
-        <div
-          className={`snackbar snackbar--${notice.color}${hidden ? " snackbar--hidden" : ""}`}
-          data-state={hidden ? "hidden" : "shown"}
-          // While hidden it is out of the accessibility tree and the tab order, so showing it
-          // is an addition to the live region (announced) whatever the CSS does.
-          inert={hidden}
-          onMouseEnter={() => setPaused(true)}
-          onMouseLeave={() => setPaused(false)}
-          onFocus={() => setPaused(true)}
-          onBlur={(e) => {
-            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setPaused(false);
-          }}
-        >
-          <Icon href={props.iconHref} name={snackbarIcon(notice.color)} />
-          <div className="snackbar__body">
-            {notice.title && <p className="snackbar__title">{notice.title}</p>}
-            {notice.text && <p className="snackbar__text">{notice.text}</p>}
+    // (Not .snackbar-region: the layout already wraps the island in that fixed box.) The
+    // page's toasts (islands/lib/toast.tsx) are hosted here too, in their own corner.
+    <>
+      <Toaster />
+      <div className="snackbar-live" role="status">
+        {notice && (
+          <div
+            className={`snackbar snackbar--${notice.color}${hidden ? " snackbar--hidden" : ""}`}
+            data-state={hidden ? "hidden" : "shown"}
+            // While hidden it is out of the accessibility tree and the tab order, so showing it
+            // is an addition to the live region (announced) whatever the CSS does.
+            inert={hidden}
+            onMouseEnter={() => setPaused(true)}
+            onMouseLeave={() => setPaused(false)}
+            onFocus={() => setPaused(true)}
+            onBlur={(e) => {
+              if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setPaused(false);
+            }}
+          >
+            <Icon href={props.iconHref} name={snackbarIcon(notice.color)} />
+            <div className="snackbar__body">
+              {notice.title && <p className="snackbar__title">{notice.title}</p>}
+              {notice.text && <p className="snackbar__text">{notice.text}</p>}
+            </div>
+            <button type="button" className="snackbar__close" onClick={close}>
+              {CLOSE_LABEL}
+            </button>
           </div>
-          <button type="button" className="snackbar__close" onClick={close}>
-            {CLOSE_LABEL}
-          </button>
-        </div>
-      )}
-    </div>
+        )}
+      </div>
+    </>
   );
 }

@@ -241,6 +241,14 @@ export async function pageProblems(page, response, { status = 200, where = page.
   else if (!title.includes(SERVICE_NAME)) problems.push(`<title> ${JSON.stringify(title)} does not contain ${SERVICE_NAME}`);
   const h1 = await page.locator("h1").count();
   if (h1 !== 1) problems.push(`${h1} <h1> elements, want exactly 1`);
+  // An id on two elements breaks the label, aria-describedby or fragment that names it
+  // (axe no longer checks this itself); the islands' markup counts as much as the server's.
+  const repeated = await page.evaluate(() => {
+    const seen = new Map();
+    for (const el of document.querySelectorAll("[id]")) seen.set(el.id, (seen.get(el.id) ?? 0) + 1);
+    return [...seen].filter(([, n]) => n > 1).map(([id, n]) => `${id} (${n}×)`);
+  });
+  if (repeated.length) problems.push(`repeated id(s): ${repeated.join(", ")}`);
   if (!runAxe) return { problems };
   // The snackbar island fades its notice in: axe would measure the contrast of a
   // half-faded one, so the notice is let settle first (with JavaScript: the island

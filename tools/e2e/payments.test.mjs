@@ -7,7 +7,8 @@
 //     → the invoice with a day chosen on the bank-day calendar → the confirm page (fee,
 //     deadline plan, card) → この内容で申請する → the PSP's challenge → 支払申請の完了 → the
 //     payment's page;
-//   - a draft saved at the invoice step (下書き保存), listed, resumed with its answers;
+//   - a draft saved at the invoice step (下書き保存), listed, resumed with its answers, then
+//     deleted (選択した下書きを削除 asks はい / いいえ first: いいえ keeps it, はい deletes it);
 //   - the payment sent back (as screening would, with `bin/server -send-back`), corrected
 //     with a new amount (a new authorisation, challenged again) and resubmitted;
 //   - the payment cancelled (はい) and found in 支払履歴;
@@ -284,6 +285,28 @@ for (const combo of COMBOS) {
       await check(t, res, "the invoice step with errors", 422);
       assert.equal(await focusedId(page, "error-summary"), "error-summary", "focus on the error summary");
       assert.equal(await page.locator("#amount").inputValue(), "12.5");
+    });
+
+    test("deleting a draft asks はい / いいえ first", async (t) => {
+      let res = await page.goto(url("/payments/draft"));
+      await check(t, res, "下書き");
+      await choose("main input[name=draft]");
+      res = await activate(page, button("選択した下書きを削除"));
+      assert.equal(pagePath(page), "/payments/draft/delete");
+      await check(t, res, "the drafts' delete question");
+      assert.match(await mainText(page), /下書きを削除しますか？/);
+      assert.match(await mainText(page), /¥45,678/, "the question names the draft");
+      // いいえ: back to the list, the draft kept.
+      res = await activate(page, "main a:has-text('いいえ')");
+      assert.equal(pagePath(page), "/payments/draft");
+      assert.match(await mainText(page), /¥45,678/);
+      await choose("main input[name=draft]");
+      await activate(page, button("選択した下書きを削除"));
+      res = await activate(page, button("はい"));
+      assert.equal(pagePath(page), "/payments/draft");
+      await check(t, res, "下書き after deleting");
+      assert.match(await noticeText(page), /下書きを1件削除しました/);
+      assert.doesNotMatch(await mainText(page), /¥45,678/);
     });
 
     test("a payment paid with a card added from the confirm page (the PSP's fields or hosted page)", async (t) => {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { CORP, SOLE, displayPath, firstPage, launch, pages, screenshot, signIn, url } from "./lib.mjs";
+import { CORP, SOLE, axe, displayPath, firstPage, formatViolations, launch, pages, screenshot, signIn, tabTo, url } from "./lib.mjs";
 
 const SHOW_DELAY_MS = 100;
 const DURATION_MS = 5000;
@@ -149,6 +149,45 @@ describe("snackbar island (JS on, 1280px)", () => {
     assert.deepEqual(errors, [], "no console errors, page errors or failed requests");
   });
 
+  it("the receiving address's コピー: a tooltip on focus and after 700 ms of hovering, a toast top-right (SPEC.md §9)", TIMEOUT, async () => {
+    errors.length = 0;
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: url("/") });
+    await signIn(page, CORP);
+    await page.goto(url("/receipt-invoices/address"));
+    const address = (await page.locator("#receiving-address").innerText()).trim();
+    const button = page.locator("[data-island='copy-text'] button");
+    await button.waitFor();
+    const tooltip = page.locator("[data-island='copy-text'] [role=tooltip]");
+    assert.equal(await tooltip.isVisible(), false, "no tooltip before");
+
+    await button.hover();
+    const hovered = Date.now();
+    await tooltip.waitFor({ state: "visible", timeout: 3_000 });
+    assert.ok(Date.now() - hovered >= 600, "the tooltip waits ~700 ms while hovering");
+    assert.equal(await tooltip.innerText(), "受付メールアドレスをコピー");
+    await page.mouse.move(0, 0);
+    await tooltip.waitFor({ state: "hidden" });
+
+    await page.evaluate(() => document.activeElement?.blur());
+    await tabTo(page, "[data-island='copy-text'] button", { max: 60 });
+    await tooltip.waitFor({ state: "visible", timeout: 1_000 });
+    await page.keyboard.press("Escape");
+    await tooltip.waitFor({ state: "hidden" });
+
+    await page.keyboard.press("Enter");
+    const toast = page.locator(".toaster .toast");
+    await toast.waitFor();
+    assert.match(await toast.innerText(), /受付メールアドレスをコピーしました/);
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), address, "the address is on the clipboard");
+    const box = await toast.boundingBox();
+    const viewport = page.viewportSize();
+    assert.ok(box.y < 100 && box.x + box.width > viewport.width - 100, `top-right (${JSON.stringify(box)})`);
+    const violations = await axe(page);
+    if (violations.length) assert.fail(`axe with the toast: ${formatViolations(violations)}\n(screenshot: ${await screenshot(page, "toast")})`);
+    await toast.waitFor({ state: "detached", timeout: 10_000 });
+    assert.deepEqual(errors, [], "no console errors, page errors or failed requests");
+  });
+
   it("the island's live region keeps role=status", async () => {
     await signIn(page, SOLE);
     await page.locator("[data-island='snackbar'][data-island-mounted='true']").waitFor({ timeout: 10_000 });
@@ -253,14 +292,9 @@ describe("pages without a notice ship no JavaScript", () => {
       it(`${p.path} has zero <script>`, TIMEOUT, () => noScripts(p.path));
     }
     for (const p of islandPages) {
-      it(`${p.path} has one module script, for its ${p.island} island`, TIMEOUT, async () => {
+      it(`${p.path} has module scripts for its ${p.island} island and the empty snackbar`, TIMEOUT, async () => {
         await page.goto(url(p.path));
-        const islands = await page.locator("[data-island]").evaluateAll((els) => els.map((e) => e.dataset.island));
-        assert.deepEqual(islands, [p.island], `${p.path} carries the ${p.island} island and no other`);
-        const scripts = await page.locator("script").evaluateAll((els) => els.map((e) => ({ type: e.type, src: e.getAttribute("src") })));
-        assert.equal(scripts.length, 1, `one <script>, got ${JSON.stringify(scripts)}`);
-        assert.equal(scripts[0].type, "module");
-        assert.match(scripts[0].src, /^\/static\//, "served from /static/");
+        await islandScripts(p);
       });
     }
   });
@@ -269,16 +303,28 @@ describe("pages without a notice ship no JavaScript", () => {
       await signIn(page, CORP);
     });
     for (const p of collectionIslandPages) {
-      it(`${p.path} has one module script, for its ${p.island} island`, TIMEOUT, async () => {
+      it(`${p.path} has module scripts for its ${p.island} island and the empty snackbar`, TIMEOUT, async () => {
         await page.goto(url(p.path));
-        const islands = await page.locator("[data-island]").evaluateAll((els) => els.map((e) => e.dataset.island));
-        assert.deepEqual(islands, [p.island], `${p.path} carries the ${p.island} island and no other`);
-        const scripts = await page.locator("script").evaluateAll((els) => els.map((e) => ({ type: e.type, src: e.getAttribute("src") })));
-        assert.equal(scripts.length, 1, `one <script>, got ${JSON.stringify(scripts)}`);
-        assert.equal(scripts[0].type, "module");
+        await islandScripts(p);
       });
     }
   });
+  /**
+   * A page with an island carries it and an empty snackbar (for the notices islands raise,
+   * SPEC.md §2): one module script each, from /static/.
+   */
+  async function islandScripts(p) {
+    await page.goto(url(p.path));
+    const islands = await page.locator("[data-island]").evaluateAll((els) => els.map((e) => e.dataset.island));
+    assert.deepEqual(islands.sort(), [p.island, "snackbar"].sort(), `${p.path} carries the ${p.island} island and the snackbar, no other`);
+    const scripts = await page.locator("script").evaluateAll((els) => els.map((e) => ({ type: e.type, src: e.getAttribute("src") })));
+    assert.equal(scripts.length, 2, `two <script>, got ${JSON.stringify(scripts)}`);
+    for (const s of scripts) {
+      assert.equal(s.type, "module");
+      assert.match(s.src, /^\/static\//, "served from /static/");
+    }
+  }
+
   it("the page with a notice has one module script for the snackbar, besides the page's own island", TIMEOUT, async () => {
     await signIn(page, SOLE);
     // The landing page may carry an island of its own (/payments/create: invoice-upload).

@@ -399,6 +399,26 @@ for (const combo of COMBOS) {
         assert.match(path(page), FILE_PAGE, "on to the file's page");
         await readUntilDone(t, res, "the PDF's page after 再試行", { alt: "請求書の1ページ目のプレビュー" });
       });
+
+      test("中止 stops the upload, and the page's snackbar says so (an island raises it, SPEC.md §2)", async (t) => {
+        await openCreate(t);
+        // The page had no notice from the server: its snackbar waits, empty, for the islands'.
+        const snackbar = page.locator("[data-island='snackbar']");
+        await page.locator("[data-island='snackbar'][data-island-mounted='true']").waitFor({ state: "attached" });
+        assert.equal(await snackbar.locator(".snackbar").count(), 0, "no notice yet");
+        await chooseFile(PDF);
+        await page.route("**/api/v1/invoices/files/upload", () => {}); // held until 中止
+        await tabTo(page, ISLAND_BUTTON);
+        await page.keyboard.press("Enter");
+        await page.locator(`${ISLAND} .invoice-upload__progress progress[max='100']`).waitFor({ state: "visible" });
+        assert.equal((await page.locator(ISLAND_BUTTON).innerText()).trim(), "中止");
+        await page.keyboard.press("Enter");
+        const notice = snackbar.locator(".snackbar[data-state='shown']");
+        await notice.waitFor({ timeout: 5_000 });
+        assert.match(await notice.innerText(), /アップロードを中止しました/);
+        assert.equal(await page.locator(`${ISLAND} .invoice-upload__progress`).count(), 0, "the bar is gone");
+        await checkAxe("snackbar raised by the island");
+      });
     }
   });
 }

@@ -1,0 +1,3 @@
+import { boot } from "../lib/mount";
+
+void boot("copy-text", () => import("./CopyText"));
