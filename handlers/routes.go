@@ -404,7 +404,7 @@ func Pages() []web.Page {
 		ps = append(ps, l.Page)
 	}
 	ps = append(ps, info.Pages...)
-	ps = append(ps, inquiries.FormPage, inquiries.ListPage, ops.InquiriesPage)
+	ps = append(ps, inquiries.FormPage, inquiries.ListPage)
 	ps = append(ps, notifications.ListPage)
 	ps = append(ps, collections.Pages...)
 	ps = append(ps, receivedinvoices.Pages...)

@@ -22,9 +22,8 @@ func (h *Handler) ShowTopPage(c *echo.Context) error {
 	st, err := h.Store.Stats(ctx, web.CurrentUser(c).BuyerID)
 	if err != nil {
 		h.Logger.ErrorContext(ctx, "info: the stats could not be read; the top page opens 審査中", "error", err)
-		return c.Redirect(http.StatusSeeOther, unknownStatsLanding)
+		return c.Redirect(http.StatusSeeOther, links.PaymentsReview)
 	}
 	return c.Redirect(http.StatusSeeOther, pay.PaymentLanding(st.Payments))
 }
 
-const unknownStatsLanding = "/payments/review"

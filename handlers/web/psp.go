@@ -60,7 +60,9 @@ func (a *App) psp() pspSources {
 // the parts combine whatever order a handler calls them in.
 type pagePolicy struct {
 	cardEntry, tags bool
-	formOrigin      string
+	// formOrigins: the newest first, as each AllowFormRedirect put its origin right
+	// after 'self'.
+	formOrigins []string
 }
 
 const contextPolicy = "web.policy"
@@ -91,10 +93,7 @@ func (a *App) policy(nonce string, pp pagePolicy) string {
 		connect += join(tagSources.connect)
 		img += join(tagImages)
 	}
-	form := "'self'" + join(p.form)
-	if pp.formOrigin != "" {
-		form += " " + pp.formOrigin
-	}
+	form := "'self'" + join(pp.formOrigins) + join(p.form)
 	// img-src blob: lets the invoice-upload island preview a chosen image through an
 	// object URL (the file never leaves the browser for that).
 	return "default-src 'self'; script-src " + script + "; style-src 'self'; " +
@@ -127,7 +126,9 @@ func (a *App) AllowFormRedirect(c *echo.Context, origin string) {
 		return
 	}
 	pp := policyOf(c)
-	pp.formOrigin = o
+	if !slices.Contains(pp.formOrigins, o) {
+		pp.formOrigins = append([]string{o}, pp.formOrigins...)
+	}
 	a.setPolicy(c, pp)
 }
 
