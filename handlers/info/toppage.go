@@ -26,4 +26,3 @@ func (h *Handler) ShowTopPage(c *echo.Context) error {
 	}
 	return c.Redirect(http.StatusSeeOther, pay.PaymentLanding(st.Payments))
 }
-
