@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,7 +68,7 @@ func TestOperatorsAnswerInquiries(t *testing.T) {
 	buyer := p.c
 	id := sendInquiry(t, buyer, url.Values{"category": {"payment"}, "invoice_id": {fmt.Sprint(p.id)}, "body": {"振込はいつですか？"}}, p.u.EmailAddress)
 	mailAbout(t, env, p.u.EmailAddress, "【請求書カード払い】お問い合わせを受け付けました")
-	public := fmt.Sprintf("public-%d@inquiry.example", time.Now().UnixNano())
+	public := fmt.Sprintf("public-%s@inquiry.example", strconv.FormatInt(time.Now().UnixNano(), 36)) // no digit run a card scan could read
 	publicID := sendInquiry(t, env.Client(t), url.Values{"name": {"佐藤 花子"}, "email_address": {public}, "category": {"other"},
 		"body": {"サービスについて教えてください"}}, public)
 	env.Mail.WaitFor(t, public, 10*time.Second)
