@@ -3,7 +3,6 @@ package ops
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -118,27 +117,8 @@ func (h *Handler) ShowAuditPage(c *echo.Context) error {
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	href := func(p int) string {
-		q := url.Values{}
-		for k, val := range map[string]string{"object": v.ObjectType, "object_id": v.ObjectID, "operator": v.OperatorID} {
-			if val != "" {
-				q.Set(k, val)
-			}
-		}
-		if p > 0 {
-			q.Set("page", strconv.Itoa(p))
-		}
-		if len(q) == 0 {
-			return AuditPage.Path
-		}
-		return AuditPage.Path + "?" + q.Encode()
-	}
-	if page > 0 {
-		v.PrevHref = href(page - 1)
-	}
-	if f.Offset+auditPageSize < total {
-		v.NextHref = href(page + 1)
-	}
+	v.PrevHref, v.NextHref = pageLinks(AuditPage.Path,
+		map[string]string{"object": v.ObjectType, "object_id": v.ObjectID, "operator": v.OperatorID}, page, f.Offset, auditPageSize, total)
 	return show(h, c, AuditPage.Title, errs, v, pages.AuditPage)
 }
 

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v5"
@@ -54,25 +53,7 @@ func (h *Handler) ShowInquiriesPage(c *echo.Context) error {
 		v.Rows = append(v.Rows, pages.InquiryRow{Href: inquiryHref(q.ID), Number: pay.InquiryNumber(q.ID), Status: q.Status.Label(),
 			Category: q.Category.Label(), From: from, At: dateTime(q.CreatedAt), Summary: string(summary)})
 	}
-	href := func(p int) string {
-		q := url.Values{}
-		if v.Status != "" {
-			q.Set("status", v.Status)
-		}
-		if p > 0 {
-			q.Set("page", strconv.Itoa(p))
-		}
-		if len(q) == 0 {
-			return InquiriesPage.Path
-		}
-		return InquiriesPage.Path + "?" + q.Encode()
-	}
-	if page > 0 {
-		v.PrevHref = href(page - 1)
-	}
-	if f.Offset+inquiriesPageSize < total {
-		v.NextHref = href(page + 1)
-	}
+	v.PrevHref, v.NextHref = pageLinks(InquiriesPage.Path, map[string]string{"status": v.Status}, page, f.Offset, inquiriesPageSize, total)
 	return show(h, c, InquiriesPage.Title, nil, v, pages.InquiriesPage)
 }
 
