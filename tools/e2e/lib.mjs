@@ -139,11 +139,11 @@ export const JOURNEY_COMBOS = [{ js: true, width: 1280 }, { js: false, width: 36
  * Signs in through the form (fill + Enter, no mouse, so the pointer never rests on the
  * snackbar) and waits for the landing page. Returns the landing response.
  */
-export async function signIn(page, email, { redirect } = {}) {
+export async function signIn(page, email, { redirect, password = DEMO_PASSWORD } = {}) {
   const q = redirect ? `?redirect=${encodeURIComponent(redirect)}` : "";
   await page.goto(url(`/signin${q}`));
   await page.fill("#email_address", email);
-  await page.fill("#password", DEMO_PASSWORD);
+  await page.fill("#password", password);
   const landed = page.waitForResponse(
     (r) => r.request().resourceType() === "document" && r.status() < 300 && r.request().method() === "GET",
   );
