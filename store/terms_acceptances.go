@@ -39,3 +39,17 @@ func (s *Store) TermsAcceptance(ctx context.Context, buyerID, userID int64, vers
 	return getOne[TermsAcceptance](ctx, s.DB, "terms acceptance", `SELECT version, accepted_at FROM terms_acceptances
 		WHERE buyer_id = $1 AND user_id = $2 AND version = $3`, buyerID, userID, version)
 }
+
+// ForgetTermsAfter makes the user one who accepted no version of the terms later than
+// version (development only: `server -terms-version`, for trying a revision's
+// re-acceptance): the later acceptances go and the user's version is set back.
+func (s *Store) ForgetTermsAfter(ctx context.Context, buyerID, userID int64, version int) error {
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM terms_acceptances WHERE buyer_id = $1 AND user_id = $2 AND version > $3`,
+			buyerID, userID, version); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE users SET terms_version = $3 WHERE buyer_id = $1 AND id = $2`, buyerID, userID, version)
+		return err
+	})
+}

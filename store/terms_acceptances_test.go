@@ -84,3 +84,17 @@ func userOf(t *testing.T, u store.User) store.User {
 	require.NoError(t, err)
 	return got
 }
+
+func TestForgetTermsAfter(t *testing.T) {
+	ctx := context.Background()
+	b := newBuyer(t, "forget@terms.example", pay.Corporation)
+	require.NoError(t, db.Store.AcceptTerms(ctx, b.BuyerID, b.ID, 2, time.Now()))
+	require.NoError(t, db.Store.ForgetTermsAfter(ctx, b.BuyerID+1000000, b.ID, 1), "another buyer's id changes nothing")
+	u, err := db.Store.UserByEmail(ctx, b.EmailAddress)
+	require.NoError(t, err)
+	assert.Equal(t, 2, u.TermsVersion, "scoped by buyer")
+	require.NoError(t, db.Store.ForgetTermsAfter(ctx, b.BuyerID, b.ID, 1))
+	u, err = db.Store.UserByEmail(ctx, b.EmailAddress)
+	require.NoError(t, err)
+	assert.Equal(t, 1, u.TermsVersion)
+}

@@ -30,11 +30,7 @@ func setTermsVersion(arg string, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("user %s: %w", email, err)
 	}
-	if _, err := st.DB.ExecContext(ctx, `DELETE FROM terms_acceptances WHERE user_id = $1 AND version > $2`, u.ID, version); err != nil {
-		return err
-	}
-	if version == 0 {
-		_, err = st.DB.ExecContext(ctx, `UPDATE users SET terms_version = 0 WHERE id = $1`, u.ID)
+	if err := st.ForgetTermsAfter(ctx, u.BuyerID, u.ID, version); err != nil || version == 0 {
 		return err
 	}
 	return st.AcceptTerms(ctx, u.BuyerID, u.ID, version, time.Now())
